@@ -1,0 +1,92 @@
+//! The `schedlab` command: run scenarios natively, print JSON/text/trace, benchmark.
+
+mod bench;
+
+use schedlab_core::trace::Detail;
+use schedlab_core::{load_str, Engine, EngineOptions};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  schedlab run FILE [--output json|text|trace] [--seed N]
+  schedlab bench [--nodes N] [--pods M] [--seed N]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("bench") => bench::main(&args[1..]),
+        Some("-h") | Some("--help") | Some("help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
+    match args.iter().position(|a| a == name) {
+        Some(i) => args.get(i + 1).map(|s| Some(s.as_str())).ok_or_else(|| format!("{name} needs a value")),
+        None => Ok(None),
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut i = 0;
+    while i < args.len() {
+        if args[i].starts_with("--") {
+            i += 2;
+            continue;
+        }
+        file = Some(args[i].clone());
+        i += 1;
+    }
+    let parsed = (|| -> Result<(String, String, u64), String> {
+        let file = file.ok_or("run needs a FILE")?;
+        let output = flag(args, "--output")?.unwrap_or("json").to_string();
+        if !["json", "text", "trace"].contains(&output.as_str()) {
+            return Err(format!("--output must be json, text or trace, not {output:?}"));
+        }
+        let seed = flag(args, "--seed")?.map(|s| s.parse::<u64>().map_err(|_| format!("--seed: {s:?} is not a number"))).transpose()?.unwrap_or(1);
+        Ok((file, output, seed))
+    })();
+    let (file, output, seed) = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = match std::fs::read(&file) {
+        Ok(b) => match String::from_utf8(b) {
+            Ok(t) => t,
+            Err(_) => {
+                eprintln!("error: {file}: the file is not UTF-8 text");
+                return ExitCode::FAILURE;
+            }
+        },
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let sc = match load_str(&text, &file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
+    engine.run();
+    let out = match output.as_str() {
+        "json" => serde_json::to_string_pretty(&schedlab_core::output::conformance_json(&engine)).expect("serializable"),
+        "trace" => serde_json::to_string(&engine.trace).expect("serializable"),
+        _ => schedlab_core::output::describe_text(&engine),
+    };
+    println!("{out}");
+    ExitCode::SUCCESS
+}

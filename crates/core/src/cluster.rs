@@ -1,0 +1,190 @@
+//! The simulated cluster's state: API objects other than nodes and pods (the "listers"), the
+//! node snapshot the plugins read, and the nominator (pods nominated to nodes by preemption).
+
+use crate::api::{self, Labels};
+use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
+use crate::framework::{ImageStateSummary, NodeInfo, PodInfo};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// API objects the plugins look up by name. Keys of namespaced objects are `namespace/name`.
+#[derive(Clone, Debug, Default)]
+pub struct Cluster {
+    pub namespaces: BTreeMap<String, api::Namespace>,
+    pub priority_classes: BTreeMap<String, api::PriorityClass>,
+    pub pvcs: BTreeMap<String, Arc<api::PersistentVolumeClaim>>,
+    pub pvs: BTreeMap<String, Arc<api::PersistentVolume>>,
+    pub storage_classes: BTreeMap<String, api::StorageClass>,
+    pub csi_nodes: BTreeMap<String, api::CsiNode>,
+    pub csi_drivers: BTreeMap<String, api::CsiDriver>,
+    pub pdbs: Vec<api::PodDisruptionBudget>,
+    /// Events raised by writes during a binding cycle (drained by the engine).
+    pub pending_events: Vec<(ClusterEvent, EventObject)>,
+}
+
+impl Cluster {
+    pub fn namespace_labels(&self, ns: &str) -> Option<&Labels> {
+        self.namespaces.get(ns).map(|n| &n.metadata.labels)
+    }
+    pub fn pvc(&self, namespace: &str, name: &str) -> Option<&Arc<api::PersistentVolumeClaim>> {
+        self.pvcs.get(&format!("{namespace}/{name}"))
+    }
+    /// Replaces a claim and records the update event.
+    pub fn update_pvc(&mut self, new: api::PersistentVolumeClaim) {
+        let key = format!("{}/{}", new.metadata.namespace.as_deref().unwrap_or("default"), new.metadata.name);
+        let new = Arc::new(new);
+        let old = self.pvcs.insert(key, new.clone());
+        self.pending_events.push((
+            ClusterEvent::new(EventResource::PersistentVolumeClaim, if old.is_some() { ActionType::UPDATE } else { ActionType::ADD }),
+            EventObject::PersistentVolumeClaim { old, new: Some(new) },
+        ));
+    }
+    /// Replaces (or creates) a volume and records the event.
+    pub fn update_pv(&mut self, new: api::PersistentVolume) {
+        let new = Arc::new(new);
+        let old = self.pvs.insert(new.metadata.name.clone(), new.clone());
+        self.pending_events.push((
+            ClusterEvent::new(EventResource::PersistentVolume, if old.is_some() { ActionType::UPDATE } else { ActionType::ADD }),
+            EventObject::PersistentVolume { old, new: Some(new) },
+        ));
+    }
+}
+
+/// The nodes as the scheduler sees them, in upstream's zone-interleaved order.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub nodes: Vec<NodeInfo>,
+    pub index: HashMap<String, usize>,
+}
+
+/// The zone key of a node: region and zone labels (beta labels first, as upstream).
+pub fn zone_key(labels: &Labels) -> String {
+    let zone = labels
+        .get("failure-domain.beta.kubernetes.io/zone")
+        .or_else(|| labels.get("topology.kubernetes.io/zone"))
+        .map(String::as_str)
+        .unwrap_or("");
+    let region = labels
+        .get("failure-domain.beta.kubernetes.io/region")
+        .or_else(|| labels.get("topology.kubernetes.io/region"))
+        .map(String::as_str)
+        .unwrap_or("");
+    if region.is_empty() && zone.is_empty() {
+        return String::new();
+    }
+    format!("{region}:\x00:{zone}")
+}
+
+/// Orders nodes as upstream's node tree lists them: zones in order of first appearance, then
+/// one node from each zone in turn.
+pub fn node_tree_order(nodes: &[Arc<api::Node>]) -> Vec<usize> {
+    let mut zones: Vec<String> = Vec::new();
+    let mut tree: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        let z = zone_key(&n.metadata.labels);
+        let e = tree.entry(z.clone()).or_default();
+        if e.is_empty() {
+            zones.push(z);
+        }
+        e.push(i);
+    }
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut k = 0;
+    while out.len() < nodes.len() {
+        for z in &zones {
+            if let Some(&i) = tree[z].get(k) {
+                out.push(i);
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Image names as the ImageLocality plugin keys them.
+pub fn image_states(nodes: &[Arc<api::Node>]) -> Vec<Arc<HashMap<String, ImageStateSummary>>> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for n in nodes {
+        let mut seen = std::collections::HashSet::new();
+        for img in &n.status.images {
+            for name in &img.names {
+                if seen.insert(name.as_str()) {
+                    *counts.entry(name.as_str()).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    nodes
+        .iter()
+        .map(|n| {
+            let mut m = HashMap::new();
+            for img in &n.status.images {
+                for name in &img.names {
+                    m.insert(name.clone(), ImageStateSummary { size: img.size_bytes, num_nodes: counts[name.as_str()] });
+                }
+            }
+            Arc::new(m)
+        })
+        .collect()
+}
+
+impl Snapshot {
+    /// Builds the snapshot from nodes in declaration order.
+    pub fn new(nodes: Vec<Arc<api::Node>>) -> Snapshot {
+        let images = image_states(&nodes);
+        let order = node_tree_order(&nodes);
+        let mut out = Vec::with_capacity(nodes.len());
+        let mut index = HashMap::with_capacity(nodes.len());
+        for i in order {
+            let mut ni = NodeInfo::new(nodes[i].clone());
+            ni.image_states = images[i].clone();
+            index.insert(ni.name().to_string(), out.len());
+            out.push(ni);
+        }
+        Snapshot { nodes: out, index }
+    }
+    pub fn get(&self, name: &str) -> Option<&NodeInfo> {
+        self.index.get(name).map(|&i| &self.nodes[i])
+    }
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut NodeInfo> {
+        let i = *self.index.get(name)?;
+        Some(&mut self.nodes[i])
+    }
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+/// Pods nominated to run on nodes (by preemption), in nomination order.
+#[derive(Clone, Debug, Default)]
+pub struct Nominator {
+    by_node: BTreeMap<String, Vec<Arc<PodInfo>>>,
+}
+
+impl Nominator {
+    pub fn pods_for_node(&self, node: &str) -> &[Arc<PodInfo>] {
+        self.by_node.get(node).map(Vec::as_slice).unwrap_or(&[])
+    }
+    pub fn add(&mut self, pod: Arc<PodInfo>, node: &str) {
+        self.remove(&pod.key);
+        self.by_node.entry(node.to_string()).or_default().push(pod);
+    }
+    pub fn remove(&mut self, key: &str) {
+        self.by_node.retain(|_, v| {
+            v.retain(|p| p.key != key);
+            !v.is_empty()
+        });
+    }
+    pub fn is_empty(&self) -> bool {
+        self.by_node.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Vec<Arc<PodInfo>>)> {
+        self.by_node.iter()
+    }
+}

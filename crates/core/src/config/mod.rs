@@ -1,0 +1,448 @@
+//! Scheduler configuration: the effective (defaulted, validated, expanded) form the engine runs.
+//!
+//! `plugins` here is upstream's v1 `Plugins` shape (multiPoint plus one set per extension
+//! point). `merge_plugins` applies the v1 defaulting (default plugins merged with the user's),
+//! and `expand` does what the framework does at start-up: resolve each extension point's
+//! ordered plugin list, including multiPoint expansion, and the score weights.
+
+pub mod args;
+pub mod decode;
+
+pub use args::*;
+
+use crate::plugins::{ep, PluginName};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginRef {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<i32>,
+}
+
+impl PluginRef {
+    pub fn new(name: &str, weight: Option<i32>) -> PluginRef {
+        PluginRef { name: name.to_string(), weight }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginSetCfg {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub enabled: Vec<PluginRef>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disabled: Vec<String>,
+}
+
+/// The v1 `Plugins` structure.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginsCfg {
+    pub pre_enqueue: PluginSetCfg,
+    pub queue_sort: PluginSetCfg,
+    pub pre_filter: PluginSetCfg,
+    pub filter: PluginSetCfg,
+    pub post_filter: PluginSetCfg,
+    pub pre_score: PluginSetCfg,
+    pub score: PluginSetCfg,
+    pub reserve: PluginSetCfg,
+    pub permit: PluginSetCfg,
+    pub pre_bind: PluginSetCfg,
+    pub bind: PluginSetCfg,
+    pub post_bind: PluginSetCfg,
+    pub multi_point: PluginSetCfg,
+}
+
+impl PluginsCfg {
+    /// (extension point bit, the set) for every specific extension point, in upstream's order.
+    pub fn points(&self) -> [(u16, &PluginSetCfg); 12] {
+        [
+            (ep::PRE_ENQUEUE, &self.pre_enqueue),
+            (ep::QUEUE_SORT, &self.queue_sort),
+            (ep::PRE_FILTER, &self.pre_filter),
+            (ep::FILTER, &self.filter),
+            (ep::POST_FILTER, &self.post_filter),
+            (ep::PRE_SCORE, &self.pre_score),
+            (ep::SCORE, &self.score),
+            (ep::RESERVE, &self.reserve),
+            (ep::PERMIT, &self.permit),
+            (ep::PRE_BIND, &self.pre_bind),
+            (ep::BIND, &self.bind),
+            (ep::POST_BIND, &self.post_bind),
+        ]
+    }
+    fn points_mut(&mut self) -> [&mut PluginSetCfg; 13] {
+        [
+            &mut self.multi_point,
+            &mut self.pre_enqueue,
+            &mut self.queue_sort,
+            &mut self.pre_filter,
+            &mut self.filter,
+            &mut self.post_filter,
+            &mut self.pre_score,
+            &mut self.score,
+            &mut self.reserve,
+            &mut self.permit,
+            &mut self.pre_bind,
+            &mut self.bind,
+            &mut self.post_bind,
+        ]
+    }
+}
+
+/// The v1.34 default plugins (DynamicResources is on by default and sits before
+/// DefaultPreemption).
+pub fn default_plugins() -> PluginsCfg {
+    let e = |n: &str, w: Option<i32>| PluginRef::new(n, w);
+    PluginsCfg {
+        multi_point: PluginSetCfg {
+            enabled: vec![
+                e("SchedulingGates", None),
+                e("PrioritySort", None),
+                e("NodeUnschedulable", None),
+                e("NodeName", None),
+                e("TaintToleration", Some(3)),
+                e("NodeAffinity", Some(2)),
+                e("NodePorts", None),
+                e("NodeResourcesFit", Some(1)),
+                e("VolumeRestrictions", None),
+                e("NodeVolumeLimits", None),
+                e("VolumeBinding", None),
+                e("VolumeZone", None),
+                e("PodTopologySpread", Some(2)),
+                e("InterPodAffinity", Some(2)),
+                e("DynamicResources", None),
+                e("DefaultPreemption", None),
+                e("NodeResourcesBalancedAllocation", Some(1)),
+                e("ImageLocality", Some(1)),
+                e("DefaultBinder", None),
+            ],
+            disabled: vec![],
+        },
+        ..Default::default()
+    }
+}
+
+fn merge_set(def: &PluginSetCfg, custom: &PluginSetCfg) -> PluginSetCfg {
+    let mut disabled: Vec<String> = custom.disabled.clone();
+    disabled.extend(def.disabled.iter().cloned());
+    let all_disabled = disabled.iter().any(|d| d == "*");
+    let mut replaced = vec![false; custom.enabled.len()];
+    let mut enabled = Vec::new();
+    if !all_disabled {
+        for d in &def.enabled {
+            if disabled.contains(&d.name) {
+                continue;
+            }
+            if let Some(i) = custom.enabled.iter().rposition(|c| c.name == d.name) {
+                replaced[i] = true;
+                enabled.push(custom.enabled[i].clone());
+            } else {
+                enabled.push(d.clone());
+            }
+        }
+    }
+    for (i, c) in custom.enabled.iter().enumerate() {
+        if !replaced[i] {
+            enabled.push(c.clone());
+        }
+    }
+    PluginSetCfg { enabled, disabled }
+}
+
+/// v1 defaulting of a profile's plugins: the defaults merged with the user's configuration.
+pub fn merge_plugins(custom: Option<&PluginsCfg>) -> PluginsCfg {
+    let mut def = default_plugins();
+    let Some(custom) = custom else { return def };
+    let mut custom = custom.clone();
+    for (d, c) in def.points_mut().into_iter().zip(custom.points_mut()) {
+        *d = merge_set(d, c);
+    }
+    def
+}
+
+/// Each extension point's plugins, in the order they run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpandedPlugins {
+    pub pre_enqueue: Vec<PluginName>,
+    pub queue_sort: Vec<PluginName>,
+    pub pre_filter: Vec<PluginName>,
+    pub filter: Vec<PluginName>,
+    pub post_filter: Vec<PluginName>,
+    pub pre_score: Vec<PluginName>,
+    pub score: Vec<PluginName>,
+    pub reserve: Vec<PluginName>,
+    pub permit: Vec<PluginName>,
+    pub pre_bind: Vec<PluginName>,
+    pub bind: Vec<PluginName>,
+    pub post_bind: Vec<PluginName>,
+}
+
+impl ExpandedPlugins {
+    fn slot(&mut self, point: u16) -> &mut Vec<PluginName> {
+        match point {
+            ep::PRE_ENQUEUE => &mut self.pre_enqueue,
+            ep::QUEUE_SORT => &mut self.queue_sort,
+            ep::PRE_FILTER => &mut self.pre_filter,
+            ep::FILTER => &mut self.filter,
+            ep::POST_FILTER => &mut self.post_filter,
+            ep::PRE_SCORE => &mut self.pre_score,
+            ep::SCORE => &mut self.score,
+            ep::RESERVE => &mut self.reserve,
+            ep::PERMIT => &mut self.permit,
+            ep::PRE_BIND => &mut self.pre_bind,
+            ep::BIND => &mut self.bind,
+            _ => &mut self.post_bind,
+        }
+    }
+    /// Every plugin used anywhere, in first-use order.
+    pub fn all(&self) -> Vec<PluginName> {
+        let mut out: Vec<PluginName> = Vec::new();
+        for l in [
+            &self.pre_enqueue,
+            &self.queue_sort,
+            &self.pre_filter,
+            &self.filter,
+            &self.post_filter,
+            &self.pre_score,
+            &self.score,
+            &self.reserve,
+            &self.permit,
+            &self.pre_bind,
+            &self.bind,
+            &self.post_bind,
+        ] {
+            for p in l {
+                if !out.contains(p) {
+                    out.push(*p);
+                }
+            }
+        }
+        out
+    }
+}
+
+pub fn point_name(point: u16) -> &'static str {
+    match point {
+        ep::PRE_ENQUEUE => "PreEnqueuePlugin",
+        ep::QUEUE_SORT => "QueueSortPlugin",
+        ep::PRE_FILTER => "PreFilterPlugin",
+        ep::FILTER => "FilterPlugin",
+        ep::POST_FILTER => "PostFilterPlugin",
+        ep::PRE_SCORE => "PreScorePlugin",
+        ep::SCORE => "ScorePlugin",
+        ep::RESERVE => "ReservePlugin",
+        ep::PERMIT => "PermitPlugin",
+        ep::PRE_BIND => "PreBindPlugin",
+        ep::BIND => "BindPlugin",
+        _ => "PostBindPlugin",
+    }
+}
+
+fn lookup(name: &str, point: u16) -> Result<PluginName, String> {
+    PluginName::parse(name).ok_or_else(|| format!("{} {:?} does not exist", point_name(point), name))
+}
+
+const MAX_TOTAL_SCORE: i64 = i64::MAX;
+
+/// Resolves a (merged) plugins configuration into per-extension-point lists and score weights,
+/// as upstream's framework constructor does. Errors read like kube-scheduler's.
+pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), String> {
+    let mut out = ExpandedPlugins::default();
+    // Explicit per-extension-point lists.
+    for (point, set) in cfg.points() {
+        let slot = out.slot(point);
+        for p in &set.enabled {
+            let name = lookup(&p.name, point)?;
+            if !name.implements(point) {
+                return Err(format!("plugin {:?} does not extend {} plugin", p.name, &point_name(point)[..point_name(point).len() - 6]));
+            }
+            if slot.contains(&name) {
+                return Err(format!("plugin {:?} already registered as {:?}", p.name, point_name(point)));
+            }
+            slot.push(name);
+        }
+    }
+    // multiPoint expansion.
+    if !cfg.multi_point.enabled.is_empty() {
+        for (point, set) in cfg.points() {
+            if set.disabled.iter().any(|d| d == "*") {
+                continue;
+            }
+            let enabled: Vec<&str> = set.enabled.iter().map(|p| p.name.as_str()).collect();
+            let mut multi: Vec<PluginName> = Vec::new();
+            let mut overrides: Vec<&str> = Vec::new();
+            for p in &cfg.multi_point.enabled {
+                let name = lookup(&p.name, point)?;
+                if !name.implements(point) {
+                    continue;
+                }
+                if set.disabled.iter().any(|d| d == &p.name) {
+                    continue;
+                }
+                if enabled.contains(&p.name.as_str()) {
+                    overrides.push(p.name.as_str());
+                    continue;
+                }
+                if multi.contains(&name) {
+                    return Err(format!("plugin {:?} already registered as {:?}", p.name, point_name(point)));
+                }
+                multi.push(name);
+            }
+            let mut list = Vec::new();
+            let mut rest: Vec<&str> = enabled.clone();
+            for n in &enabled {
+                if overrides.contains(n) {
+                    list.push(PluginName::parse(n).expect("checked above"));
+                    rest.retain(|r| r != n);
+                }
+            }
+            list.extend(multi);
+            list.extend(rest.iter().map(|n| PluginName::parse(n).expect("checked above")));
+            *out.slot(point) = list;
+        }
+    }
+    if out.queue_sort.len() != 1 {
+        return Err(format!(
+            "only one queue sort plugin required for profile with scheduler name {:?}, but got {}",
+            profile,
+            out.queue_sort.len()
+        ));
+    }
+    if out.bind.is_empty() {
+        return Err(format!("at least one bind plugin is needed for profile with scheduler name {profile:?}"));
+    }
+    // Score weights: score-specific configuration first, then multiPoint.
+    let mut weights: BTreeMap<PluginName, i32> = BTreeMap::new();
+    let mut total: i64 = 0;
+    for p in cfg.score.enabled.iter().chain(cfg.multi_point.enabled.iter()) {
+        let Some(name) = PluginName::parse(&p.name) else { continue };
+        if !name.implements(ep::SCORE) || weights.contains_key(&name) {
+            continue;
+        }
+        let w = match p.weight {
+            Some(0) | None => 1,
+            Some(w) => w,
+        };
+        weights.insert(name, w);
+        if (w as i64) * 100 > MAX_TOTAL_SCORE - total {
+            return Err("total score of Score plugins could overflow".into());
+        }
+        total += w as i64 * 100;
+    }
+    for p in &out.score {
+        if weights.get(p).copied().unwrap_or(0) == 0 {
+            return Err(format!("score plugin {:?} is not configured with weight", p.as_str()));
+        }
+    }
+    Ok((out, weights))
+}
+
+/// One scheduling profile, ready to run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub scheduler_name: String,
+    pub percentage_of_nodes_to_score: Option<i32>,
+    /// The merged (defaulted) plugin configuration, as kube-scheduler would print it.
+    pub plugins_config: PluginsCfg,
+    pub plugins: ExpandedPlugins,
+    pub weights: BTreeMap<PluginName, i32>,
+    pub args: PluginArgs,
+}
+
+impl Profile {
+    pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
+        let plugins_config = merge_plugins(custom);
+        let (plugins, weights) = expand(scheduler_name, &plugins_config)?;
+        Ok(Profile { scheduler_name: scheduler_name.to_string(), percentage_of_nodes_to_score: pct, plugins_config, plugins, weights, args })
+    }
+}
+
+/// The effective scheduler configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchedulerConfig {
+    /// Global percentageOfNodesToScore; 0 means adaptive.
+    pub percentage_of_nodes_to_score: i32,
+    pub pod_initial_backoff_seconds: i64,
+    pub pod_max_backoff_seconds: i64,
+    pub profiles: Vec<Profile>,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        SchedulerConfig {
+            percentage_of_nodes_to_score: 0,
+            pod_initial_backoff_seconds: 1,
+            pod_max_backoff_seconds: 10,
+            profiles: vec![Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None).expect("default profile is valid")],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_profile_expansion() {
+        let p = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let names = |v: &[PluginName]| v.iter().map(|p| p.as_str()).collect::<Vec<_>>();
+        assert_eq!(names(&p.plugins.queue_sort), ["PrioritySort"]);
+        assert_eq!(names(&p.plugins.pre_enqueue), ["SchedulingGates", "DynamicResources", "DefaultPreemption"]);
+        assert_eq!(
+            names(&p.plugins.filter),
+            [
+                "NodeUnschedulable",
+                "NodeName",
+                "TaintToleration",
+                "NodeAffinity",
+                "NodePorts",
+                "NodeResourcesFit",
+                "VolumeRestrictions",
+                "NodeVolumeLimits",
+                "VolumeBinding",
+                "VolumeZone",
+                "PodTopologySpread",
+                "InterPodAffinity",
+                "DynamicResources"
+            ]
+        );
+        assert_eq!(names(&p.plugins.post_filter), ["DynamicResources", "DefaultPreemption"]);
+        assert_eq!(
+            names(&p.plugins.score),
+            [
+                "TaintToleration",
+                "NodeAffinity",
+                "NodeResourcesFit",
+                "VolumeBinding",
+                "PodTopologySpread",
+                "InterPodAffinity",
+                "NodeResourcesBalancedAllocation",
+                "ImageLocality"
+            ]
+        );
+        assert_eq!(p.weights[&PluginName::TaintToleration], 3);
+        assert_eq!(p.weights[&PluginName::VolumeBinding], 1);
+    }
+
+    #[test]
+    fn disable_score_plugin_and_reweight() {
+        let custom = PluginsCfg {
+            score: PluginSetCfg { enabled: vec![PluginRef::new("NodeResourcesFit", Some(5))], disabled: vec!["ImageLocality".into()] },
+            ..Default::default()
+        };
+        let p = Profile::new("x", Some(&custom), PluginArgs::default(), None).unwrap();
+        assert!(!p.plugins.score.contains(&PluginName::ImageLocality));
+        assert_eq!(p.weights[&PluginName::NodeResourcesFit], 5);
+        // Overridden plugins come first, in the order the user listed them.
+        assert_eq!(p.plugins.score[0], PluginName::NodeResourcesFit);
+    }
+}

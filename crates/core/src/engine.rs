@@ -1,0 +1,857 @@
+//! The scheduler loop: pop a pod, run the scheduling cycle, then the binding cycle (or the
+//! failure handling, including preemption), and apply the results to the simulated cluster.
+//! Everything is recorded in the trace. The engine is stepped by its caller; time is logical.
+
+use crate::cluster::{Cluster, Nominator, Snapshot};
+use crate::config::SchedulerConfig;
+use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
+use crate::framework::{
+    Code, CycleState, Ctx, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PodInfo, QueuedPodInfo, Status,
+};
+use crate::load::Scenario;
+use crate::plugins::PluginSet;
+use crate::queue::{Move, QueueEnv, SchedulingQueue, NS_PER_MS};
+use crate::rng::Rng;
+use crate::trace::*;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    pub seed: u64,
+    pub detail: Detail,
+}
+
+/// Where a pod is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Pending,
+    Running,
+    /// Succeeded or Failed pods: ignored by the scheduler.
+    Finished,
+    /// Deleted (a preemption victim).
+    Deleted,
+}
+
+/// Per-plugin and final scores of one attempt, by node name (weighted, as upstream reports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttemptScores {
+    pub cycle: u32,
+    pub attempt: u32,
+    pub feasible_nodes: usize,
+    pub evaluated_nodes: usize,
+    /// Node -> total; empty when a single node was feasible (no scoring).
+    pub totals: BTreeMap<String, i64>,
+    /// Plugin -> node -> weighted score.
+    pub plugins: BTreeMap<String, BTreeMap<String, i64>>,
+    pub weights: BTreeMap<String, i64>,
+    pub tied: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PodState {
+    pub info: Arc<PodInfo>,
+    pub phase: Phase,
+    pub node: Option<String>,
+    pub nominated_node: Option<String>,
+    pub attempts: u32,
+    /// The last FailedScheduling message.
+    pub message: Option<String>,
+    pub evicted: bool,
+    /// Scores of the attempt that bound the pod (when recorded).
+    pub scores: Option<AttemptScores>,
+    pub tied_nodes: Vec<String>,
+}
+
+/// A kubectl-style event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubeEvent {
+    pub reason: String,
+    pub pod: usize,
+    pub message: String,
+    pub cycle: u32,
+}
+
+pub struct Engine {
+    pub config: SchedulerConfig,
+    pub pods: Vec<PodState>,
+    pod_index: HashMap<String, usize>,
+    pub cluster: Cluster,
+    pub snapshot: Snapshot,
+    pub nominator: Nominator,
+    pub frameworks: BTreeMap<String, Framework>,
+    pub queue: SchedulingQueue,
+    rng: Rng,
+    /// Logical time, ns.
+    now: i64,
+    next_start_node_index: usize,
+    pub cycle: u32,
+    pub trace: Trace,
+    pub events: Vec<KubeEvent>,
+    /// The pod tried in each cycle.
+    pub cycles: Vec<usize>,
+    detail: Detail,
+    /// Logical start time of the scheduler (ms after the first document's creation).
+    sched_start_ms: i64,
+    /// Victims chosen by preemption in the current cycle: (preemptor, node, victim keys).
+    pending_victims: Option<(Arc<PodInfo>, String, Vec<String>)>,
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepOutcome {
+    Bound { pod: usize, node: String },
+    Unschedulable { pod: usize },
+    Error { pod: usize },
+    /// Nothing could make progress.
+    Quiet,
+}
+
+/// The result of the scheduling cycle.
+enum CycleResult {
+    Scheduled { node: usize, evaluated: usize, feasible: usize },
+    Failed { status: Status, message: String, unschedulable: PluginSet, pending: PluginSet, nominating: Option<NominatingInfo>, fit_error: bool },
+}
+
+impl Engine {
+    pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
+        let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
+        let snapshot = Snapshot::new(nodes);
+        let frameworks: BTreeMap<String, Framework> =
+            sc.config.profiles.iter().map(|p| (p.scheduler_name.clone(), Framework::new(p.clone()))).collect();
+        let queue = SchedulingQueue::new(sc.config.pod_initial_backoff_seconds, sc.config.pod_max_backoff_seconds);
+        let sched_start_ms = (sc.documents as i64 + 1) * 1000;
+        let mut e = Engine {
+            config: sc.config,
+            pods: Vec::with_capacity(sc.pods.len()),
+            pod_index: HashMap::with_capacity(sc.pods.len()),
+            cluster: sc.cluster,
+            snapshot,
+            nominator: Nominator::default(),
+            frameworks,
+            queue,
+            rng: Rng::new(opts.seed),
+            now: 0,
+            next_start_node_index: 0,
+            cycle: 0,
+            trace: Trace::default(),
+            events: Vec::new(),
+            cycles: Vec::new(),
+            detail: opts.detail,
+            sched_start_ms,
+            pending_victims: None,
+        };
+        e.trace.header = TraceHeader {
+            pods: Vec::new(),
+            nodes: e.snapshot.nodes.iter().map(|n| n.name().to_string()).collect(),
+            profiles: e.frameworks.keys().cloned().collect(),
+            seed: opts.seed,
+        };
+        // Running pods first (the cache is synced before scheduling starts), then the queue.
+        let mut pending = Vec::new();
+        for (i, (pod, doc)) in sc.pods.into_iter().zip(sc.pod_docs).enumerate() {
+            let phase = match pod.status.phase.as_deref() {
+                Some("Succeeded") | Some("Failed") => Phase::Finished,
+                _ if pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) => Phase::Running,
+                _ => Phase::Pending,
+            };
+            let mut info = PodInfo::new(pod, i);
+            if phase == Phase::Running {
+                info.start_time = Some(doc as i64 * 1000);
+            }
+            let info = Arc::new(info);
+            e.trace.header.pods.push(info.key.clone());
+            e.pod_index.insert(info.key.clone(), i);
+            let node = info.node_name().map(String::from);
+            let nominated = info.nominated_node_name().map(String::from);
+            if phase == Phase::Running {
+                if let Some(n) = e.snapshot.get_mut(node.as_deref().unwrap_or("")) {
+                    n.add_pod(info.clone());
+                }
+            }
+            if phase == Phase::Pending {
+                pending.push(i);
+            }
+            e.pods.push(PodState {
+                info,
+                phase,
+                node,
+                nominated_node: nominated,
+                attempts: 0,
+                message: None,
+                evicted: false,
+                scores: None,
+                tied_nodes: Vec::new(),
+            });
+        }
+        for i in pending {
+            let info = e.pods[i].info.clone();
+            if let Some(n) = info.nominated_node_name() {
+                e.nominator.add(info.clone(), n);
+            }
+            let now = e.tick();
+            let q = QueuedPodInfo::new(info.clone(), now);
+            let env = QueueEnv { frameworks: &e.frameworks, snapshot: &e.snapshot, cluster: &e.cluster, nominator: &e.nominator };
+            let m = e.queue.add(&env, q, now);
+            if m.to == QueueName::Gated {
+                if let Some(fw) = e.frameworks.get(info.scheduler_name()) {
+                    let cx = Ctx { snapshot: &e.snapshot, cluster: &e.cluster, nominator: &e.nominator };
+                    let s = fw.run_pre_enqueue(&cx, &info);
+                    if let Some(p) = s.plugin {
+                        e.trace.push(TraceEvent::Gated { pod: i as u32, plugin: p, message: s.message() });
+                    }
+                }
+            }
+            e.record_move(m);
+        }
+        e
+    }
+
+    /// Advances logical time by one nanosecond (every queue operation is ordered in time).
+    fn tick(&mut self) -> i64 {
+        self.now += 1;
+        self.now
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.now / NS_PER_MS
+    }
+
+    pub fn pod_by_key(&self, key: &str) -> Option<usize> {
+        self.pod_index.get(key).copied()
+    }
+
+    fn record_move(&mut self, m: Move) {
+        let Some(&pod) = self.pod_index.get(&m.key) else { return };
+        self.trace.push(TraceEvent::QueueMove {
+            pod: pod as u32,
+            from: m.from,
+            to: m.to,
+            event: m.event,
+            backoff_until_ms: m.backoff_until_ns.map(|t| t / NS_PER_MS),
+        });
+    }
+
+    /// Runs until no pod can make progress. Returns the number of cycles run.
+    pub fn run(&mut self) -> u32 {
+        let start = self.cycle;
+        while self.step() != StepOutcome::Quiet {}
+        self.cycle - start
+    }
+
+    /// Schedules one pod (one scheduling cycle plus its binding cycle or failure handling).
+    pub fn step(&mut self) -> StepOutcome {
+        let now = self.tick();
+        let popped = {
+            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            self.queue.pop(&env, now)
+        };
+        let Some((mut q, from)) = popped else { return StepOutcome::Quiet };
+        self.cycle += 1;
+        let cycle = self.cycle;
+        let pi = self.pod_index[&q.pod.key];
+        self.pods[pi].attempts = q.attempts;
+        self.cycles.push(pi);
+        self.trace.push(TraceEvent::QueueMove { pod: pi as u32, from, to: QueueName::InFlight, event: None, backoff_until_ms: None });
+        let profile = q.pod.scheduler_name().to_string();
+        self.trace.push(TraceEvent::CycleStart { cycle, pod: pi as u32, profile: profile.clone(), attempt: q.attempts, time_ms: self.now_ms() });
+
+        if !self.frameworks.contains_key(&profile) {
+            // Upstream logs the error and drops the pod from the queue.
+            self.queue.done(&q.pod.key);
+            self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Error });
+            return StepOutcome::Error { pod: pi };
+        }
+
+        let mut state = CycleState::new();
+        let detail = self.detail.wants(cycle);
+        let result = self.scheduling_cycle(&mut state, &q.pod, cycle, detail);
+        match result {
+            CycleResult::Scheduled { node, evaluated, feasible } => {
+                let node_name = self.snapshot.nodes[node].name().to_string();
+                match self.assume_reserve_permit_bind(&mut state, &q.pod, node, cycle) {
+                    Ok(()) => {
+                        if let Some(sc) = self.pods[pi].scores.as_mut() {
+                            if sc.cycle == cycle {
+                                sc.evaluated_nodes = evaluated;
+                                sc.feasible_nodes = feasible;
+                            }
+                        }
+                        self.queue.done(&q.pod.key);
+                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Bound });
+                        StepOutcome::Bound { pod: pi, node: node_name }
+                    }
+                    Err((status, message)) => {
+                        q.unschedulable_plugins = PluginSet::default();
+                        if status.is_rejected() {
+                            if let Some(p) = status.plugin {
+                                q.unschedulable_plugins.insert(p);
+                            }
+                        }
+                        let nominating = Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() });
+                        self.handle_failure(q, status, message, nominating, cycle);
+                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Unschedulable });
+                        StepOutcome::Unschedulable { pod: pi }
+                    }
+                }
+            }
+            CycleResult::Failed { status, message, unschedulable, pending, nominating, fit_error } => {
+                if fit_error {
+                    q.unschedulable_plugins = unschedulable;
+                    q.pending_plugins = pending;
+                } else {
+                    q.unschedulable_plugins = PluginSet::default();
+                    q.pending_plugins = PluginSet::default();
+                }
+                let outcome = if status.code == Code::Error { CycleOutcome::Error } else { CycleOutcome::Unschedulable };
+                self.handle_failure(q, status, message, nominating, cycle);
+                self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
+                if outcome == CycleOutcome::Error {
+                    StepOutcome::Error { pod: pi }
+                } else {
+                    StepOutcome::Unschedulable { pod: pi }
+                }
+            }
+        }
+    }
+
+    fn cx(&self) -> Ctx<'_> {
+        Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator }
+    }
+
+    /// numFeasibleNodesToFind.
+    fn num_feasible_nodes_to_find(&self, pct: Option<i32>, num_all: usize) -> usize {
+        const MIN_FEASIBLE: usize = 100;
+        if num_all < MIN_FEASIBLE {
+            return num_all;
+        }
+        let mut percentage = pct.unwrap_or(self.config.percentage_of_nodes_to_score) as i64;
+        if percentage == 0 {
+            percentage = 50 - num_all as i64 / 125;
+            if percentage < 5 {
+                percentage = 5;
+            }
+        }
+        let n = (num_all as i64 * percentage / 100) as usize;
+        n.max(MIN_FEASIBLE)
+    }
+
+    fn scheduling_cycle(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, cycle: u32, detail: bool) -> CycleResult {
+        let fw = &self.frameworks[pod.scheduler_name()];
+        let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+        let n_all = self.snapshot.len();
+        if n_all == 0 {
+            let msg = "no nodes available to schedule pods".to_string();
+            return CycleResult::Failed {
+                status: Status::unresolvable(msg.clone()),
+                message: msg,
+                unschedulable: PluginSet::default(),
+                pending: PluginSet::default(),
+                nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                fit_error: false,
+            };
+        }
+        let mut diagnosis = NodeToStatus::default();
+        let mut unschedulable = PluginSet::default();
+        let mut pending = PluginSet::default();
+        let mut pre_filter_msg = String::new();
+
+        // PreFilter.
+        let (pre_res, s, with_nodes) = fw.run_pre_filter(&cx, state, pod);
+        unschedulable = unschedulable.union(with_nodes);
+        self.trace.push(TraceEvent::PreFilter {
+            cycle,
+            results: if s.is_success() {
+                vec![]
+            } else {
+                vec![PluginStatus {
+                    plugin: s.plugin.unwrap_or(crate::plugins::PluginName::PrioritySort),
+                    code: s.code,
+                    reasons: s.reasons.iter().map(|r| r.to_string()).collect(),
+                }]
+            },
+            skipped: state.skip_filter.iter().collect(),
+            narrowed_to: pre_res.as_ref().and_then(|r| r.node_names.as_ref()).map(|n| n.iter().cloned().collect()),
+        });
+        let mut feasible: Vec<usize> = Vec::new();
+        let mut nominated_first = false;
+        if !s.is_success() {
+            if !s.is_rejected() {
+                let msg = s.message();
+                return CycleResult::Failed {
+                    status: s,
+                    message: msg,
+                    unschedulable: PluginSet::default(),
+                    pending: PluginSet::default(),
+                    nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                    fit_error: false,
+                };
+            }
+            diagnosis.absent = s.clone();
+            pre_filter_msg = s.message();
+            add_plugin_status(&s, &mut unschedulable, &mut pending);
+        } else {
+            // The nominated node first.
+            if let Some(nn) = pod.nominated_node_name() {
+                if let Some(idx) = self.snapshot.position(nn) {
+                    let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes[idx]);
+                    if st.is_success() {
+                        feasible.push(idx);
+                        nominated_first = true;
+                    } else if st.code != Code::Error {
+                        add_plugin_status(&st, &mut unschedulable, &mut pending);
+                        diagnosis.map.insert(idx, st);
+                    }
+                }
+            }
+            if feasible.is_empty() {
+                let nodes: Vec<usize> = match pre_res.as_ref().and_then(|r| r.node_names.as_ref()) {
+                    None => (0..n_all).collect(),
+                    Some(names) => {
+                        let v: Vec<usize> = (0..n_all).filter(|&i| names.contains(self.snapshot.nodes[i].name())).collect();
+                        diagnosis.absent = Status::unresolvable(format!(
+                            "node(s) didn't satisfy plugin(s) [{}]",
+                            unschedulable.sorted_names().join(" ")
+                        ));
+                        v
+                    }
+                };
+                let num_all = nodes.len();
+                let has_scoring = fw.has_score_plugins();
+                let mut to_find = self.num_feasible_nodes_to_find(fw.profile.percentage_of_nodes_to_score, num_all);
+                if !has_scoring {
+                    to_find = 1;
+                }
+                let start = self.next_start_node_index;
+                let mut verdicts = if detail { Some(Vec::new()) } else { None };
+                let mut error: Option<Status> = None;
+                if num_all > 0 {
+                    if !fw.has_filter_plugins() {
+                        for i in 0..to_find.min(num_all) {
+                            feasible.push(nodes[(start + i) % num_all]);
+                        }
+                    } else {
+                        for i in 0..num_all {
+                            let idx = nodes[(start + i) % num_all];
+                            let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes[idx]);
+                            if st.code == Code::Error {
+                                error = Some(st);
+                                break;
+                            }
+                            if st.is_success() {
+                                feasible.push(idx);
+                                if let Some(v) = verdicts.as_mut() {
+                                    v.push(NodeVerdict { node: idx as u32, failed: None });
+                                }
+                                if feasible.len() >= to_find {
+                                    break;
+                                }
+                            } else {
+                                if let Some(v) = verdicts.as_mut() {
+                                    v.push(NodeVerdict {
+                                        node: idx as u32,
+                                        failed: Some(PluginStatus {
+                                            plugin: st.plugin.unwrap_or(crate::plugins::PluginName::PrioritySort),
+                                            code: st.code,
+                                            reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
+                                        }),
+                                    });
+                                }
+                                add_plugin_status(&st, &mut unschedulable, &mut pending);
+                                diagnosis.map.insert(idx, st);
+                            }
+                        }
+                    }
+                }
+                let processed = feasible.len() + diagnosis.len();
+                self.next_start_node_index = (self.next_start_node_index + processed) % n_all;
+                self.trace.push(TraceEvent::Filter {
+                    cycle,
+                    start_index: (start % num_all.max(1)) as u32,
+                    num_to_find: to_find as u32,
+                    evaluated: processed as u32,
+                    feasible: feasible.len() as u32,
+                    nominated_first: false,
+                    verdicts,
+                });
+                if let Some(e) = error {
+                    let msg = e.message();
+                    return CycleResult::Failed {
+                        status: e,
+                        message: msg,
+                        unschedulable: PluginSet::default(),
+                        pending: PluginSet::default(),
+                        nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                        fit_error: false,
+                    };
+                }
+            } else {
+                self.trace.push(TraceEvent::Filter {
+                    cycle,
+                    start_index: self.next_start_node_index as u32,
+                    num_to_find: 1,
+                    evaluated: 1,
+                    feasible: 1,
+                    nominated_first,
+                    verdicts: detail.then(|| vec![NodeVerdict { node: feasible[0] as u32, failed: None }]),
+                });
+            }
+        }
+
+        if feasible.is_empty() {
+            // FitError, then PostFilter.
+            let mut post_msg = String::new();
+            let mut nominating = None;
+            let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let mut victims = Vec::new();
+            if fw.has_post_filter_plugins() {
+                let (r, ps) = fw.run_post_filter(&cx, state, pod, &diagnosis, &mut self.rng);
+                post_msg = ps.message();
+                self.trace.push(TraceEvent::PostFilter {
+                    cycle,
+                    code: ps.code,
+                    message: post_msg.clone(),
+                    nominated_node: r.as_ref().and_then(|r| r.nominating.as_ref()).map(|n| n.nominated_node_name.clone()),
+                    preemption: r.as_ref().and_then(|r| r.detail.clone()),
+                });
+                if let Some(r) = r {
+                    nominating = r.nominating.clone();
+                    victims = r.victims.clone();
+                }
+            }
+            let message = fit_error_message(n_all, &pre_filter_msg, &diagnosis, &post_msg);
+            // Preemption's victims are deleted (asynchronously upstream; completed here).
+            if !victims.is_empty() {
+                let node = nominating.as_ref().map(|n| n.nominated_node_name.clone()).unwrap_or_default();
+                self.pending_victims = Some((pod.clone(), node, victims));
+            }
+            return CycleResult::Failed {
+                status: Status::new(Code::Unschedulable, message.clone()),
+                message,
+                unschedulable,
+                pending,
+                nominating,
+                fit_error: true,
+            };
+        }
+
+        let evaluated = feasible.len() + diagnosis.len();
+        if feasible.len() == 1 {
+            let node = feasible[0];
+            self.trace.push(TraceEvent::Score { cycle, table: None, selected: node as u32, tied: vec![node as u32] });
+            if detail {
+                let name = self.snapshot.nodes[node].name().to_string();
+                self.pods[pod.index].scores = Some(AttemptScores {
+                    cycle,
+                    attempt: 0,
+                    feasible_nodes: 1,
+                    evaluated_nodes: evaluated,
+                    weights: fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v as i64)).collect(),
+                    tied: vec![name],
+                    ..Default::default()
+                });
+            }
+            self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes[node].name().to_string()];
+            return CycleResult::Scheduled { node, evaluated, feasible: 1 };
+        }
+
+        // PreScore + Score.
+        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&i| &self.snapshot.nodes[i]).collect();
+        let totals: Vec<i64>;
+        let mut table = None;
+        if !fw.has_score_plugins() {
+            totals = vec![1; nodes.len()];
+        } else {
+            let ps = fw.run_pre_score(&cx, state, pod, &nodes);
+            self.trace.push(TraceEvent::PreScore { cycle, skipped: state.skip_score.iter().collect() });
+            if !ps.is_success() {
+                let msg = ps.message();
+                return CycleResult::Failed {
+                    status: ps,
+                    message: msg,
+                    unschedulable: PluginSet::default(),
+                    pending: PluginSet::default(),
+                    nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                    fit_error: false,
+                };
+            }
+            match fw.run_score(&cx, state, pod, &nodes, &feasible) {
+                Ok(sr) => {
+                    totals = sr.totals.clone();
+                    if detail {
+                        table = Some(sr);
+                    }
+                }
+                Err(s) => {
+                    let msg = s.message();
+                    return CycleResult::Failed {
+                        status: s,
+                        message: msg,
+                        unschedulable: PluginSet::default(),
+                        pending: PluginSet::default(),
+                        nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                        fit_error: false,
+                    };
+                }
+            }
+        }
+        // selectHost: uniformly among the top-scored nodes.
+        let max = *totals.iter().max().expect("non-empty");
+        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
+        let pick = if tied.len() == 1 { tied[0] } else { tied[self.rng.below(tied.len() as u64) as usize] };
+        let selected = feasible[pick];
+        let tied_nodes: Vec<u32> = tied.iter().map(|&i| feasible[i] as u32).collect();
+        self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
+        if let Some(sr) = &table {
+            let name = |i: usize| self.snapshot.nodes[feasible[i]].name().to_string();
+            let mut plugins: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
+            for p in &sr.plugins {
+                let m = plugins.entry(p.plugin.as_str().to_string()).or_default();
+                for (i, s) in p.normalized.iter().enumerate() {
+                    m.insert(name(i), s * p.weight);
+                }
+            }
+            self.pods[pod.index].scores = Some(AttemptScores {
+                cycle,
+                attempt: 0,
+                feasible_nodes: feasible.len(),
+                evaluated_nodes: evaluated,
+                totals: (0..feasible.len()).map(|i| (name(i), sr.totals[i])).collect(),
+                plugins,
+                weights: fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v as i64)).collect(),
+                tied: self.pods[pod.index].tied_nodes.clone(),
+            });
+        }
+        self.trace.push(TraceEvent::Score {
+            cycle,
+            table: table.map(|sr| ScoreTable {
+                nodes: feasible.iter().map(|&i| i as u32).collect(),
+                plugins: sr
+                    .plugins
+                    .into_iter()
+                    .map(|p| PluginScoreRow { plugin: p.plugin, weight: p.weight, raw: p.raw, normalized: p.normalized })
+                    .collect(),
+                totals: sr.totals,
+            }),
+            selected: selected as u32,
+            tied: tied_nodes,
+        });
+        CycleResult::Scheduled { node: selected, evaluated, feasible: feasible.len() }
+    }
+}
+
+/// Records a plugin's rejection in the diagnosis sets.
+fn add_plugin_status(s: &Status, unschedulable: &mut PluginSet, pending: &mut PluginSet) {
+    let Some(p) = s.plugin else { return };
+    if s.is_rejected() {
+        unschedulable.insert(p);
+    }
+    if s.code == Code::Pending {
+        pending.insert(p);
+    }
+}
+
+/// The FailedScheduling message of a FitError (upstream FitError.Error()).
+pub fn fit_error_message(num_all: usize, pre_filter_msg: &str, diagnosis: &NodeToStatus, post_filter_msg: &str) -> String {
+    let mut msg = format!("0/{num_all} nodes are available:");
+    if !pre_filter_msg.is_empty() {
+        msg.push_str(&format!(" {pre_filter_msg}."));
+    } else {
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for s in diagnosis.map.values() {
+            for r in &s.reasons {
+                *reasons.entry(r.to_string()).or_insert(0) += 1;
+            }
+        }
+        if diagnosis.len() < num_all {
+            for r in &diagnosis.absent.reasons {
+                *reasons.entry(r.to_string()).or_insert(0) += num_all - diagnosis.len();
+            }
+        }
+        let mut parts: Vec<String> = reasons.into_iter().map(|(r, n)| format!("{n} {r}")).collect();
+        parts.sort();
+        if !parts.is_empty() {
+            msg.push_str(&format!(" {}.", parts.join(", ")));
+        }
+    }
+    if !post_filter_msg.is_empty() {
+        msg.push_str(&format!(" {post_filter_msg}"));
+    }
+    msg
+}
+
+impl Engine {
+
+    /// Delivers a cluster event to the queue and records the moves it caused.
+    fn cluster_event(&mut self, ev: ClusterEvent, obj: EventObject) {
+        let now = self.tick();
+        let moves = {
+            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            self.queue.on_event(&env, ev, &obj, now)
+        };
+        for m in moves {
+            self.record_move(m);
+        }
+    }
+
+    /// Delivers the events raised by writes to the cluster (e.g. volume binding).
+    fn drain_cluster_events(&mut self) {
+        let evs = std::mem::take(&mut self.cluster.pending_events);
+        for (ev, obj) in evs {
+            self.cluster_event(ev, obj);
+        }
+    }
+
+    /// Assume, Reserve, Permit, then the binding cycle (PreBind, Bind, PostBind).
+    fn assume_reserve_permit_bind(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, node: usize, cycle: u32) -> Result<(), (Status, String)> {
+        let node_name = self.snapshot.nodes[node].name().to_string();
+        let mut assumed = (**pod).clone();
+        assumed.pod.spec.node_name = Some(node_name.clone());
+        assumed.start_time = Some(self.sched_start_ms + self.now_ms());
+        let assumed = Arc::new(assumed);
+        self.snapshot.nodes[node].add_pod(assumed.clone());
+        let fw = &self.frameworks[pod.scheduler_name()];
+
+        let fail_one_node = |s: &Status, node: usize| -> String {
+            let mut d = NodeToStatus::default();
+            d.map.insert(node, s.clone());
+            fit_error_message(1, "", &d, "")
+        };
+
+        let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+        let s = fw.run_reserve(&cx, state, &assumed, &node_name);
+        self.trace.push(TraceEvent::Reserve { cycle, node: node as u32, code: s.code });
+        if !s.is_success() {
+            fw.run_unreserve(&cx, state, &assumed, &node_name);
+            self.snapshot.nodes[node].remove_pod(&pod.key);
+            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
+            return Err((s, msg));
+        }
+        let s = fw.run_permit(&cx, state, &assumed, &node_name);
+        self.trace.push(TraceEvent::Permit { cycle, node: node as u32, code: s.code });
+        if !s.is_success() && !s.is_wait() {
+            fw.run_unreserve(&cx, state, &assumed, &node_name);
+            self.snapshot.nodes[node].remove_pod(&pod.key);
+            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
+            return Err((s, msg));
+        }
+
+        // Binding cycle.
+        let s = fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name);
+        self.trace.push(TraceEvent::PreBind { cycle, node: node as u32, code: s.code });
+        let s = if s.is_success() { fw.run_bind(&mut self.cluster, state, &assumed, &node_name) } else { s };
+        if !s.is_success() {
+            let fw = &self.frameworks[pod.scheduler_name()];
+            let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            fw.run_unreserve(&cx, state, &assumed, &node_name);
+            self.snapshot.nodes[node].remove_pod(&pod.key);
+            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
+            self.drain_cluster_events();
+            self.cluster_event(
+                ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+                EventObject::Pod { old: Some(assumed.clone()), new: None },
+            );
+            return Err((s, msg));
+        }
+        let binder = s.plugin;
+        let pi = pod.index;
+        self.trace.push(TraceEvent::Bind { cycle, pod: pi as u32, node: node as u32, plugin: binder });
+        let fw = &self.frameworks[pod.scheduler_name()];
+        fw.run_post_bind(&mut self.cluster, state, &assumed, &node_name);
+        self.trace.push(TraceEvent::PostBind { cycle });
+        self.nominator.remove(&pod.key);
+        {
+            let st = &mut self.pods[pi];
+            st.info = assumed.clone();
+            st.phase = Phase::Running;
+            st.node = Some(node_name.clone());
+        }
+        let message = format!("Successfully assigned {} to {}", pod.key, node_name);
+        self.trace.push(TraceEvent::KubeEvent { cycle, reason: "Scheduled".into(), pod: pi as u32, message: message.clone() });
+        self.events.push(KubeEvent { reason: "Scheduled".into(), pod: pi, message, cycle });
+        self.trace.push(TraceEvent::QueueMove { pod: pi as u32, from: QueueName::InFlight, to: QueueName::None, event: None, backoff_until_ms: None });
+        self.drain_cluster_events();
+        self.cluster_event(ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD), EventObject::Pod { old: None, new: Some(assumed) });
+        Ok(())
+    }
+
+    /// Deletes a running pod (a preemption victim) and tells the queue.
+    fn delete_pod(&mut self, victim: usize) {
+        let info = self.pods[victim].info.clone();
+        if let Some(node) = self.pods[victim].node.clone() {
+            if let Some(n) = self.snapshot.get_mut(&node) {
+                n.remove_pod(&info.key);
+            }
+            let idx = self.snapshot.position(&node).unwrap_or(0);
+            self.trace.push(TraceEvent::Deleted { pod: victim as u32, node: idx as u32 });
+        }
+        {
+            let st = &mut self.pods[victim];
+            st.phase = Phase::Deleted;
+            st.node = None;
+            st.evicted = true;
+        }
+        self.nominator.remove(&info.key);
+        let removed = {
+            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            self.queue.delete(&env, &info.key)
+        };
+        if let Some(from) = removed {
+            self.trace.push(TraceEvent::QueueMove { pod: victim as u32, from, to: QueueName::None, event: Some("PodDelete".into()), backoff_until_ms: None });
+        }
+        self.cluster_event(ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE), EventObject::Pod { old: Some(info), new: None });
+    }
+
+    /// Failure handling: the FailedScheduling event, preemption's effects, the nominated node,
+    /// and the pod's return to the queue.
+    fn handle_failure(&mut self, mut q: QueuedPodInfo, status: Status, message: String, nominating: Option<NominatingInfo>, cycle: u32) {
+        let pi = self.pod_index[&q.pod.key];
+        let _ = status;
+        self.pods[pi].message = Some(message.clone());
+        self.trace.push(TraceEvent::KubeEvent { cycle, reason: "FailedScheduling".into(), pod: pi as u32, message: message.clone() });
+        self.events.push(KubeEvent { reason: "FailedScheduling".into(), pod: pi, message, cycle });
+
+        // Victims of a successful preemption are deleted (gracefully, all together).
+        if let Some((preemptor, node, victims)) = self.pending_victims.take() {
+            for v in &victims {
+                if let Some(vi) = self.pod_by_key(v) {
+                    let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
+                    self.trace.push(TraceEvent::KubeEvent { cycle, reason: "Preempted".into(), pod: vi as u32, message: msg.clone() });
+                    self.events.push(KubeEvent { reason: "Preempted".into(), pod: vi, message: msg, cycle });
+                }
+            }
+            for v in &victims {
+                if let Some(vi) = self.pod_by_key(v) {
+                    self.delete_pod(vi);
+                }
+            }
+        }
+
+        // The nominated node.
+        if let Some(n) = nominating {
+            if n.mode == NominatingMode::Override {
+                let node = (!n.nominated_node_name.is_empty()).then(|| n.nominated_node_name.clone());
+                if node != self.pods[pi].nominated_node {
+                    self.trace.push(TraceEvent::Nominated { pod: pi as u32, node: node.clone() });
+                }
+                let mut info = (*q.pod).clone();
+                info.pod.status.nominated_node_name = node.clone();
+                let info = Arc::new(info);
+                q.pod = info.clone();
+                self.pods[pi].info = info.clone();
+                self.pods[pi].nominated_node = node.clone();
+                match node {
+                    Some(n) => self.nominator.add(info, &n),
+                    None => self.nominator.remove(&q.pod.key),
+                }
+            }
+        }
+
+        let now = self.tick();
+        let m = {
+            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            self.queue.add_unschedulable(&env, q, now)
+        };
+        self.record_move(m);
+    }
+}

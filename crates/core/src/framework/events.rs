@@ -1,0 +1,105 @@
+//! Cluster events: what changed in the simulated cluster, used to move pods between the queue's
+//! pools through each plugin's queueing hints.
+
+use super::PodInfo;
+use serde::Serialize;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum EventResource {
+    /// Any pod (plugins register this; it matches assigned and unscheduled pod events).
+    Pod,
+    /// A pod bound to a node (events the scheduler raises).
+    AssignedPod,
+    /// A pod not yet bound.
+    UnscheduledPod,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    CSINode,
+    CSIDriver,
+    VolumeAttachment,
+    CSIStorageCapacity,
+    StorageClass,
+    ResourceClaim,
+    ResourceSlice,
+    DeviceClass,
+    WildCard,
+}
+
+/// A bit set of actions (upstream ActionType).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct ActionType(pub u32);
+
+impl ActionType {
+    pub const NONE: ActionType = ActionType(0);
+    pub const ADD: ActionType = ActionType(1 << 0);
+    pub const DELETE: ActionType = ActionType(1 << 1);
+    pub const UPDATE_NODE_ALLOCATABLE: ActionType = ActionType(1 << 2);
+    pub const UPDATE_NODE_LABEL: ActionType = ActionType(1 << 3);
+    pub const UPDATE_NODE_TAINT: ActionType = ActionType(1 << 4);
+    pub const UPDATE_NODE_CONDITION: ActionType = ActionType(1 << 5);
+    pub const UPDATE_NODE_ANNOTATION: ActionType = ActionType(1 << 6);
+    pub const UPDATE_POD_LABEL: ActionType = ActionType(1 << 7);
+    pub const UPDATE_POD_SCALE_DOWN: ActionType = ActionType(1 << 8);
+    pub const UPDATE_POD_TOLERATION: ActionType = ActionType(1 << 9);
+    pub const UPDATE_POD_SCHEDULING_GATES_ELIMINATED: ActionType = ActionType(1 << 10);
+    pub const UPDATE_POD_GENERATED_RESOURCE_CLAIM: ActionType = ActionType(1 << 11);
+    pub const ALL: ActionType = ActionType((1 << 12) - 1);
+    pub const UPDATE: ActionType = ActionType(((1 << 12) - 1) & !0b11);
+
+    pub const fn union(self, o: ActionType) -> ActionType {
+        ActionType(self.0 | o.0)
+    }
+    pub const fn intersects(self, o: ActionType) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ClusterEvent {
+    pub resource: EventResource,
+    pub action: ActionType,
+}
+
+impl ClusterEvent {
+    pub const fn new(resource: EventResource, action: ActionType) -> ClusterEvent {
+        ClusterEvent { resource, action }
+    }
+    pub fn is_wildcard(&self) -> bool {
+        self.resource == EventResource::WildCard && self.action == ActionType::ALL
+    }
+    /// Whether a registered event `self` matches an incoming event.
+    pub fn matches(&self, incoming: &ClusterEvent) -> bool {
+        let res_ok = self.resource == EventResource::WildCard
+            || self.resource == incoming.resource
+            || (self.resource == EventResource::Pod
+                && matches!(incoming.resource, EventResource::AssignedPod | EventResource::UnscheduledPod));
+        res_ok && self.action.intersects(incoming.action)
+    }
+    pub fn label(&self) -> String {
+        format!("{:?}{:?}", self.resource, self.action)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClusterEventWithHint {
+    pub event: ClusterEvent,
+    /// Whether the plugin's `queueing_hint` should be consulted (otherwise: always Queue).
+    pub has_hint: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum QueueingHint {
+    Skip,
+    Queue,
+}
+
+/// The objects an event is about (old and new versions where it applies).
+#[derive(Clone, Debug)]
+pub enum EventObject {
+    Pod { old: Option<Arc<PodInfo>>, new: Option<Arc<PodInfo>> },
+    PersistentVolumeClaim { old: Option<Arc<crate::api::PersistentVolumeClaim>>, new: Option<Arc<crate::api::PersistentVolumeClaim>> },
+    PersistentVolume { old: Option<Arc<crate::api::PersistentVolume>>, new: Option<Arc<crate::api::PersistentVolume>> },
+    None,
+}

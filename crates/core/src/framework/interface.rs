@@ -1,0 +1,247 @@
+//! The plugin interface: one trait with a default (no-op) method per extension point. Which
+//! extension points a plugin really implements is declared once, in `plugins::PluginName`'s
+//! table, and drives multiPoint expansion exactly as upstream's interface checks do.
+
+use super::{CycleState, NodeInfo, PodInfo, Status};
+use crate::cluster::{Cluster, Nominator, Snapshot};
+use crate::framework::events::{ClusterEvent, ClusterEventWithHint, EventObject, QueueingHint};
+use crate::framework::runtime::Framework;
+use crate::plugins::{PluginName, PluginSet};
+use crate::rng::Rng;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+pub const MAX_NODE_SCORE: i64 = 100;
+pub const MIN_NODE_SCORE: i64 = 0;
+
+/// What a plugin may read during a scheduling cycle: the node snapshot, the other API objects,
+/// and the pods nominated to nodes by earlier preemptions.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    pub snapshot: &'a Snapshot,
+    pub cluster: &'a Cluster,
+    pub nominator: &'a Nominator,
+}
+
+/// PreFilter may narrow the nodes to evaluate. `None` means all nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PreFilterResult {
+    pub node_names: Option<BTreeSet<String>>,
+}
+
+impl PreFilterResult {
+    pub fn all_nodes(&self) -> bool {
+        self.node_names.is_none()
+    }
+    pub fn nodes(names: impl IntoIterator<Item = String>) -> PreFilterResult {
+        PreFilterResult { node_names: Some(names.into_iter().collect()) }
+    }
+    /// Intersection of two results (None = everything).
+    pub fn merge(self, other: Option<PreFilterResult>) -> PreFilterResult {
+        let Some(o) = other else { return self };
+        match (self.node_names, o.node_names) {
+            (None, b) => PreFilterResult { node_names: b },
+            (a, None) => PreFilterResult { node_names: a },
+            (Some(a), Some(b)) => PreFilterResult { node_names: Some(a.intersection(&b).cloned().collect()) },
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum NominatingMode {
+    Noop,
+    Override,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NominatingInfo {
+    pub mode: NominatingMode,
+    pub nominated_node_name: String,
+}
+
+/// One node preemption could use and the pods it would evict there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreemptionCandidate {
+    pub node: String,
+    /// Victim pod keys (`namespace/name`), most important first.
+    pub victims: Vec<String>,
+    pub num_pdb_violations: i64,
+}
+
+/// What preemption considered and decided, for the trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreemptionDetail {
+    pub candidates: Vec<PreemptionCandidate>,
+    pub chosen: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostFilterResult {
+    pub nominating: Option<NominatingInfo>,
+    /// Pods to delete (keys) — the victims of a successful preemption.
+    pub victims: Vec<String>,
+    pub detail: Option<PreemptionDetail>,
+}
+
+impl PostFilterResult {
+    pub fn is_noop(&self) -> bool {
+        self.nominating.as_ref().is_none_or(|n| n.mode == NominatingMode::Noop)
+    }
+}
+
+/// A node's score from one plugin (the node is an index into the snapshot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeScore {
+    pub node: usize,
+    pub score: i64,
+}
+
+/// Per-node statuses after filtering, plus the status of nodes absent from the map
+/// (upstream NodeToStatus).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeToStatus {
+    /// Node index -> status for nodes explicitly rejected.
+    pub map: BTreeMap<usize, Status>,
+    /// Status of every node not in the map (nodes not evaluated or narrowed away by PreFilter).
+    pub absent: Status,
+}
+
+impl Default for NodeToStatus {
+    fn default() -> Self {
+        NodeToStatus { map: BTreeMap::new(), absent: Status::code_only(super::Code::UnschedulableAndUnresolvable) }
+    }
+}
+
+impl NodeToStatus {
+    pub fn get(&self, node: usize) -> &Status {
+        self.map.get(&node).unwrap_or(&self.absent)
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// A pod in the scheduling queue.
+#[derive(Clone, Debug)]
+pub struct QueuedPodInfo {
+    pub pod: Arc<PodInfo>,
+    /// When the pod was added to the queue (or last moved), in logical ms.
+    pub timestamp: i64,
+    pub attempts: u32,
+    pub initial_attempt_timestamp: Option<i64>,
+    pub unschedulable_count: u32,
+    pub consecutive_errors: u32,
+    pub unschedulable_plugins: PluginSet,
+    pub pending_plugins: PluginSet,
+    pub gating_plugin: Option<PluginName>,
+    pub gated: bool,
+    /// Cached backoff expiry (logical ns, aligned to the ordering window); 0 = not computed.
+    pub backoff_expiration: i64,
+}
+
+impl QueuedPodInfo {
+    pub fn new(pod: Arc<PodInfo>, now: i64) -> QueuedPodInfo {
+        QueuedPodInfo {
+            pod,
+            timestamp: now,
+            attempts: 0,
+            initial_attempt_timestamp: None,
+            unschedulable_count: 0,
+            consecutive_errors: 0,
+            unschedulable_plugins: PluginSet::default(),
+            pending_plugins: PluginSet::default(),
+            gating_plugin: None,
+            gated: false,
+            backoff_expiration: 0,
+        }
+    }
+}
+
+/// A scheduler plugin. Every method has a neutral default; a plugin overrides the extension
+/// points it implements and lists them in `PluginName::extension_points`.
+#[allow(unused_variables)]
+pub trait Plugin {
+    fn name(&self) -> PluginName;
+
+    // --- queueing ------------------------------------------------------------------------
+    fn pre_enqueue(&self, cx: &Ctx, pod: &PodInfo) -> Status {
+        Status::success()
+    }
+    /// QueueSort: whether `a` should be popped before `b`.
+    fn less(&self, a: &QueuedPodInfo, b: &QueuedPodInfo) -> bool {
+        false
+    }
+    /// Cluster events that may make a pod this plugin rejected schedulable.
+    fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
+        Vec::new()
+    }
+    /// Queueing hint for a registered event (only called when `has_hint` was set).
+    fn queueing_hint(&self, cx: &Ctx, pod: &PodInfo, event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
+        Ok(QueueingHint::Queue)
+    }
+
+    // --- scheduling cycle ----------------------------------------------------------------
+    fn pre_filter(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo) -> (Option<PreFilterResult>, Status) {
+        (None, Status::success())
+    }
+    fn has_pre_filter_extensions(&self) -> bool {
+        false
+    }
+    fn add_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_add: &Arc<PodInfo>, node: &NodeInfo) -> Status {
+        Status::success()
+    }
+    fn remove_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_remove: &Arc<PodInfo>, node: &NodeInfo) -> Status {
+        Status::success()
+    }
+    fn filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
+        Status::success()
+    }
+    fn post_filter(
+        &self,
+        cx: &Ctx,
+        fw: &Framework,
+        state: &CycleState,
+        pod: &PodInfo,
+        statuses: &NodeToStatus,
+        rng: &mut Rng,
+    ) -> (Option<PostFilterResult>, Status) {
+        (None, Status::code_only(super::Code::Unschedulable))
+    }
+    fn pre_score(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, nodes: &[&NodeInfo]) -> Status {
+        Status::success()
+    }
+    fn score(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
+        Ok(0)
+    }
+    fn has_normalize_score(&self) -> bool {
+        false
+    }
+    fn normalize_score(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
+        Status::success()
+    }
+    fn reserve(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        Status::success()
+    }
+    fn unreserve(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) {}
+    fn permit(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        Status::success()
+    }
+
+    // --- binding cycle -------------------------------------------------------------------
+    /// PreBind may write API objects (e.g. bind PersistentVolumeClaims).
+    fn pre_bind(&self, cluster: &mut Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        Status::success()
+    }
+    /// Bind: Success when this plugin bound the pod, Skip to let the next binder try.
+    fn bind(&self, cluster: &mut Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        Status::skip()
+    }
+    fn post_bind(&self, cluster: &mut Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) {}
+}

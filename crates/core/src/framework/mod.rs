@@ -1,0 +1,15 @@
+//! The scheduling framework: statuses, cycle state, the plugin interface, the working model
+//! (PodInfo/NodeInfo) and the per-profile runtime that runs extension points.
+
+mod cycle_state;
+pub mod events;
+mod interface;
+pub mod runtime;
+mod status;
+mod types;
+
+pub use cycle_state::*;
+pub use interface::*;
+pub use runtime::Framework;
+pub use status::*;
+pub use types::*;

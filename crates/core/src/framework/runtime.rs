@@ -1,0 +1,410 @@
+//! One profile's framework: its plugin instances and the code that runs each extension point
+//! the way upstream's frameworkImpl does (ordering, Skip handling, status plumbing).
+
+use super::interface::*;
+use super::{Code, CycleState, NodeInfo, PodInfo, Status};
+use crate::config::Profile;
+use crate::plugins::{new_plugin, PluginName, PluginSet};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub struct Framework {
+    pub profile: Profile,
+    /// Instances by plugin name (only those the profile uses).
+    instances: BTreeMap<PluginName, Box<dyn Plugin>>,
+}
+
+/// One plugin's scores for the scored nodes, before and after normalization and weighting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginScores {
+    pub plugin: PluginName,
+    pub weight: i64,
+    /// Raw Score() results, aligned with the scored nodes.
+    pub raw: Vec<i64>,
+    /// After NormalizeScore (equal to raw when the plugin has none).
+    pub normalized: Vec<i64>,
+}
+
+/// The outcome of the Score phase.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScoreResult {
+    pub plugins: Vec<PluginScores>,
+    /// Weighted totals, aligned with the scored nodes.
+    pub totals: Vec<i64>,
+}
+
+impl Framework {
+    pub fn new(profile: Profile) -> Framework {
+        let instances = profile.plugins.all().into_iter().map(|p| (p, new_plugin(p, &profile.args))).collect();
+        Framework { profile, instances }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.profile.scheduler_name
+    }
+
+    pub fn plugin(&self, p: PluginName) -> &dyn Plugin {
+        self.instances[&p].as_ref()
+    }
+
+    /// Every plugin instance (for queueing hints).
+    pub fn instances(&self) -> impl Iterator<Item = (PluginName, &dyn Plugin)> {
+        self.instances.iter().map(|(n, p)| (*n, p.as_ref()))
+    }
+
+    pub fn has_filter_plugins(&self) -> bool {
+        !self.profile.plugins.filter.is_empty()
+    }
+    pub fn has_post_filter_plugins(&self) -> bool {
+        !self.profile.plugins.post_filter.is_empty()
+    }
+    pub fn has_score_plugins(&self) -> bool {
+        !self.profile.plugins.score.is_empty()
+    }
+    pub fn weight(&self, p: PluginName) -> i64 {
+        self.profile.weights.get(&p).copied().unwrap_or(1) as i64
+    }
+
+    /// PreEnqueue: the first plugin that does not return Success gates the pod.
+    pub fn run_pre_enqueue(&self, cx: &Ctx, pod: &PodInfo) -> Status {
+        for &p in &self.profile.plugins.pre_enqueue {
+            let s = self.plugin(p).pre_enqueue(cx, pod);
+            if !s.is_success() {
+                return s.with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    /// QueueSort's less function.
+    pub fn less(&self, a: &QueuedPodInfo, b: &QueuedPodInfo) -> bool {
+        self.plugin(self.profile.plugins.queue_sort[0]).less(a, b)
+    }
+
+    /// PreFilter. Returns the merged node narrowing, the status, and the plugins that narrowed
+    /// (upstream's "unschedulable plugins" when the narrowing leaves nothing).
+    pub fn run_pre_filter(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo) -> (Option<PreFilterResult>, Status, PluginSet) {
+        let mut result: Option<PreFilterResult> = None;
+        let mut with_nodes = PluginSet::default();
+        let mut ret = Status::success();
+        let mut skip = PluginSet::default();
+        for &p in &self.profile.plugins.pre_filter {
+            let (r, s) = self.plugin(p).pre_filter(cx, state, pod);
+            if s.is_skip() {
+                skip.insert(p);
+                continue;
+            }
+            if !s.is_success() {
+                let s = s.with_plugin(p);
+                match s.code {
+                    Code::UnschedulableAndUnresolvable => {
+                        state.skip_filter = skip;
+                        return (None, s, PluginSet::default());
+                    }
+                    Code::Unschedulable => {
+                        ret = s;
+                        continue;
+                    }
+                    _ => {
+                        state.skip_filter = skip;
+                        let msg = format!("running PreFilter plugin {:?}: {}", p.as_str(), s.message());
+                        return (None, Status::error(msg).with_plugin(p), PluginSet::default());
+                    }
+                }
+            }
+            if r.as_ref().is_some_and(|r| !r.all_nodes()) {
+                with_nodes.insert(p);
+            }
+            let merged = result.take().unwrap_or_default().merge(r);
+            let empty = merged.node_names.as_ref().is_some_and(|n| n.is_empty());
+            result = Some(merged);
+            if empty {
+                let names = with_nodes.sorted_names();
+                let msg = if names.len() == 1 {
+                    format!("node(s) didn't satisfy plugin {}", names[0])
+                } else {
+                    format!("node(s) didn't satisfy plugin(s) [{}] simultaneously", names.join(" "))
+                };
+                state.skip_filter = skip;
+                return (result, Status::unresolvable(msg), with_nodes);
+            }
+        }
+        state.skip_filter = skip;
+        (result, ret, with_nodes)
+    }
+
+    pub fn run_pre_filter_extension_add_pod(
+        &self,
+        cx: &Ctx,
+        state: &mut CycleState,
+        pod: &PodInfo,
+        to_add: &Arc<PodInfo>,
+        node: &NodeInfo,
+    ) -> Status {
+        for &p in &self.profile.plugins.pre_filter {
+            if state.skip_filter.contains(p) {
+                continue;
+            }
+            let pl = self.plugin(p);
+            if !pl.has_pre_filter_extensions() {
+                continue;
+            }
+            let s = pl.add_pod(cx, state, pod, to_add, node);
+            if !s.is_success() {
+                return Status::error(format!("running AddPod on PreFilter plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    pub fn run_pre_filter_extension_remove_pod(
+        &self,
+        cx: &Ctx,
+        state: &mut CycleState,
+        pod: &PodInfo,
+        to_remove: &Arc<PodInfo>,
+        node: &NodeInfo,
+    ) -> Status {
+        for &p in &self.profile.plugins.pre_filter {
+            if state.skip_filter.contains(p) {
+                continue;
+            }
+            let pl = self.plugin(p);
+            if !pl.has_pre_filter_extensions() {
+                continue;
+            }
+            let s = pl.remove_pod(cx, state, pod, to_remove, node);
+            if !s.is_success() {
+                return Status::error(format!("running RemovePod on PreFilter plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    /// Filter: stops at the first plugin that does not pass.
+    pub fn run_filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
+        for &p in &self.profile.plugins.filter {
+            if state.skip_filter.contains(p) {
+                continue;
+            }
+            let s = self.plugin(p).filter(cx, state, pod, node);
+            if !s.is_success() {
+                let s = if s.is_rejected() {
+                    s
+                } else {
+                    Status::error(format!("running {:?} filter plugin: {}", p.as_str(), s.message()))
+                };
+                return s.with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    /// Filter with the node's nominated pods of equal or higher priority counted in (first
+    /// pass) and, when any were added and the pod passed, without them (second pass).
+    pub fn run_filter_with_nominated_pods(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
+        let nominated = cx.nominator.pods_for_node(node.name());
+        let relevant: Vec<&Arc<PodInfo>> =
+            nominated.iter().filter(|p| p.priority >= pod.priority && p.uid != pod.uid).collect();
+        if relevant.is_empty() {
+            return self.run_filter(cx, state, pod, node);
+        }
+        let mut node_out = node.clone();
+        let mut state_out = state.clone();
+        for pi in relevant {
+            node_out.add_pod((*pi).clone());
+            let s = self.run_pre_filter_extension_add_pod(cx, &mut state_out, pod, pi, &node_out);
+            if !s.is_success() {
+                return Status::error(s.message());
+            }
+        }
+        let s = self.run_filter(cx, &state_out, pod, &node_out);
+        if !s.is_success() {
+            return s;
+        }
+        self.run_filter(cx, state, pod, node)
+    }
+
+    /// PostFilter: runs until one succeeds or returns Error/UnschedulableAndUnresolvable.
+    pub fn run_post_filter(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        statuses: &NodeToStatus,
+        rng: &mut crate::rng::Rng,
+    ) -> (Option<PostFilterResult>, Status) {
+        let mut result: Option<PostFilterResult> = None;
+        let mut reasons = Vec::new();
+        let mut rejector: Option<PluginName> = None;
+        for &p in &self.profile.plugins.post_filter {
+            let (r, s) = self.plugin(p).post_filter(cx, self, state, pod, statuses, rng);
+            if s.is_success() {
+                return (r, s);
+            } else if s.code == Code::UnschedulableAndUnresolvable {
+                return (r, s.with_plugin(p));
+            } else if !s.is_rejected() {
+                return (None, Status::error(s.message()).with_plugin(p));
+            } else if let Some(r) = r {
+                if !r.is_noop() {
+                    result = Some(r);
+                }
+            }
+            reasons.extend(s.reasons);
+            rejector.get_or_insert(p);
+        }
+        let mut s = Status::with_reasons(Code::Unschedulable, reasons);
+        s.plugin = rejector;
+        (result, s)
+    }
+
+    /// PreScore; plugins returning Skip are not scored this cycle.
+    pub fn run_pre_score(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, nodes: &[&NodeInfo]) -> Status {
+        let mut skip = PluginSet::default();
+        for &p in &self.profile.plugins.pre_score {
+            let s = self.plugin(p).pre_score(cx, state, pod, nodes);
+            if s.is_skip() {
+                skip.insert(p);
+                continue;
+            }
+            if !s.is_success() {
+                state.skip_score = skip;
+                return Status::error(format!("running PreScore plugin {:?}: {}", p.as_str(), s.message()));
+            }
+        }
+        state.skip_score = skip;
+        Status::success()
+    }
+
+    /// Score, NormalizeScore and weighting. `node_ids` are the snapshot positions of `nodes`.
+    pub fn run_score(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        nodes: &[&NodeInfo],
+        node_ids: &[usize],
+    ) -> Result<ScoreResult, Status> {
+        let mut out = ScoreResult { plugins: Vec::new(), totals: vec![0; nodes.len()] };
+        for &p in &self.profile.plugins.score {
+            if state.skip_score.contains(p) {
+                continue;
+            }
+            let pl = self.plugin(p);
+            let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
+            for (i, n) in nodes.iter().enumerate() {
+                match pl.score(cx, state, pod, n) {
+                    Ok(s) => scores.push(NodeScore { node: node_ids[i], score: s }),
+                    Err(s) => {
+                        return Err(Status::error(format!(
+                            "running Score plugins: plugin {:?} failed with: {}",
+                            p.as_str(),
+                            s.message()
+                        )))
+                    }
+                }
+            }
+            let raw: Vec<i64> = scores.iter().map(|s| s.score).collect();
+            if pl.has_normalize_score() {
+                let s = pl.normalize_score(cx, state, pod, &mut scores);
+                if !s.is_success() {
+                    return Err(Status::error(format!(
+                        "running Normalize on Score plugins: plugin {:?} failed with: {}",
+                        p.as_str(),
+                        s.message()
+                    )));
+                }
+            }
+            let weight = self.weight(p);
+            let normalized: Vec<i64> = scores.iter().map(|s| s.score).collect();
+            for (i, &s) in normalized.iter().enumerate() {
+                if !(MIN_NODE_SCORE..=MAX_NODE_SCORE).contains(&s) {
+                    return Err(Status::error(format!(
+                        "applying score defaultWeights on Score plugins: plugin {:?} returns an invalid score {}, it should in the range of [{}, {}] after normalizing",
+                        p.as_str(),
+                        s,
+                        MIN_NODE_SCORE,
+                        MAX_NODE_SCORE
+                    )));
+                }
+                out.totals[i] += s * weight;
+            }
+            out.plugins.push(PluginScores { plugin: p, weight, raw, normalized });
+        }
+        Ok(out)
+    }
+
+    /// Reserve: on failure the caller runs Unreserve.
+    pub fn run_reserve(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        for &p in &self.profile.plugins.reserve {
+            let s = self.plugin(p).reserve(cx, state, pod, node);
+            if !s.is_success() {
+                if s.is_rejected() {
+                    return s.with_plugin(p);
+                }
+                return Status::error(format!("running Reserve plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    /// Unreserve runs in reverse order.
+    pub fn run_unreserve(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) {
+        for &p in self.profile.plugins.reserve.iter().rev() {
+            self.plugin(p).unreserve(cx, state, pod, node);
+        }
+    }
+
+    pub fn run_permit(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        for &p in &self.profile.plugins.permit {
+            let s = self.plugin(p).permit(cx, state, pod, node);
+            if !s.is_success() {
+                if s.is_rejected() || s.is_wait() {
+                    return s.with_plugin(p);
+                }
+                return Status::error(format!("running Permit plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    pub fn run_pre_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        for &p in &self.profile.plugins.pre_bind {
+            let s = self.plugin(p).pre_bind(cluster, state, pod, node);
+            if s.is_skip() {
+                continue;
+            }
+            if !s.is_success() {
+                if s.is_rejected() {
+                    return s.with_plugin(p);
+                }
+                return Status::error(format!("running PreBind plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+        }
+        Status::success()
+    }
+
+    /// Bind: the first binder that does not Skip decides.
+    pub fn run_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
+        for &p in &self.profile.plugins.bind {
+            let s = self.plugin(p).bind(cluster, state, pod, node);
+            if s.is_skip() {
+                continue;
+            }
+            if !s.is_success() {
+                if s.is_rejected() {
+                    return s.with_plugin(p);
+                }
+                return Status::error(format!("running Bind plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+            return s.with_plugin(p);
+        }
+        Status::skip()
+    }
+
+    pub fn run_post_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) {
+        for &p in &self.profile.plugins.post_bind {
+            self.plugin(p).post_bind(cluster, state, pod, node);
+        }
+    }
+}

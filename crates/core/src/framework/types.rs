@@ -1,0 +1,589 @@
+//! The engine's working model: PodInfo (a pod with everything the plugins precompute) and
+//! NodeInfo (a node with the pods on it and their aggregate requests).
+
+use crate::api::{self, Labels, Pod, ResourceList};
+use crate::labels::Selector;
+use crate::quantity::Quantity;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+
+pub const RESOURCE_CPU: &str = "cpu";
+pub const RESOURCE_MEMORY: &str = "memory";
+pub const RESOURCE_PODS: &str = "pods";
+pub const RESOURCE_EPHEMERAL_STORAGE: &str = "ephemeral-storage";
+
+/// Extended resources and hugepages: what upstream calls scalar resources.
+pub fn is_scalar_resource_name(name: &str) -> bool {
+    is_extended_resource_name(name) || name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")
+}
+
+/// A fully-qualified resource name outside the kubernetes.io/ namespace (and not requests.*).
+pub fn is_extended_resource_name(name: &str) -> bool {
+    if name.starts_with("requests.") {
+        return false;
+    }
+    match name.split_once('/') {
+        Some((prefix, _)) => !(prefix == "kubernetes.io" || prefix.ends_with(".kubernetes.io")),
+        None => false,
+    }
+}
+
+/// Aggregate compute resources in the units the scheduler uses (milli-cpu, bytes, counts).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resource {
+    pub milli_cpu: i64,
+    pub memory: i64,
+    pub ephemeral_storage: i64,
+    pub allowed_pod_number: i64,
+    /// Scalar (extended, hugepages) resources, sorted by name.
+    pub scalar: Vec<(String, i64)>,
+}
+
+impl Resource {
+    pub fn from_list(rl: &ResourceList) -> Resource {
+        let mut r = Resource::default();
+        r.add_list(rl);
+        r
+    }
+    pub fn add_list(&mut self, rl: &ResourceList) {
+        for (name, q) in rl {
+            match name.as_str() {
+                RESOURCE_CPU => self.milli_cpu += q.milli_value(),
+                RESOURCE_MEMORY => self.memory += q.value(),
+                RESOURCE_PODS => self.allowed_pod_number += q.value(),
+                RESOURCE_EPHEMERAL_STORAGE => self.ephemeral_storage += q.value(),
+                n if is_scalar_resource_name(n) => self.add_scalar(n, q.value()),
+                _ => {}
+            }
+        }
+    }
+    pub fn scalar(&self, name: &str) -> i64 {
+        match self.scalar.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => self.scalar[i].1,
+            Err(_) => 0,
+        }
+    }
+    pub fn has_scalar(&self, name: &str) -> bool {
+        self.scalar.binary_search_by(|(n, _)| n.as_str().cmp(name)).is_ok()
+    }
+    pub fn add_scalar(&mut self, name: &str, v: i64) {
+        match self.scalar.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => self.scalar[i].1 += v,
+            Err(i) => self.scalar.insert(i, (name.to_string(), v)),
+        }
+    }
+    pub fn set_scalar(&mut self, name: &str, v: i64) {
+        match self.scalar.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => self.scalar[i].1 = v,
+            Err(i) => self.scalar.insert(i, (name.to_string(), v)),
+        }
+    }
+    /// Adds (sign = 1) or subtracts (sign = -1) another resource.
+    pub fn accumulate(&mut self, o: &Resource, sign: i64) {
+        self.milli_cpu += sign * o.milli_cpu;
+        self.memory += sign * o.memory;
+        self.ephemeral_storage += sign * o.ephemeral_storage;
+        self.allowed_pod_number += sign * o.allowed_pod_number;
+        for (n, v) in &o.scalar {
+            self.add_scalar(n, sign * v);
+        }
+    }
+    /// The amount of a named resource in scheduler units.
+    pub fn get(&self, name: &str) -> i64 {
+        match name {
+            RESOURCE_CPU => self.milli_cpu,
+            RESOURCE_MEMORY => self.memory,
+            RESOURCE_EPHEMERAL_STORAGE => self.ephemeral_storage,
+            RESOURCE_PODS => self.allowed_pod_number,
+            n => self.scalar(n),
+        }
+    }
+}
+
+/// A pod's requests as the scheduler accounts them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodResource {
+    pub resource: Resource,
+    /// CPU request with the 100m default applied where nothing is requested.
+    pub non0_cpu: i64,
+    /// Memory request with the 200Mi default applied where nothing is requested.
+    pub non0_mem: i64,
+}
+
+fn add_rl(into: &mut ResourceList, from: &ResourceList) {
+    for (k, v) in from {
+        let e = into.entry(k.clone()).or_insert(Quantity::ZERO);
+        *e = e.saturating_add(*v);
+    }
+}
+
+fn max_rl(into: &mut ResourceList, from: &ResourceList) {
+    for (k, v) in from {
+        let e = into.entry(k.clone()).or_insert(*v);
+        if *v > *e {
+            *e = *v;
+        }
+    }
+}
+
+fn is_supported_pod_level_resource(name: &str) -> bool {
+    name == RESOURCE_CPU || name == RESOURCE_MEMORY || name.starts_with("hugepages-")
+}
+
+/// Whether pod-level `spec.resources.requests` names cpu, memory or hugepages.
+pub fn pod_level_requests_set(pod: &Pod) -> bool {
+    pod.spec.resources.as_ref().is_some_and(|r| r.requests.keys().any(|k| is_supported_pod_level_resource(k)))
+}
+
+/// The effective requests of a pod (component-helpers PodRequests): app containers summed,
+/// sidecars (restartable init containers) added, the largest init-container step as a floor,
+/// pod-level requests taking precedence for cpu/memory/hugepages, plus overhead.
+/// `non_missing` adds defaults to containers that do not request a resource.
+pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceList {
+    let apply = |reqs: &ResourceList| -> ResourceList {
+        match non_missing {
+            Some(nm) if !nm.is_empty() => {
+                let mut cp = reqs.clone();
+                for (k, v) in nm {
+                    if !reqs.contains_key(k) {
+                        let e = cp.entry(k.clone()).or_insert(Quantity::ZERO);
+                        *e = e.saturating_add(*v);
+                    }
+                }
+                cp
+            }
+            _ => reqs.clone(),
+        }
+    };
+    let mut reqs = ResourceList::new();
+    for c in &pod.spec.containers {
+        add_rl(&mut reqs, &apply(&c.resources.requests));
+    }
+    let mut restartable = ResourceList::new();
+    let mut init_reqs = ResourceList::new();
+    for c in &pod.spec.init_containers {
+        let mut creqs = apply(&c.resources.requests);
+        if c.restart_policy.as_deref() == Some("Always") {
+            add_rl(&mut reqs, &creqs);
+            add_rl(&mut restartable, &creqs);
+            creqs = restartable.clone();
+        } else {
+            let mut tmp = ResourceList::new();
+            add_rl(&mut tmp, &creqs);
+            add_rl(&mut tmp, &restartable);
+            creqs = tmp;
+        }
+        max_rl(&mut init_reqs, &creqs);
+    }
+    max_rl(&mut reqs, &init_reqs);
+    if pod_level_requests_set(pod) {
+        if let Some(r) = &pod.spec.resources {
+            for (k, v) in &r.requests {
+                if is_supported_pod_level_resource(k) {
+                    reqs.insert(k.clone(), *v);
+                }
+            }
+        }
+    }
+    if let Some(o) = &pod.spec.overhead {
+        add_rl(&mut reqs, o);
+    }
+    reqs
+}
+
+/// The scheduler's accounting of a pod (upstream PodInfo.CalculateResource).
+pub fn calculate_resource(pod: &Pod) -> PodResource {
+    let requests = pod_requests(pod, None);
+    let pod_level = pod_level_requests_set(pod);
+    let mut nm = ResourceList::new();
+    if !pod_level || !requests.contains_key(RESOURCE_CPU) {
+        nm.insert(RESOURCE_CPU.into(), Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
+    }
+    if !pod_level || !requests.contains_key(RESOURCE_MEMORY) {
+        nm.insert(RESOURCE_MEMORY.into(), Quantity::from_value(DEFAULT_MEMORY_REQUEST));
+    }
+    let non0 = if nm.is_empty() { requests.clone() } else { pod_requests(pod, Some(&nm)) };
+    PodResource {
+        resource: Resource::from_list(&requests),
+        non0_cpu: non0.get(RESOURCE_CPU).map(|q| q.milli_value()).unwrap_or(0),
+        non0_mem: non0.get(RESOURCE_MEMORY).map(|q| q.value()).unwrap_or(0),
+    }
+}
+
+/// A processed pod (anti-)affinity term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AffinityTerm {
+    pub namespaces: Vec<String>,
+    pub selector: Selector,
+    pub topology_key: String,
+    pub namespace_selector: Selector,
+}
+
+impl AffinityTerm {
+    pub fn from_api(pod: &Pod, t: &api::PodAffinityTerm) -> Result<AffinityTerm, String> {
+        let namespaces = if t.namespaces.is_empty() && t.namespace_selector.is_none() {
+            vec![pod.metadata.namespace.clone().unwrap_or_else(|| "default".into())]
+        } else {
+            t.namespaces.clone()
+        };
+        Ok(AffinityTerm {
+            namespaces,
+            selector: Selector::from_label_selector(t.label_selector.as_ref())?,
+            topology_key: t.topology_key.clone(),
+            namespace_selector: Selector::from_label_selector(t.namespace_selector.as_ref())?,
+        })
+    }
+    /// Whether `pod` (with its namespace's labels) is selected by this term.
+    pub fn matches(&self, pod: &PodInfo, ns_labels: Option<&Labels>) -> bool {
+        let ns_ok = self.namespaces.iter().any(|n| n == pod.namespace())
+            || ns_labels.is_some_and(|l| self.namespace_selector.matches(l));
+        ns_ok && self.selector.matches(pod.labels())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightedAffinityTerm {
+    pub term: AffinityTerm,
+    pub weight: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostPort {
+    pub ip: String,
+    pub protocol: String,
+    pub port: i32,
+}
+
+/// A pod together with what the scheduler derives from it once.
+#[derive(Clone, Debug)]
+pub struct PodInfo {
+    pub pod: Pod,
+    /// `namespace/name`
+    pub key: String,
+    pub uid: String,
+    /// Position of the pod's document in the scenario (stable identity and ordering).
+    pub index: usize,
+    pub priority: i32,
+    pub resource: PodResource,
+    pub required_affinity_terms: Vec<AffinityTerm>,
+    pub required_anti_affinity_terms: Vec<AffinityTerm>,
+    pub preferred_affinity_terms: Vec<WeightedAffinityTerm>,
+    pub preferred_anti_affinity_terms: Vec<WeightedAffinityTerm>,
+    /// Host ports the pod's containers ask for (hostPort > 0), with defaults applied.
+    pub host_ports: Vec<HostPort>,
+    /// Logical start time in milliseconds (running pods only), for preemption ordering.
+    pub start_time: Option<i64>,
+    /// Any term failed to parse (the pod then fails InterPodAffinity's PreFilter).
+    pub affinity_parse_error: Option<String>,
+}
+
+impl PodInfo {
+    pub fn new(pod: Pod, index: usize) -> PodInfo {
+        let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+        let key = format!("{}/{}", ns, pod.metadata.name);
+        let uid = pod.metadata.uid.clone().unwrap_or_else(|| format!("uid-pod-{}-{}", ns, pod.metadata.name));
+        let mut err = None;
+        let mut terms = |ts: &[api::PodAffinityTerm]| -> Vec<AffinityTerm> {
+            ts.iter()
+                .filter_map(|t| match AffinityTerm::from_api(&pod, t) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        err.get_or_insert(e);
+                        None
+                    }
+                })
+                .collect()
+        };
+        let aff = pod.spec.affinity.as_ref();
+        let pa = aff.and_then(|a| a.pod_affinity.as_ref());
+        let paa = aff.and_then(|a| a.pod_anti_affinity.as_ref());
+        let required_affinity_terms = pa.map(|p| terms(&p.required_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let required_anti_affinity_terms =
+            paa.map(|p| terms(&p.required_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let mut weighted = |ts: &[api::WeightedPodAffinityTerm]| -> Vec<WeightedAffinityTerm> {
+            ts.iter()
+                .filter_map(|t| match AffinityTerm::from_api(&pod, &t.pod_affinity_term) {
+                    Ok(term) => Some(WeightedAffinityTerm { term, weight: t.weight }),
+                    Err(e) => {
+                        err.get_or_insert(e);
+                        None
+                    }
+                })
+                .collect()
+        };
+        let preferred_affinity_terms = pa.map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let preferred_anti_affinity_terms =
+            paa.map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let host_ports = host_ports(&pod);
+        PodInfo {
+            priority: pod.spec.priority.unwrap_or(0),
+            resource: calculate_resource(&pod),
+            key,
+            uid,
+            index,
+            required_affinity_terms,
+            required_anti_affinity_terms,
+            preferred_affinity_terms,
+            preferred_anti_affinity_terms,
+            host_ports,
+            start_time: None,
+            affinity_parse_error: err,
+            pod,
+        }
+    }
+    pub fn name(&self) -> &str {
+        &self.pod.metadata.name
+    }
+    pub fn namespace(&self) -> &str {
+        self.pod.metadata.namespace.as_deref().unwrap_or("default")
+    }
+    pub fn labels(&self) -> &Labels {
+        &self.pod.metadata.labels
+    }
+    pub fn node_name(&self) -> Option<&str> {
+        self.pod.spec.node_name.as_deref().filter(|s| !s.is_empty())
+    }
+    pub fn nominated_node_name(&self) -> Option<&str> {
+        self.pod.status.nominated_node_name.as_deref().filter(|s| !s.is_empty())
+    }
+    pub fn scheduler_name(&self) -> &str {
+        self.pod.spec.scheduler_name.as_deref().unwrap_or("default-scheduler")
+    }
+    pub fn preemption_policy_never(&self) -> bool {
+        self.pod.spec.preemption_policy.as_deref() == Some("Never")
+    }
+    pub fn has_affinity(&self) -> bool {
+        self.pod.spec.affinity.as_ref().is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
+    }
+    pub fn has_required_anti_affinity(&self) -> bool {
+        self.pod
+            .spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+            .is_some_and(|p| !p.required_during_scheduling_ignored_during_execution.is_empty())
+    }
+}
+
+/// Host ports requested by a pod's containers (upstream util.GetHostPorts: app containers only).
+fn host_ports(pod: &Pod) -> Vec<HostPort> {
+    let mut out = Vec::new();
+    for c in &pod.spec.containers {
+        for p in &c.ports {
+            let hp = p.host_port.unwrap_or(0);
+            if hp <= 0 {
+                continue;
+            }
+            out.push(HostPort {
+                ip: p.host_ip.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "0.0.0.0".into()),
+                protocol: p.protocol.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "TCP".into()),
+                port: hp,
+            });
+        }
+    }
+    out
+}
+
+/// Host ports in use on a node, by IP.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostPortInfo {
+    /// ip -> (protocol, port) -> number of users
+    pub by_ip: BTreeMap<String, BTreeMap<(String, i32), u32>>,
+}
+
+impl HostPortInfo {
+    pub fn add(&mut self, hp: &HostPort) {
+        *self.by_ip.entry(hp.ip.clone()).or_default().entry((hp.protocol.clone(), hp.port)).or_insert(0) += 1;
+    }
+    pub fn remove(&mut self, hp: &HostPort) {
+        if let Some(m) = self.by_ip.get_mut(&hp.ip) {
+            if let Some(c) = m.get_mut(&(hp.protocol.clone(), hp.port)) {
+                *c -= 1;
+                if *c == 0 {
+                    m.remove(&(hp.protocol.clone(), hp.port));
+                }
+            }
+            if m.is_empty() {
+                self.by_ip.remove(&hp.ip);
+            }
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.by_ip.is_empty()
+    }
+    /// Whether `hp` conflicts: the wildcard IP conflicts with every IP for the same protocol/port.
+    pub fn check_conflict(&self, hp: &HostPort) -> bool {
+        let key = (hp.protocol.clone(), hp.port);
+        if hp.ip == "0.0.0.0" {
+            return self.by_ip.values().any(|m| m.contains_key(&key));
+        }
+        [hp.ip.as_str(), "0.0.0.0"].iter().any(|ip| self.by_ip.get(*ip).is_some_and(|m| m.contains_key(&key)))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImageStateSummary {
+    pub size: i64,
+    /// How many nodes have this image.
+    pub num_nodes: usize,
+}
+
+/// A node with the pods placed on it.
+#[derive(Clone, Debug)]
+pub struct NodeInfo {
+    pub node: Arc<api::Node>,
+    pub pods: Vec<Arc<PodInfo>>,
+    pub pods_with_affinity: Vec<Arc<PodInfo>>,
+    pub pods_with_required_anti_affinity: Vec<Arc<PodInfo>>,
+    pub used_ports: HostPortInfo,
+    pub requested: Resource,
+    pub non_zero_requested: Resource,
+    pub allocatable: Resource,
+    /// Image name (as reported by the node) -> size and spread.
+    pub image_states: Arc<HashMap<String, ImageStateSummary>>,
+    /// `namespace/claim` -> number of pods on this node using it.
+    pub pvc_ref_counts: BTreeMap<String, u32>,
+}
+
+impl NodeInfo {
+    pub fn new(node: Arc<api::Node>) -> NodeInfo {
+        let allocatable = Resource::from_list(&node.status.allocatable);
+        NodeInfo {
+            node,
+            pods: Vec::new(),
+            pods_with_affinity: Vec::new(),
+            pods_with_required_anti_affinity: Vec::new(),
+            used_ports: HostPortInfo::default(),
+            requested: Resource::default(),
+            non_zero_requested: Resource::default(),
+            allocatable,
+            image_states: Arc::new(HashMap::new()),
+            pvc_ref_counts: BTreeMap::new(),
+        }
+    }
+    pub fn name(&self) -> &str {
+        &self.node.metadata.name
+    }
+    pub fn labels(&self) -> &Labels {
+        &self.node.metadata.labels
+    }
+
+    pub fn add_pod(&mut self, p: Arc<PodInfo>) {
+        if p.has_affinity() {
+            self.pods_with_affinity.push(p.clone());
+        }
+        if p.has_required_anti_affinity() {
+            self.pods_with_required_anti_affinity.push(p.clone());
+        }
+        self.update(&p, 1);
+        self.pods.push(p);
+    }
+
+    /// Removes the pod with this key; returns it when it was there.
+    pub fn remove_pod(&mut self, key: &str) -> Option<Arc<PodInfo>> {
+        fn take(v: &mut Vec<Arc<PodInfo>>, key: &str) -> Option<Arc<PodInfo>> {
+            let i = v.iter().position(|p| p.key == key)?;
+            Some(v.swap_remove(i))
+        }
+        take(&mut self.pods_with_affinity, key);
+        take(&mut self.pods_with_required_anti_affinity, key);
+        let p = take(&mut self.pods, key)?;
+        self.update(&p, -1);
+        Some(p)
+    }
+
+    fn update(&mut self, p: &PodInfo, sign: i64) {
+        let r = &p.resource;
+        self.requested.milli_cpu += sign * r.resource.milli_cpu;
+        self.requested.memory += sign * r.resource.memory;
+        self.requested.ephemeral_storage += sign * r.resource.ephemeral_storage;
+        for (n, v) in &r.resource.scalar {
+            self.requested.add_scalar(n, sign * v);
+        }
+        self.non_zero_requested.milli_cpu += sign * r.non0_cpu;
+        self.non_zero_requested.memory += sign * r.non0_mem;
+        for hp in &p.host_ports {
+            if sign > 0 {
+                self.used_ports.add(hp);
+            } else {
+                self.used_ports.remove(hp);
+            }
+        }
+        for v in &p.pod.spec.volumes {
+            if let Some(pvc) = &v.persistent_volume_claim {
+                let k = format!("{}/{}", p.namespace(), pvc.claim_name);
+                if sign > 0 {
+                    *self.pvc_ref_counts.entry(k).or_insert(0) += 1;
+                } else if let Some(c) = self.pvc_ref_counts.get_mut(&k) {
+                    *c -= 1;
+                    if *c == 0 {
+                        self.pvc_ref_counts.remove(&k);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Container, PodSpec, ResourceRequirements};
+
+    fn rl(kv: &[(&str, &str)]) -> ResourceList {
+        kv.iter().map(|(k, v)| (k.to_string(), Quantity::parse(v).unwrap())).collect()
+    }
+    fn container(req: &[(&str, &str)], restart: Option<&str>) -> Container {
+        Container {
+            resources: ResourceRequirements { requests: rl(req), ..Default::default() },
+            restart_policy: restart.map(String::from),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn init_containers_and_sidecars() {
+        // Sidecar 1 cpu then init 3 cpu: max(1+3, 1 + apps 1.5) = 4
+        let pod = Pod {
+            spec: PodSpec {
+                containers: vec![container(&[("cpu", "1500m")], None)],
+                init_containers: vec![container(&[("cpu", "1")], Some("Always")), container(&[("cpu", "3")], None)],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let r = calculate_resource(&pod);
+        assert_eq!(r.resource.milli_cpu, 4000);
+        assert_eq!(r.non0_mem, DEFAULT_MEMORY_REQUEST);
+    }
+
+    #[test]
+    fn non_zero_defaults_per_container() {
+        let pod = Pod {
+            spec: PodSpec {
+                containers: vec![container(&[("cpu", "1")], None), container(&[], None)],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let r = calculate_resource(&pod);
+        assert_eq!(r.resource.milli_cpu, 1000);
+        assert_eq!(r.non0_cpu, 1100);
+        assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
+    }
+
+    #[test]
+    fn host_port_conflicts() {
+        let mut u = HostPortInfo::default();
+        u.add(&HostPort { ip: "0.0.0.0".into(), protocol: "TCP".into(), port: 80 });
+        assert!(u.check_conflict(&HostPort { ip: "10.0.0.1".into(), protocol: "TCP".into(), port: 80 }));
+        assert!(!u.check_conflict(&HostPort { ip: "10.0.0.1".into(), protocol: "UDP".into(), port: 80 }));
+        let mut v = HostPortInfo::default();
+        v.add(&HostPort { ip: "10.0.0.1".into(), protocol: "TCP".into(), port: 80 });
+        assert!(v.check_conflict(&HostPort { ip: "0.0.0.0".into(), protocol: "TCP".into(), port: 80 }));
+        assert!(!v.check_conflict(&HostPort { ip: "10.0.0.2".into(), protocol: "TCP".into(), port: 80 }));
+    }
+}

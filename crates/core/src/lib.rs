@@ -1,0 +1,21 @@
+//! schedlab-core: a deterministic, no-IO re-implementation of kube-scheduler v1.34.
+//!
+//! Inputs in (a scenario: YAML text, a seed), events out (the trace). The engine never reads a
+//! clock, never does IO and has no global state; the caller steps it.
+
+pub mod api;
+pub mod cluster;
+pub mod config;
+pub mod engine;
+pub mod framework;
+pub mod labels;
+pub mod load;
+pub mod output;
+pub mod plugins;
+pub mod quantity;
+pub mod queue;
+pub mod rng;
+pub mod trace;
+
+pub use engine::{Engine, EngineOptions};
+pub use load::{load_str, LoadErrors, Scenario};

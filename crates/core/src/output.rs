@@ -1,0 +1,84 @@
+//! Views of a finished run: the conformance JSON schema and kubectl-describe-like text.
+
+use crate::engine::{Engine, Phase};
+use serde_json::{json, Map, Value};
+
+/// The conformance schema (see tests/conformance/README.md).
+pub fn conformance_json(e: &Engine) -> Value {
+    let mut pods = Vec::new();
+    let mut evicted = Vec::new();
+    let mut scores = Map::new();
+    for p in &e.pods {
+        if p.evicted {
+            evicted.push(Value::String(p.info.key.clone()));
+        }
+        pods.push(json!({
+            "namespace": p.info.namespace(),
+            "name": p.info.name(),
+            "node": if p.phase == Phase::Running { p.node.clone().map(Value::String).unwrap_or(Value::Null) } else { Value::Null },
+            "nominatedNode": p.nominated_node.clone(),
+            "message": p.message.clone(),
+            "attempts": p.attempts,
+            "evicted": p.evicted,
+            "tiedNodes": if p.attempts > 0 && p.phase == Phase::Running { p.tied_nodes.clone() } else { vec![] },
+        }));
+        if let (Some(s), Phase::Running) = (&p.scores, p.phase) {
+            if p.attempts > 0 {
+                scores.insert(
+                    p.info.key.clone(),
+                    json!({
+                        "node": p.node,
+                        "feasibleNodes": s.feasible_nodes,
+                        "evaluatedNodes": s.evaluated_nodes,
+                        "final": s.totals,
+                        "plugins": s.plugins,
+                        "weights": s.weights,
+                        "tiedNodes": s.tied,
+                    }),
+                );
+            }
+        }
+    }
+    let events: Vec<Value> = e
+        .events
+        .iter()
+        .map(|ev| json!({"reason": ev.reason, "object": e.pods[ev.pod].info.key, "message": ev.message, "cycle": ev.cycle}))
+        .collect();
+    let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
+    json!({
+        "pods": pods,
+        "evicted": evicted,
+        "scores": scores,
+        "events": events,
+        "cycles": cycles,
+    })
+}
+
+/// Events per pod, like the Events section of `kubectl describe pod`.
+pub fn describe_text(e: &Engine) -> String {
+    let mut out = String::new();
+    for (i, p) in e.pods.iter().enumerate() {
+        let status = match p.phase {
+            Phase::Running => format!("Running on {}", p.node.as_deref().unwrap_or("?")),
+            Phase::Pending => "Pending".to_string(),
+            Phase::Finished => "Finished".to_string(),
+            Phase::Deleted => "Deleted (preempted)".to_string(),
+        };
+        out.push_str(&format!("Pod {}  ({status})\n", p.info.key));
+        if let Some(n) = &p.nominated_node {
+            out.push_str(&format!("  Nominated node: {n}\n"));
+        }
+        let evs: Vec<_> = e.events.iter().filter(|ev| ev.pod == i).collect();
+        if evs.is_empty() {
+            out.push_str("  Events: <none>\n\n");
+            continue;
+        }
+        out.push_str("  Events:\n    Type     Reason            Cycle  Message\n    ----     ------            -----  -------\n");
+        for ev in evs {
+            let ty = if ev.reason == "FailedScheduling" { "Warning" } else { "Normal" };
+            out.push_str(&format!("    {:<8} {:<17} {:<6} {}\n", ty, ev.reason, ev.cycle, ev.message));
+        }
+        out.push('\n');
+    }
+    out
+}

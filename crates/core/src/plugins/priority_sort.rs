@@ -1,0 +1,38 @@
+//! PrioritySort: higher priority first, then the earlier queue timestamp.
+
+use crate::framework::{Plugin, QueuedPodInfo};
+use crate::plugins::PluginName;
+
+pub struct PrioritySort;
+
+impl Plugin for PrioritySort {
+    fn name(&self) -> PluginName {
+        PluginName::PrioritySort
+    }
+    fn less(&self, a: &QueuedPodInfo, b: &QueuedPodInfo) -> bool {
+        let (pa, pb) = (a.pod.priority, b.pod.priority);
+        pa > pb || (pa == pb && a.timestamp < b.timestamp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugins::testing::MakePod;
+    use std::sync::Arc;
+
+    #[test]
+    fn table() {
+        let q = |prio: i32, ts: i64| QueuedPodInfo::new(Arc::new(MakePod::new("p").priority(prio).info()), ts);
+        let cases = [
+            ("higher priority first", q(10, 5), q(1, 1), true),
+            ("lower priority later", q(1, 1), q(10, 5), false),
+            ("same priority, earlier first", q(5, 1), q(5, 2), true),
+            ("same priority, later second", q(5, 2), q(5, 1), false),
+            ("identical is not less", q(5, 1), q(5, 1), false),
+        ];
+        for (name, a, b, want) in cases {
+            assert_eq!(PrioritySort.less(&a, &b), want, "{name}");
+        }
+    }
+}

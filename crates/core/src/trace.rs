@@ -1,0 +1,202 @@
+//! The trace: an append-only, sequence-numbered log of everything the engine did. The CLI's
+//! outputs and the web UI are views of it.
+//!
+//! Pods and nodes are referred to by index into `TraceHeader::pods` / `TraceHeader::nodes`
+//! (nodes in the scheduler's visiting order), which keeps large traces compact. Per-node detail
+//! (filter verdicts, score tables) is recorded for the cycles `Detail` selects; any other cycle's
+//! detail can be recovered by re-running the same scenario and seed with that cycle selected.
+
+use crate::framework::{Code, PreemptionDetail};
+use crate::plugins::PluginName;
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// Which cycles get per-node detail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    #[default]
+    All,
+    None,
+    Cycles(BTreeSet<u32>),
+}
+
+impl Detail {
+    pub fn wants(&self, cycle: u32) -> bool {
+        match self {
+            Detail::All => true,
+            Detail::None => false,
+            Detail::Cycles(s) => s.contains(&cycle),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TraceHeader {
+    /// Pod keys (`namespace/name`) in document order.
+    pub pods: Vec<String>,
+    /// Node names in the scheduler's visiting order (zone-interleaved).
+    pub nodes: Vec<String>,
+    /// Profile (scheduler) names.
+    pub profiles: Vec<String>,
+    pub seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum QueueName {
+    /// Not in the queue (new, bound, deleted).
+    None,
+    ActiveQ,
+    BackoffQ,
+    Unschedulable,
+    Gated,
+    /// Popped and being scheduled.
+    InFlight,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginStatus {
+    pub plugin: PluginName,
+    pub code: Code,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// The filter verdict for one node: `None` = passed every filter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeVerdict {
+    pub node: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<PluginStatus>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginScoreRow {
+    pub plugin: PluginName,
+    pub weight: i64,
+    /// Aligned with `ScoreTable::nodes`.
+    pub raw: Vec<i64>,
+    pub normalized: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreTable {
+    pub nodes: Vec<u32>,
+    pub plugins: Vec<PluginScoreRow>,
+    pub totals: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum TraceEvent {
+    /// The logical clock moved.
+    #[serde(rename_all = "camelCase")]
+    Clock { time_ms: i64 },
+    /// A pod moved between queue pools. `event` names the cluster event that moved it.
+    #[serde(rename_all = "camelCase")]
+    QueueMove {
+        pod: u32,
+        from: QueueName,
+        to: QueueName,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        event: Option<String>,
+        /// Backoff expiry (logical ms) for moves into the backoff queue.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backoff_until_ms: Option<i64>,
+    },
+    /// A pod is blocked by a PreEnqueue plugin (e.g. scheduling gates).
+    #[serde(rename_all = "camelCase")]
+    Gated { pod: u32, plugin: PluginName, message: String },
+    #[serde(rename_all = "camelCase")]
+    CycleStart { cycle: u32, pod: u32, profile: String, attempt: u32, time_ms: i64 },
+    #[serde(rename_all = "camelCase")]
+    PreFilter {
+        cycle: u32,
+        results: Vec<PluginStatus>,
+        skipped: Vec<PluginName>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        narrowed_to: Option<Vec<String>>,
+    },
+    /// Filter over the visited nodes. With detail, `verdicts` lists every evaluated node in
+    /// visiting order; nodes not listed were not evaluated (enough feasible nodes were found).
+    #[serde(rename_all = "camelCase")]
+    Filter {
+        cycle: u32,
+        start_index: u32,
+        num_to_find: u32,
+        evaluated: u32,
+        feasible: u32,
+        /// The nominated node was tried first (and passed).
+        nominated_first: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verdicts: Option<Vec<NodeVerdict>>,
+    },
+    #[serde(rename_all = "camelCase")]
+    PostFilter {
+        cycle: u32,
+        code: Code,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nominated_node: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preemption: Option<PreemptionDetail>,
+    },
+    #[serde(rename_all = "camelCase")]
+    PreScore { cycle: u32, skipped: Vec<PluginName> },
+    #[serde(rename_all = "camelCase")]
+    Score {
+        cycle: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        table: Option<ScoreTable>,
+        selected: u32,
+        /// Nodes sharing the top score (including the selected one).
+        tied: Vec<u32>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Reserve { cycle: u32, node: u32, code: Code },
+    #[serde(rename_all = "camelCase")]
+    Permit { cycle: u32, node: u32, code: Code },
+    #[serde(rename_all = "camelCase")]
+    PreBind { cycle: u32, node: u32, code: Code },
+    #[serde(rename_all = "camelCase")]
+    Bind { cycle: u32, pod: u32, node: u32, plugin: Option<PluginName> },
+    #[serde(rename_all = "camelCase")]
+    PostBind { cycle: u32 },
+    /// A kubectl-visible event (Scheduled, FailedScheduling, Preempted).
+    #[serde(rename_all = "camelCase")]
+    KubeEvent { cycle: u32, reason: String, pod: u32, message: String },
+    /// The pod's nominated node changed (None clears it).
+    #[serde(rename_all = "camelCase")]
+    Nominated { pod: u32, node: Option<String> },
+    /// A pod was deleted (a preemption victim).
+    #[serde(rename_all = "camelCase")]
+    Deleted { pod: u32, node: u32 },
+    #[serde(rename_all = "camelCase")]
+    CycleEnd { cycle: u32, outcome: CycleOutcome },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum CycleOutcome {
+    Bound,
+    Unschedulable,
+    Error,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trace {
+    pub header: TraceHeader,
+    /// The sequence number of an event is its index.
+    pub events: Vec<TraceEvent>,
+}
+
+impl Trace {
+    pub fn push(&mut self, e: TraceEvent) -> usize {
+        self.events.push(e);
+        self.events.len() - 1
+    }
+}
