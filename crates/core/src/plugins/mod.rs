@@ -8,6 +8,7 @@ use std::fmt;
 pub mod default_binder;
 pub mod default_preemption;
 pub mod dynamic_resources;
+pub mod helper;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod node_affinity;

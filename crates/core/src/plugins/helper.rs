@@ -1,0 +1,105 @@
+//! Helpers several plugins share (upstream's component-helpers and plugins/helper).
+
+use crate::api::{Node, Pod, Taint, Toleration};
+use crate::labels::{CompiledNodeSelector, Selector};
+
+/// Whether a toleration tolerates a taint (v1 Toleration.ToleratesTaint).
+pub fn tolerates(t: &Toleration, taint: &Taint) -> bool {
+    if let Some(e) = t.effect.as_deref().filter(|e| !e.is_empty()) {
+        if e != taint.effect {
+            return false;
+        }
+    }
+    if let Some(k) = t.key.as_deref().filter(|k| !k.is_empty()) {
+        if k != taint.key {
+            return false;
+        }
+    }
+    match t.operator.as_deref().unwrap_or("") {
+        "" | "Equal" => t.value.as_deref().unwrap_or("") == taint.value.as_deref().unwrap_or(""),
+        "Exists" => true,
+        _ => false,
+    }
+}
+
+pub fn tolerations_tolerate_taint(tols: &[Toleration], taint: &Taint) -> bool {
+    tols.iter().any(|t| tolerates(t, taint))
+}
+
+/// The first taint passing `filter` that no toleration tolerates.
+pub fn find_untolerated_taint<'a>(taints: &'a [Taint], tols: &[Toleration], filter: impl Fn(&Taint) -> bool) -> Option<&'a Taint> {
+    taints.iter().find(|t| filter(t) && !tolerations_tolerate_taint(tols, t))
+}
+
+/// A pod's required node affinity: its nodeSelector and its required node affinity terms
+/// (upstream nodeaffinity.GetRequiredNodeAffinity).
+#[derive(Clone, Debug, Default)]
+pub struct RequiredNodeAffinity {
+    selector: Option<Selector>,
+    affinity: Option<CompiledNodeSelector>,
+}
+
+impl RequiredNodeAffinity {
+    pub fn of(pod: &Pod) -> RequiredNodeAffinity {
+        let selector = (!pod.spec.node_selector.is_empty()).then(|| Selector::from_map(&pod.spec.node_selector));
+        let affinity = pod
+            .spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+            .and_then(|na| na.required_during_scheduling_ignored_during_execution.as_ref())
+            .map(CompiledNodeSelector::compile);
+        RequiredNodeAffinity { selector, affinity }
+    }
+    /// Whether the node satisfies both the nodeSelector and the required terms.
+    pub fn matches(&self, node: &Node) -> bool {
+        if let Some(s) = &self.selector {
+            if !s.matches(&node.metadata.labels) {
+                return false;
+            }
+        }
+        match &self.affinity {
+            Some(a) => a.matches(&node.metadata.name, &node.metadata.labels),
+            None => true,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.selector.is_none() && self.affinity.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn taint(k: &str, v: &str, e: &str) -> Taint {
+        Taint { key: k.into(), value: (!v.is_empty()).then(|| v.to_string()), effect: e.into(), time_added: None }
+    }
+    fn tol(k: &str, op: &str, v: &str, e: &str) -> Toleration {
+        Toleration {
+            key: (!k.is_empty()).then(|| k.to_string()),
+            operator: (!op.is_empty()).then(|| op.to_string()),
+            value: (!v.is_empty()).then(|| v.to_string()),
+            effect: (!e.is_empty()).then(|| e.to_string()),
+            toleration_seconds: None,
+        }
+    }
+
+    #[test]
+    fn toleration_table() {
+        let t = taint("dedicated", "gpu", "NoSchedule");
+        let cases = [
+            (tol("dedicated", "Equal", "gpu", "NoSchedule"), true),
+            (tol("dedicated", "", "gpu", ""), true),
+            (tol("dedicated", "Equal", "ml", "NoSchedule"), false),
+            (tol("dedicated", "Exists", "", ""), true),
+            (tol("", "Exists", "", ""), true),
+            (tol("", "Exists", "", "NoExecute"), false),
+            (tol("other", "Exists", "", ""), false),
+            (tol("dedicated", "Bogus", "gpu", ""), false),
+        ];
+        for (i, (tl, want)) in cases.iter().enumerate() {
+            assert_eq!(tolerates(tl, &t), *want, "case {i}");
+        }
+    }
+}
