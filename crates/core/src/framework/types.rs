@@ -557,7 +557,8 @@ mod tests {
         };
         let r = calculate_resource(&pod);
         assert_eq!(r.resource.milli_cpu, 4000);
-        assert_eq!(r.non0_mem, DEFAULT_MEMORY_REQUEST);
+        // The sidecar and the app container each get the 200Mi default.
+        assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
     }
 
     #[test]
