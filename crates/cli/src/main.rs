@@ -28,7 +28,10 @@ fn main() -> ExitCode {
 
 fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
     match args.iter().position(|a| a == name) {
-        Some(i) => args.get(i + 1).map(|s| Some(s.as_str())).ok_or_else(|| format!("{name} needs a value")),
+        Some(i) => args
+            .get(i + 1)
+            .map(|s| Some(s.as_str()))
+            .ok_or_else(|| format!("{name} needs a value")),
         None => Ok(None),
     }
 }
@@ -50,7 +53,10 @@ fn run(args: &[String]) -> ExitCode {
         if !["json", "text", "trace"].contains(&output.as_str()) {
             return Err(format!("--output must be json, text or trace, not {output:?}"));
         }
-        let seed = flag(args, "--seed")?.map(|s| s.parse::<u64>().map_err(|_| format!("--seed: {s:?} is not a number"))).transpose()?.unwrap_or(1);
+        let seed = flag(args, "--seed")?
+            .map(|s| s.parse::<u64>().map_err(|_| format!("--seed: {s:?} is not a number")))
+            .transpose()?
+            .unwrap_or(1);
         Ok((file, output, seed))
     })();
     let (file, output, seed) = match parsed {

@@ -35,7 +35,10 @@ impl Cluster {
         let new = Arc::new(new);
         let old = self.pvcs.insert(key, new.clone());
         self.pending_events.push((
-            ClusterEvent::new(EventResource::PersistentVolumeClaim, if old.is_some() { ActionType::UPDATE } else { ActionType::ADD }),
+            ClusterEvent::new(
+                EventResource::PersistentVolumeClaim,
+                if old.is_some() { ActionType::UPDATE } else { ActionType::ADD },
+            ),
             EventObject::PersistentVolumeClaim { old, new: Some(new) },
         ));
     }
@@ -44,7 +47,10 @@ impl Cluster {
         let new = Arc::new(new);
         let old = self.pvs.insert(new.metadata.name.clone(), new.clone());
         self.pending_events.push((
-            ClusterEvent::new(EventResource::PersistentVolume, if old.is_some() { ActionType::UPDATE } else { ActionType::ADD }),
+            ClusterEvent::new(
+                EventResource::PersistentVolume,
+                if old.is_some() { ActionType::UPDATE } else { ActionType::ADD },
+            ),
             EventObject::PersistentVolume { old, new: Some(new) },
         ));
     }
@@ -120,7 +126,13 @@ pub fn image_states(nodes: &[Arc<api::Node>]) -> Vec<Arc<HashMap<String, ImageSt
             let mut m = HashMap::new();
             for img in &n.status.images {
                 for name in &img.names {
-                    m.insert(name.clone(), ImageStateSummary { size: img.size_bytes, num_nodes: counts[name.as_str()] });
+                    m.insert(
+                        name.clone(),
+                        ImageStateSummary {
+                            size: img.size_bytes,
+                            num_nodes: counts[name.as_str()],
+                        },
+                    );
                 }
             }
             Arc::new(m)

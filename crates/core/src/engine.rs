@@ -6,7 +6,7 @@ use crate::cluster::{Cluster, Nominator, Snapshot};
 use crate::config::SchedulerConfig;
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
 use crate::framework::{
-    Code, CycleState, Ctx, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PodInfo, QueuedPodInfo, Status,
+    Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PodInfo, QueuedPodInfo, Status,
 };
 use crate::load::Scenario;
 use crate::plugins::PluginSet;
@@ -100,25 +100,47 @@ pub struct Engine {
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepOutcome {
-    Bound { pod: usize, node: String },
-    Unschedulable { pod: usize },
-    Error { pod: usize },
+    Bound {
+        pod: usize,
+        node: String,
+    },
+    Unschedulable {
+        pod: usize,
+    },
+    Error {
+        pod: usize,
+    },
     /// Nothing could make progress.
     Quiet,
 }
 
 /// The result of the scheduling cycle.
 enum CycleResult {
-    Scheduled { node: usize, evaluated: usize, feasible: usize },
-    Failed { status: Status, message: String, unschedulable: PluginSet, pending: PluginSet, nominating: Option<NominatingInfo>, fit_error: bool },
+    Scheduled {
+        node: usize,
+        evaluated: usize,
+        feasible: usize,
+    },
+    Failed {
+        status: Status,
+        message: String,
+        unschedulable: PluginSet,
+        pending: PluginSet,
+        nominating: Option<NominatingInfo>,
+        fit_error: bool,
+    },
 }
 
 impl Engine {
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
         let snapshot = Snapshot::new(nodes);
-        let frameworks: BTreeMap<String, Framework> =
-            sc.config.profiles.iter().map(|p| (p.scheduler_name.clone(), Framework::new(p.clone()))).collect();
+        let frameworks: BTreeMap<String, Framework> = sc
+            .config
+            .profiles
+            .iter()
+            .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone())))
+            .collect();
         let queue = SchedulingQueue::new(sc.config.pod_initial_backoff_seconds, sc.config.pod_max_backoff_seconds);
         let sched_start_ms = (sc.documents as i64 + 1) * 1000;
         let mut e = Engine {
@@ -191,14 +213,27 @@ impl Engine {
             }
             let now = e.tick();
             let q = QueuedPodInfo::new(info.clone(), now);
-            let env = QueueEnv { frameworks: &e.frameworks, snapshot: &e.snapshot, cluster: &e.cluster, nominator: &e.nominator };
+            let env = QueueEnv {
+                frameworks: &e.frameworks,
+                snapshot: &e.snapshot,
+                cluster: &e.cluster,
+                nominator: &e.nominator,
+            };
             let m = e.queue.add(&env, q, now);
             if m.to == QueueName::Gated {
                 if let Some(fw) = e.frameworks.get(info.scheduler_name()) {
-                    let cx = Ctx { snapshot: &e.snapshot, cluster: &e.cluster, nominator: &e.nominator };
+                    let cx = Ctx {
+                        snapshot: &e.snapshot,
+                        cluster: &e.cluster,
+                        nominator: &e.nominator,
+                    };
                     let s = fw.run_pre_enqueue(&cx, &info);
                     if let Some(p) = s.plugin {
-                        e.trace.push(TraceEvent::Gated { pod: i as u32, plugin: p, message: s.message() });
+                        e.trace.push(TraceEvent::Gated {
+                            pod: i as u32,
+                            plugin: p,
+                            message: s.message(),
+                        });
                     }
                 }
             }
@@ -243,7 +278,12 @@ impl Engine {
     pub fn step(&mut self) -> StepOutcome {
         let now = self.tick();
         let popped = {
-            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             self.queue.pop(&env, now)
         };
         let Some((mut q, from)) = popped else { return StepOutcome::Quiet };
@@ -252,14 +292,29 @@ impl Engine {
         let pi = self.pod_index[&q.pod.key];
         self.pods[pi].attempts = q.attempts;
         self.cycles.push(pi);
-        self.trace.push(TraceEvent::QueueMove { pod: pi as u32, from, to: QueueName::InFlight, event: None, backoff_until_ms: None });
+        self.trace.push(TraceEvent::QueueMove {
+            pod: pi as u32,
+            from,
+            to: QueueName::InFlight,
+            event: None,
+            backoff_until_ms: None,
+        });
         let profile = q.pod.scheduler_name().to_string();
-        self.trace.push(TraceEvent::CycleStart { cycle, pod: pi as u32, profile: profile.clone(), attempt: q.attempts, time_ms: self.now_ms() });
+        self.trace.push(TraceEvent::CycleStart {
+            cycle,
+            pod: pi as u32,
+            profile: profile.clone(),
+            attempt: q.attempts,
+            time_ms: self.now_ms(),
+        });
 
         if !self.frameworks.contains_key(&profile) {
             // Upstream logs the error and drops the pod from the queue.
             self.queue.done(&q.pod.key);
-            self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Error });
+            self.trace.push(TraceEvent::CycleEnd {
+                cycle,
+                outcome: CycleOutcome::Error,
+            });
             return StepOutcome::Error { pod: pi };
         }
 
@@ -278,7 +333,10 @@ impl Engine {
                             }
                         }
                         self.queue.done(&q.pod.key);
-                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Bound });
+                        self.trace.push(TraceEvent::CycleEnd {
+                            cycle,
+                            outcome: CycleOutcome::Bound,
+                        });
                         StepOutcome::Bound { pod: pi, node: node_name }
                     }
                     Err((status, message)) => {
@@ -288,14 +346,27 @@ impl Engine {
                                 q.unschedulable_plugins.insert(p);
                             }
                         }
-                        let nominating = Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() });
+                        let nominating = Some(NominatingInfo {
+                            mode: NominatingMode::Override,
+                            nominated_node_name: String::new(),
+                        });
                         self.handle_failure(q, status, message, nominating, cycle);
-                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome: CycleOutcome::Unschedulable });
+                        self.trace.push(TraceEvent::CycleEnd {
+                            cycle,
+                            outcome: CycleOutcome::Unschedulable,
+                        });
                         StepOutcome::Unschedulable { pod: pi }
                     }
                 }
             }
-            CycleResult::Failed { status, message, unschedulable, pending, nominating, fit_error } => {
+            CycleResult::Failed {
+                status,
+                message,
+                unschedulable,
+                pending,
+                nominating,
+                fit_error,
+            } => {
                 if fit_error {
                     q.unschedulable_plugins = unschedulable;
                     q.pending_plugins = pending;
@@ -303,7 +374,11 @@ impl Engine {
                     q.unschedulable_plugins = PluginSet::default();
                     q.pending_plugins = PluginSet::default();
                 }
-                let outcome = if status.code == Code::Error { CycleOutcome::Error } else { CycleOutcome::Unschedulable };
+                let outcome = if status.code == Code::Error {
+                    CycleOutcome::Error
+                } else {
+                    CycleOutcome::Unschedulable
+                };
                 self.handle_failure(q, status, message, nominating, cycle);
                 self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
                 if outcome == CycleOutcome::Error {
@@ -316,7 +391,11 @@ impl Engine {
     }
 
     fn cx(&self) -> Ctx<'_> {
-        Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator }
+        Ctx {
+            snapshot: &self.snapshot,
+            cluster: &self.cluster,
+            nominator: &self.nominator,
+        }
     }
 
     /// numFeasibleNodesToFind.
@@ -338,7 +417,11 @@ impl Engine {
 
     fn scheduling_cycle(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, cycle: u32, detail: bool) -> CycleResult {
         let fw = &self.frameworks[pod.scheduler_name()];
-        let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+        let cx = Ctx {
+            snapshot: &self.snapshot,
+            cluster: &self.cluster,
+            nominator: &self.nominator,
+        };
         let n_all = self.snapshot.len();
         if n_all == 0 {
             let msg = "no nodes available to schedule pods".to_string();
@@ -347,7 +430,10 @@ impl Engine {
                 message: msg,
                 unschedulable: PluginSet::default(),
                 pending: PluginSet::default(),
-                nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                nominating: Some(NominatingInfo {
+                    mode: NominatingMode::Override,
+                    nominated_node_name: String::new(),
+                }),
                 fit_error: false,
             };
         }
@@ -371,7 +457,10 @@ impl Engine {
                 }]
             },
             skipped: state.skip_filter.iter().collect(),
-            narrowed_to: pre_res.as_ref().and_then(|r| r.node_names.as_ref()).map(|n| n.iter().cloned().collect()),
+            narrowed_to: pre_res
+                .as_ref()
+                .and_then(|r| r.node_names.as_ref())
+                .map(|n| n.iter().cloned().collect()),
         });
         let mut feasible: Vec<usize> = Vec::new();
         let mut nominated_first = false;
@@ -383,7 +472,10 @@ impl Engine {
                     message: msg,
                     unschedulable: PluginSet::default(),
                     pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                    nominating: Some(NominatingInfo {
+                        mode: NominatingMode::Override,
+                        nominated_node_name: String::new(),
+                    }),
                     fit_error: false,
                 };
             }
@@ -441,7 +533,10 @@ impl Engine {
                             if st.is_success() {
                                 feasible.push(idx);
                                 if let Some(v) = verdicts.as_mut() {
-                                    v.push(NodeVerdict { node: idx as u32, failed: None });
+                                    v.push(NodeVerdict {
+                                        node: idx as u32,
+                                        failed: None,
+                                    });
                                 }
                                 if feasible.len() >= to_find {
                                     break;
@@ -481,7 +576,10 @@ impl Engine {
                         message: msg,
                         unschedulable: PluginSet::default(),
                         pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                        nominating: Some(NominatingInfo {
+                            mode: NominatingMode::Override,
+                            nominated_node_name: String::new(),
+                        }),
                         fit_error: false,
                     };
                 }
@@ -493,7 +591,12 @@ impl Engine {
                     evaluated: 1,
                     feasible: 1,
                     nominated_first,
-                    verdicts: detail.then(|| vec![NodeVerdict { node: feasible[0] as u32, failed: None }]),
+                    verdicts: detail.then(|| {
+                        vec![NodeVerdict {
+                            node: feasible[0] as u32,
+                            failed: None,
+                        }]
+                    }),
                 });
             }
         }
@@ -502,7 +605,11 @@ impl Engine {
             // FitError, then PostFilter.
             let mut post_msg = String::new();
             let mut nominating = None;
-            let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let cx = Ctx {
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             let mut victims = Vec::new();
             if fw.has_post_filter_plugins() {
                 let (r, ps) = fw.run_post_filter(&cx, state, pod, &diagnosis, &mut self.rng);
@@ -511,7 +618,10 @@ impl Engine {
                     cycle,
                     code: ps.code,
                     message: post_msg.clone(),
-                    nominated_node: r.as_ref().and_then(|r| r.nominating.as_ref()).map(|n| n.nominated_node_name.clone()),
+                    nominated_node: r
+                        .as_ref()
+                        .and_then(|r| r.nominating.as_ref())
+                        .map(|n| n.nominated_node_name.clone()),
                     preemption: r.as_ref().and_then(|r| r.detail.clone()),
                 });
                 if let Some(r) = r {
@@ -538,7 +648,12 @@ impl Engine {
         let evaluated = feasible.len() + diagnosis.len();
         if feasible.len() == 1 {
             let node = feasible[0];
-            self.trace.push(TraceEvent::Score { cycle, table: None, selected: node as u32, tied: vec![node as u32] });
+            self.trace.push(TraceEvent::Score {
+                cycle,
+                table: None,
+                selected: node as u32,
+                tied: vec![node as u32],
+            });
             if detail {
                 let name = self.snapshot.nodes[node].name().to_string();
                 self.pods[pod.index].scores = Some(AttemptScores {
@@ -546,13 +661,22 @@ impl Engine {
                     attempt: 0,
                     feasible_nodes: 1,
                     evaluated_nodes: evaluated,
-                    weights: fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v as i64)).collect(),
+                    weights: fw
+                        .profile
+                        .weights
+                        .iter()
+                        .map(|(k, v)| (k.as_str().to_string(), *v as i64))
+                        .collect(),
                     tied: vec![name],
                     ..Default::default()
                 });
             }
             self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes[node].name().to_string()];
-            return CycleResult::Scheduled { node, evaluated, feasible: 1 };
+            return CycleResult::Scheduled {
+                node,
+                evaluated,
+                feasible: 1,
+            };
         }
 
         // PreScore + Score.
@@ -563,7 +687,10 @@ impl Engine {
             totals = vec![1; nodes.len()];
         } else {
             let ps = fw.run_pre_score(&cx, state, pod, &nodes);
-            self.trace.push(TraceEvent::PreScore { cycle, skipped: state.skip_score.iter().collect() });
+            self.trace.push(TraceEvent::PreScore {
+                cycle,
+                skipped: state.skip_score.iter().collect(),
+            });
             if !ps.is_success() {
                 let msg = ps.message();
                 return CycleResult::Failed {
@@ -571,7 +698,10 @@ impl Engine {
                     message: msg,
                     unschedulable: PluginSet::default(),
                     pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                    nominating: Some(NominatingInfo {
+                        mode: NominatingMode::Override,
+                        nominated_node_name: String::new(),
+                    }),
                     fit_error: false,
                 };
             }
@@ -589,7 +719,10 @@ impl Engine {
                         message: msg,
                         unschedulable: PluginSet::default(),
                         pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo { mode: NominatingMode::Override, nominated_node_name: String::new() }),
+                        nominating: Some(NominatingInfo {
+                            mode: NominatingMode::Override,
+                            nominated_node_name: String::new(),
+                        }),
                         fit_error: false,
                     };
                 }
@@ -598,7 +731,11 @@ impl Engine {
         // selectHost: uniformly among the top-scored nodes.
         let max = *totals.iter().max().expect("non-empty");
         let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
-        let pick = if tied.len() == 1 { tied[0] } else { tied[self.rng.below(tied.len() as u64) as usize] };
+        let pick = if tied.len() == 1 {
+            tied[0]
+        } else {
+            tied[self.rng.below(tied.len() as u64) as usize]
+        };
         let selected = feasible[pick];
         let tied_nodes: Vec<u32> = tied.iter().map(|&i| feasible[i] as u32).collect();
         self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
@@ -618,7 +755,12 @@ impl Engine {
                 evaluated_nodes: evaluated,
                 totals: (0..feasible.len()).map(|i| (name(i), sr.totals[i])).collect(),
                 plugins,
-                weights: fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v as i64)).collect(),
+                weights: fw
+                    .profile
+                    .weights
+                    .iter()
+                    .map(|(k, v)| (k.as_str().to_string(), *v as i64))
+                    .collect(),
                 tied: self.pods[pod.index].tied_nodes.clone(),
             });
         }
@@ -629,14 +771,23 @@ impl Engine {
                 plugins: sr
                     .plugins
                     .into_iter()
-                    .map(|p| PluginScoreRow { plugin: p.plugin, weight: p.weight, raw: p.raw, normalized: p.normalized })
+                    .map(|p| PluginScoreRow {
+                        plugin: p.plugin,
+                        weight: p.weight,
+                        raw: p.raw,
+                        normalized: p.normalized,
+                    })
                     .collect(),
                 totals: sr.totals,
             }),
             selected: selected as u32,
             tied: tied_nodes,
         });
-        CycleResult::Scheduled { node: selected, evaluated, feasible: feasible.len() }
+        CycleResult::Scheduled {
+            node: selected,
+            evaluated,
+            feasible: feasible.len(),
+        }
     }
 }
 
@@ -681,12 +832,16 @@ pub fn fit_error_message(num_all: usize, pre_filter_msg: &str, diagnosis: &NodeT
 }
 
 impl Engine {
-
     /// Delivers a cluster event to the queue and records the moves it caused.
     fn cluster_event(&mut self, ev: ClusterEvent, obj: EventObject) {
         let now = self.tick();
         let moves = {
-            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             self.queue.on_event(&env, ev, &obj, now)
         };
         for m in moves {
@@ -703,7 +858,13 @@ impl Engine {
     }
 
     /// Assume, Reserve, Permit, then the binding cycle (PreBind, Bind, PostBind).
-    fn assume_reserve_permit_bind(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, node: usize, cycle: u32) -> Result<(), (Status, String)> {
+    fn assume_reserve_permit_bind(
+        &mut self,
+        state: &mut CycleState,
+        pod: &Arc<PodInfo>,
+        node: usize,
+        cycle: u32,
+    ) -> Result<(), (Status, String)> {
         let node_name = self.snapshot.nodes[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
@@ -718,9 +879,17 @@ impl Engine {
             fit_error_message(1, "", &d, "")
         };
 
-        let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+        let cx = Ctx {
+            snapshot: &self.snapshot,
+            cluster: &self.cluster,
+            nominator: &self.nominator,
+        };
         let s = fw.run_reserve(&cx, state, &assumed, &node_name);
-        self.trace.push(TraceEvent::Reserve { cycle, node: node as u32, code: s.code });
+        self.trace.push(TraceEvent::Reserve {
+            cycle,
+            node: node as u32,
+            code: s.code,
+        });
         if !s.is_success() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
@@ -728,7 +897,11 @@ impl Engine {
             return Err((s, msg));
         }
         let s = fw.run_permit(&cx, state, &assumed, &node_name);
-        self.trace.push(TraceEvent::Permit { cycle, node: node as u32, code: s.code });
+        self.trace.push(TraceEvent::Permit {
+            cycle,
+            node: node as u32,
+            code: s.code,
+        });
         if !s.is_success() && !s.is_wait() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
@@ -738,24 +911,44 @@ impl Engine {
 
         // Binding cycle.
         let s = fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name);
-        self.trace.push(TraceEvent::PreBind { cycle, node: node as u32, code: s.code });
-        let s = if s.is_success() { fw.run_bind(&mut self.cluster, state, &assumed, &node_name) } else { s };
+        self.trace.push(TraceEvent::PreBind {
+            cycle,
+            node: node as u32,
+            code: s.code,
+        });
+        let s = if s.is_success() {
+            fw.run_bind(&mut self.cluster, state, &assumed, &node_name)
+        } else {
+            s
+        };
         if !s.is_success() {
             let fw = &self.frameworks[pod.scheduler_name()];
-            let cx = Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let cx = Ctx {
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
             let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
             self.drain_cluster_events();
             self.cluster_event(
                 ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
-                EventObject::Pod { old: Some(assumed.clone()), new: None },
+                EventObject::Pod {
+                    old: Some(assumed.clone()),
+                    new: None,
+                },
             );
             return Err((s, msg));
         }
         let binder = s.plugin;
         let pi = pod.index;
-        self.trace.push(TraceEvent::Bind { cycle, pod: pi as u32, node: node as u32, plugin: binder });
+        self.trace.push(TraceEvent::Bind {
+            cycle,
+            pod: pi as u32,
+            node: node as u32,
+            plugin: binder,
+        });
         let fw = &self.frameworks[pod.scheduler_name()];
         fw.run_post_bind(&mut self.cluster, state, &assumed, &node_name);
         self.trace.push(TraceEvent::PostBind { cycle });
@@ -767,11 +960,33 @@ impl Engine {
             st.node = Some(node_name.clone());
         }
         let message = format!("Successfully assigned {} to {}", pod.key, node_name);
-        self.trace.push(TraceEvent::KubeEvent { cycle, reason: "Scheduled".into(), pod: pi as u32, message: message.clone() });
-        self.events.push(KubeEvent { reason: "Scheduled".into(), pod: pi, message, cycle });
-        self.trace.push(TraceEvent::QueueMove { pod: pi as u32, from: QueueName::InFlight, to: QueueName::None, event: None, backoff_until_ms: None });
+        self.trace.push(TraceEvent::KubeEvent {
+            cycle,
+            reason: "Scheduled".into(),
+            pod: pi as u32,
+            message: message.clone(),
+        });
+        self.events.push(KubeEvent {
+            reason: "Scheduled".into(),
+            pod: pi,
+            message,
+            cycle,
+        });
+        self.trace.push(TraceEvent::QueueMove {
+            pod: pi as u32,
+            from: QueueName::InFlight,
+            to: QueueName::None,
+            event: None,
+            backoff_until_ms: None,
+        });
         self.drain_cluster_events();
-        self.cluster_event(ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD), EventObject::Pod { old: None, new: Some(assumed) });
+        self.cluster_event(
+            ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
+            EventObject::Pod {
+                old: None,
+                new: Some(assumed),
+            },
+        );
         Ok(())
     }
 
@@ -783,7 +998,10 @@ impl Engine {
                 n.remove_pod(&info.key);
             }
             let idx = self.snapshot.position(&node).unwrap_or(0);
-            self.trace.push(TraceEvent::Deleted { pod: victim as u32, node: idx as u32 });
+            self.trace.push(TraceEvent::Deleted {
+                pod: victim as u32,
+                node: idx as u32,
+            });
         }
         {
             let st = &mut self.pods[victim];
@@ -793,13 +1011,30 @@ impl Engine {
         }
         self.nominator.remove(&info.key);
         let removed = {
-            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             self.queue.delete(&env, &info.key)
         };
         if let Some(from) = removed {
-            self.trace.push(TraceEvent::QueueMove { pod: victim as u32, from, to: QueueName::None, event: Some("PodDelete".into()), backoff_until_ms: None });
+            self.trace.push(TraceEvent::QueueMove {
+                pod: victim as u32,
+                from,
+                to: QueueName::None,
+                event: Some("PodDelete".into()),
+                backoff_until_ms: None,
+            });
         }
-        self.cluster_event(ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE), EventObject::Pod { old: Some(info), new: None });
+        self.cluster_event(
+            ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+            EventObject::Pod {
+                old: Some(info),
+                new: None,
+            },
+        );
     }
 
     /// Failure handling: the FailedScheduling event, preemption's effects, the nominated node,
@@ -808,16 +1043,36 @@ impl Engine {
         let pi = self.pod_index[&q.pod.key];
         let _ = status;
         self.pods[pi].message = Some(message.clone());
-        self.trace.push(TraceEvent::KubeEvent { cycle, reason: "FailedScheduling".into(), pod: pi as u32, message: message.clone() });
-        self.events.push(KubeEvent { reason: "FailedScheduling".into(), pod: pi, message, cycle });
+        self.trace.push(TraceEvent::KubeEvent {
+            cycle,
+            reason: "FailedScheduling".into(),
+            pod: pi as u32,
+            message: message.clone(),
+        });
+        self.events.push(KubeEvent {
+            reason: "FailedScheduling".into(),
+            pod: pi,
+            message,
+            cycle,
+        });
 
         // Victims of a successful preemption are deleted (gracefully, all together).
         if let Some((preemptor, node, victims)) = self.pending_victims.take() {
             for v in &victims {
                 if let Some(vi) = self.pod_by_key(v) {
                     let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
-                    self.trace.push(TraceEvent::KubeEvent { cycle, reason: "Preempted".into(), pod: vi as u32, message: msg.clone() });
-                    self.events.push(KubeEvent { reason: "Preempted".into(), pod: vi, message: msg, cycle });
+                    self.trace.push(TraceEvent::KubeEvent {
+                        cycle,
+                        reason: "Preempted".into(),
+                        pod: vi as u32,
+                        message: msg.clone(),
+                    });
+                    self.events.push(KubeEvent {
+                        reason: "Preempted".into(),
+                        pod: vi,
+                        message: msg,
+                        cycle,
+                    });
                 }
             }
             for v in &victims {
@@ -832,7 +1087,10 @@ impl Engine {
             if n.mode == NominatingMode::Override {
                 let node = (!n.nominated_node_name.is_empty()).then(|| n.nominated_node_name.clone());
                 if node != self.pods[pi].nominated_node {
-                    self.trace.push(TraceEvent::Nominated { pod: pi as u32, node: node.clone() });
+                    self.trace.push(TraceEvent::Nominated {
+                        pod: pi as u32,
+                        node: node.clone(),
+                    });
                 }
                 let mut info = (*q.pod).clone();
                 info.pod.status.nominated_node_name = node.clone();
@@ -849,7 +1107,12 @@ impl Engine {
 
         let now = self.tick();
         let m = {
-            let env = QueueEnv { frameworks: &self.frameworks, snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator };
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
             self.queue.add_unschedulable(&env, q, now)
         };
         self.record_move(m);

@@ -43,8 +43,12 @@ impl Requirement {
             Op::Exists => v.is_some(),
             Op::DoesNotExist => v.is_none(),
             Op::Gt | Op::Lt => {
-                let (Some(v), Some(bound)) = (v, self.values.first()) else { return false };
-                let (Ok(v), Ok(bound)) = (v.parse::<i64>(), bound.parse::<i64>()) else { return false };
+                let (Some(v), Some(bound)) = (v, self.values.first()) else {
+                    return false;
+                };
+                let (Ok(v), Ok(bound)) = (v.parse::<i64>(), bound.parse::<i64>()) else {
+                    return false;
+                };
                 if self.op == Op::Gt {
                     v > bound
                 } else {
@@ -85,7 +89,11 @@ impl Selector {
         let Some(sel) = sel else { return Ok(Selector::Nothing) };
         let mut reqs = Vec::with_capacity(sel.match_labels.len() + sel.match_expressions.len());
         for (k, v) in &sel.match_labels {
-            reqs.push(Requirement { key: k.clone(), op: Op::In, values: vec![v.clone()] });
+            reqs.push(Requirement {
+                key: k.clone(),
+                op: Op::In,
+                values: vec![v.clone()],
+            });
         }
         for e in &sel.match_expressions {
             let op = match e.operator.as_str() {
@@ -96,22 +104,32 @@ impl Selector {
                 other => return Err(format!("{other:?} is not a valid label selector operator")),
             };
             match op {
-                Op::In | Op::NotIn if e.values.is_empty() => {
-                    return Err("for 'in', 'notin' operators, values set can't be empty".into())
-                }
+                Op::In | Op::NotIn if e.values.is_empty() => return Err("for 'in', 'notin' operators, values set can't be empty".into()),
                 Op::Exists | Op::DoesNotExist if !e.values.is_empty() => {
                     return Err("values set must be empty for exists and does not exist".into())
                 }
                 _ => {}
             }
-            reqs.push(Requirement { key: e.key.clone(), op, values: e.values.clone() });
+            reqs.push(Requirement {
+                key: e.key.clone(),
+                op,
+                values: e.values.clone(),
+            });
         }
         Ok(Selector::Reqs(reqs))
     }
 
     /// A selector from plain key=value pairs (e.g. a nodeSelector map).
     pub fn from_map(m: &Labels) -> Selector {
-        Selector::Reqs(m.iter().map(|(k, v)| Requirement { key: k.clone(), op: Op::In, values: vec![v.clone()] }).collect())
+        Selector::Reqs(
+            m.iter()
+                .map(|(k, v)| Requirement {
+                    key: k.clone(),
+                    op: Op::In,
+                    values: vec![v.clone()],
+                })
+                .collect(),
+        )
     }
 
     /// Adds a requirement (used for matchLabelKeys).
@@ -151,15 +169,17 @@ fn compile_reqs(reqs: &[NodeSelectorRequirement], fields: bool) -> Result<Vec<Re
         }
         match op {
             Op::In | Op::NotIn if r.values.is_empty() => return Err("values must be non-empty for In and NotIn".into()),
-            Op::Exists | Op::DoesNotExist if !r.values.is_empty() => {
-                return Err("values must be empty for Exists and DoesNotExist".into())
-            }
+            Op::Exists | Op::DoesNotExist if !r.values.is_empty() => return Err("values must be empty for Exists and DoesNotExist".into()),
             Op::Gt | Op::Lt if r.values.len() != 1 || r.values[0].parse::<i64>().is_err() => {
                 return Err("a single integer value is required for Gt and Lt".into())
             }
             _ => {}
         }
-        out.push(Requirement { key: r.key.clone(), op, values: r.values.clone() });
+        out.push(Requirement {
+            key: r.key.clone(),
+            op,
+            values: r.values.clone(),
+        });
     }
     Ok(out)
 }
@@ -167,8 +187,15 @@ fn compile_reqs(reqs: &[NodeSelectorRequirement], fields: bool) -> Result<Vec<Re
 impl CompiledNodeSelectorTerm {
     pub fn compile(t: &NodeSelectorTerm) -> CompiledNodeSelectorTerm {
         match (compile_reqs(&t.match_expressions, false), compile_reqs(&t.match_fields, true)) {
-            (Ok(exprs), Ok(fields)) => CompiledNodeSelectorTerm { exprs, fields, invalid: false },
-            _ => CompiledNodeSelectorTerm { invalid: true, ..Default::default() },
+            (Ok(exprs), Ok(fields)) => CompiledNodeSelectorTerm {
+                exprs,
+                fields,
+                invalid: false,
+            },
+            _ => CompiledNodeSelectorTerm {
+                invalid: true,
+                ..Default::default()
+            },
         }
     }
 
@@ -191,7 +218,9 @@ impl CompiledNodeSelectorTerm {
 
 impl CompiledNodeSelector {
     pub fn compile(ns: &NodeSelector) -> CompiledNodeSelector {
-        CompiledNodeSelector { terms: ns.node_selector_terms.iter().map(CompiledNodeSelectorTerm::compile).collect() }
+        CompiledNodeSelector {
+            terms: ns.node_selector_terms.iter().map(CompiledNodeSelectorTerm::compile).collect(),
+        }
     }
     pub fn matches(&self, node_name: &str, labels: &Labels) -> bool {
         self.terms.iter().any(|t| t.matches(node_name, labels))
@@ -210,10 +239,16 @@ mod tests {
     #[test]
     fn label_selector_semantics() {
         assert!(!Selector::from_label_selector(None).unwrap().matches(&labels(&[])));
-        assert!(Selector::from_label_selector(Some(&LabelSelector::default())).unwrap().matches(&labels(&[("a", "b")])));
+        assert!(Selector::from_label_selector(Some(&LabelSelector::default()))
+            .unwrap()
+            .matches(&labels(&[("a", "b")])));
         let sel = LabelSelector {
             match_labels: labels(&[("app", "web")]),
-            match_expressions: vec![LabelSelectorRequirement { key: "tier".into(), operator: "NotIn".into(), values: vec!["db".into()] }],
+            match_expressions: vec![LabelSelectorRequirement {
+                key: "tier".into(),
+                operator: "NotIn".into(),
+                values: vec!["db".into()],
+            }],
         };
         let s = Selector::from_label_selector(Some(&sel)).unwrap();
         assert!(s.matches(&labels(&[("app", "web")])));
@@ -225,8 +260,16 @@ mod tests {
     #[test]
     fn node_selector_gt_lt_and_fields() {
         let t = NodeSelectorTerm {
-            match_expressions: vec![NodeSelectorRequirement { key: "cores".into(), operator: "Gt".into(), values: vec!["4".into()] }],
-            match_fields: vec![NodeSelectorRequirement { key: "metadata.name".into(), operator: "NotIn".into(), values: vec!["n2".into()] }],
+            match_expressions: vec![NodeSelectorRequirement {
+                key: "cores".into(),
+                operator: "Gt".into(),
+                values: vec!["4".into()],
+            }],
+            match_fields: vec![NodeSelectorRequirement {
+                key: "metadata.name".into(),
+                operator: "NotIn".into(),
+                values: vec!["n2".into()],
+            }],
         };
         let c = CompiledNodeSelectorTerm::compile(&t);
         assert!(c.matches("n1", &labels(&[("cores", "8")])));

@@ -31,7 +31,9 @@ impl Quantity {
         Quantity { nanos }
     }
     pub fn from_milli(m: i64) -> Self {
-        Quantity { nanos: m as i128 * 1_000_000 }
+        Quantity {
+            nanos: m as i128 * 1_000_000,
+        }
     }
     pub fn from_value(v: i64) -> Self {
         Quantity { nanos: v as i128 * NANO }
@@ -59,7 +61,9 @@ impl Quantity {
         Some(Quantity { nanos: n })
     }
     pub fn saturating_add(self, o: Quantity) -> Quantity {
-        Quantity { nanos: self.nanos.saturating_add(o.nanos) }
+        Quantity {
+            nanos: self.nanos.saturating_add(o.nanos),
+        }
     }
 
     pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
@@ -84,7 +88,11 @@ fn ceil_div(a: i128, b: i128) -> i128 {
 fn parse(s: &str) -> Result<Quantity, QuantityError> {
     let b = s.as_bytes();
     if b.is_empty() || b.len() > 128 {
-        return Err(if b.is_empty() { QuantityError::Syntax } else { QuantityError::TooLarge });
+        return Err(if b.is_empty() {
+            QuantityError::Syntax
+        } else {
+            QuantityError::TooLarge
+        });
     }
     let mut i = 0;
     let mut neg = false;
@@ -134,7 +142,10 @@ fn parse(s: &str) -> Result<Quantity, QuantityError> {
         "P" => (0, 15),
         "E" => (0, 18),
         _ => {
-            let rest = suffix.strip_prefix('e').or_else(|| suffix.strip_prefix('E')).ok_or(QuantityError::Syntax)?;
+            let rest = suffix
+                .strip_prefix('e')
+                .or_else(|| suffix.strip_prefix('E'))
+                .ok_or(QuantityError::Syntax)?;
             let (eneg, digits) = match rest.as_bytes().first() {
                 Some(b'+') => (false, &rest[1..]),
                 Some(b'-') => (true, &rest[1..]),
@@ -143,7 +154,11 @@ fn parse(s: &str) -> Result<Quantity, QuantityError> {
             if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
                 return Err(QuantityError::Syntax);
             }
-            let e: i32 = if digits.len() > 6 { 1_000_000 } else { digits.parse().map_err(|_| QuantityError::Syntax)? };
+            let e: i32 = if digits.len() > 6 {
+                1_000_000
+            } else {
+                digits.parse().map_err(|_| QuantityError::Syntax)?
+            };
             (0, if eneg { -e } else { e })
         }
     };
@@ -179,7 +194,9 @@ fn parse(s: &str) -> Result<Quantity, QuantityError> {
     if nanos > MAX_NANOS {
         return Err(QuantityError::TooLarge);
     }
-    Ok(Quantity { nanos: if neg { -nanos } else { nanos } })
+    Ok(Quantity {
+        nanos: if neg { -nanos } else { nanos },
+    })
 }
 
 fn push_digit(mant: &mut i128, scale: &mut i32, digits: &mut usize, d: u8, fractional: bool, dropped: &mut bool) {

@@ -55,7 +55,11 @@ pub struct QueueEnv<'a> {
 
 impl QueueEnv<'_> {
     fn cx(&self) -> Ctx<'_> {
-        Ctx { snapshot: self.snapshot, cluster: self.cluster, nominator: self.nominator }
+        Ctx {
+            snapshot: self.snapshot,
+            cluster: self.cluster,
+            nominator: self.nominator,
+        }
     }
     fn fw(&self, q: &QueuedPodInfo) -> Option<&Framework> {
         self.frameworks.get(q.pod.scheduler_name())
@@ -100,7 +104,12 @@ impl SchedulingQueue {
 
     // --- heaps --------------------------------------------------------------------------
 
-    fn heap_push(env: &QueueEnv, heap: &mut Vec<QueuedPodInfo>, q: QueuedPodInfo, less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool) {
+    fn heap_push(
+        env: &QueueEnv,
+        heap: &mut Vec<QueuedPodInfo>,
+        q: QueuedPodInfo,
+        less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool,
+    ) {
         heap.push(q);
         let mut i = heap.len() - 1;
         while i > 0 {
@@ -114,7 +123,11 @@ impl SchedulingQueue {
         }
     }
 
-    fn heap_pop(env: &QueueEnv, heap: &mut Vec<QueuedPodInfo>, less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool) -> Option<QueuedPodInfo> {
+    fn heap_pop(
+        env: &QueueEnv,
+        heap: &mut Vec<QueuedPodInfo>,
+        less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool,
+    ) -> Option<QueuedPodInfo> {
         if heap.is_empty() {
             return None;
         }
@@ -141,7 +154,12 @@ impl SchedulingQueue {
         top
     }
 
-    fn heap_remove(env: &QueueEnv, heap: &mut Vec<QueuedPodInfo>, key: &str, less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool) -> Option<QueuedPodInfo> {
+    fn heap_remove(
+        env: &QueueEnv,
+        heap: &mut Vec<QueuedPodInfo>,
+        key: &str,
+        less: &dyn Fn(&QueueEnv, &QueuedPodInfo, &QueuedPodInfo) -> bool,
+    ) -> Option<QueuedPodInfo> {
         let i = heap.iter().position(|q| q.pod.key == key)?;
         let removed = heap.swap_remove(i);
         // Rebuild: removals are rare.
@@ -178,7 +196,11 @@ impl SchedulingQueue {
         if self.max_backoff_ns == 0 {
             return 0;
         }
-        let count = if q.consecutive_errors > 0 { q.consecutive_errors } else { q.unschedulable_count };
+        let count = if q.consecutive_errors > 0 {
+            q.consecutive_errors
+        } else {
+            q.unschedulable_count
+        };
         if count == 0 {
             return 0;
         }
@@ -200,7 +222,13 @@ impl SchedulingQueue {
         q.timestamp = now;
         let key = q.pod.key.clone();
         let to = self.move_to_active(env, q);
-        Move { key, from: QueueName::None, to, event: Some("PodAdd".into()), backoff_until_ns: None }
+        Move {
+            key,
+            from: QueueName::None,
+            to,
+            event: Some("PodAdd".into()),
+            backoff_until_ns: None,
+        }
     }
 
     /// Runs PreEnqueue; puts the pod in activeQ or the gated pool. Returns where it went.
@@ -253,7 +281,13 @@ impl SchedulingQueue {
             let q = Self::heap_pop(env, &mut self.backoff, &Self::backoff_less).expect("non-empty");
             let key = q.pod.key.clone();
             let to = self.move_to_active(env, q);
-            moves.push(Move { key, from: QueueName::BackoffQ, to, event: Some("BackoffComplete".into()), backoff_until_ns: None });
+            moves.push(Move {
+                key,
+                from: QueueName::BackoffQ,
+                to,
+                event: Some("BackoffComplete".into()),
+                backoff_until_ns: None,
+            });
         }
         loop {
             let Some(top) = self.error_backoff.first() else { break };
@@ -263,7 +297,13 @@ impl SchedulingQueue {
             let q = Self::heap_pop(env, &mut self.error_backoff, &Self::error_backoff_less).expect("non-empty");
             let key = q.pod.key.clone();
             let to = self.move_to_active(env, q);
-            moves.push(Move { key, from: QueueName::BackoffQ, to, event: Some("BackoffComplete".into()), backoff_until_ns: None });
+            moves.push(Move {
+                key,
+                from: QueueName::BackoffQ,
+                to,
+                event: Some("BackoffComplete".into()),
+                backoff_until_ns: None,
+            });
         }
         moves
     }
@@ -326,7 +366,13 @@ impl SchedulingQueue {
         };
         let key = q.pod.key.clone();
         let (to, until) = self.requeue(env, q, strategy, now);
-        Move { key, from: QueueName::InFlight, to, event: Some("ScheduleAttemptFailure".into()), backoff_until_ns: until }
+        Move {
+            key,
+            from: QueueName::InFlight,
+            to,
+            event: Some("ScheduleAttemptFailure".into()),
+            backoff_until_ns: until,
+        }
     }
 
     fn requeue(&mut self, env: &QueueEnv, q: QueuedPodInfo, strategy: Strategy, now: i64) -> (QueueName, Option<i64>) {
@@ -364,7 +410,11 @@ impl SchedulingQueue {
                 if !reg.event.matches(ev) {
                     continue;
                 }
-                let hint = if reg.has_hint { plugin.queueing_hint(&cx, &q.pod, *ev, obj).unwrap_or(QueueingHint::Queue) } else { QueueingHint::Queue };
+                let hint = if reg.has_hint {
+                    plugin.queueing_hint(&cx, &q.pod, *ev, obj).unwrap_or(QueueingHint::Queue)
+                } else {
+                    QueueingHint::Queue
+                };
                 if hint == QueueingHint::Skip {
                     continue;
                 }
@@ -391,12 +441,18 @@ impl SchedulingQueue {
                 // Gated pods move only when their gating plugin's events fire and PreEnqueue passes.
                 let Some(fw) = env.fw(q) else { continue };
                 let Some(gp) = q.gating_plugin else { continue };
-                let interested = fw.instances().any(|(n, p)| n == gp && p.events_to_register().iter().any(|r| r.event.matches(&ev)));
+                let interested = fw
+                    .instances()
+                    .any(|(n, p)| n == gp && p.events_to_register().iter().any(|r| r.event.matches(&ev)));
                 if !interested {
                     continue;
                 }
             }
-            let s = if q.gated { Strategy::Immediately } else { self.worth_requeuing(env, q, &ev, obj) };
+            let s = if q.gated {
+                Strategy::Immediately
+            } else {
+                self.worth_requeuing(env, q, &ev, obj)
+            };
             if s == Strategy::Skip {
                 continue;
             }
@@ -404,7 +460,13 @@ impl SchedulingQueue {
             let from = if q.gated { QueueName::Gated } else { QueueName::Unschedulable };
             let (to, until) = self.requeue(env, q, s, now);
             if to != from {
-                moves.push(Move { key, from, to, event: Some(ev.label()), backoff_until_ns: until });
+                moves.push(Move {
+                    key,
+                    from,
+                    to,
+                    event: Some(ev.label()),
+                    backoff_until_ns: until,
+                });
             }
         }
         for events in self.in_flight.values_mut() {

@@ -112,7 +112,13 @@ pub enum TraceEvent {
     #[serde(rename_all = "camelCase")]
     Gated { pod: u32, plugin: PluginName, message: String },
     #[serde(rename_all = "camelCase")]
-    CycleStart { cycle: u32, pod: u32, profile: String, attempt: u32, time_ms: i64 },
+    CycleStart {
+        cycle: u32,
+        pod: u32,
+        profile: String,
+        attempt: u32,
+        time_ms: i64,
+    },
     #[serde(rename_all = "camelCase")]
     PreFilter {
         cycle: u32,
@@ -163,12 +169,22 @@ pub enum TraceEvent {
     #[serde(rename_all = "camelCase")]
     PreBind { cycle: u32, node: u32, code: Code },
     #[serde(rename_all = "camelCase")]
-    Bind { cycle: u32, pod: u32, node: u32, plugin: Option<PluginName> },
+    Bind {
+        cycle: u32,
+        pod: u32,
+        node: u32,
+        plugin: Option<PluginName>,
+    },
     #[serde(rename_all = "camelCase")]
     PostBind { cycle: u32 },
     /// A kubectl-visible event (Scheduled, FailedScheduling, Preempted).
     #[serde(rename_all = "camelCase")]
-    KubeEvent { cycle: u32, reason: String, pod: u32, message: String },
+    KubeEvent {
+        cycle: u32,
+        reason: String,
+        pod: u32,
+        message: String,
+    },
     /// The pod's nominated node changed (None clears it).
     #[serde(rename_all = "camelCase")]
     Nominated { pod: u32, node: Option<String> },

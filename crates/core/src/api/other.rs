@@ -63,7 +63,11 @@ pub struct TopologySelectorLabelRequirement {
 
 impl TopologySelectorLabelRequirement {
     pub fn as_node_selector_requirement(&self) -> NodeSelectorRequirement {
-        NodeSelectorRequirement { key: self.key.clone(), operator: "In".into(), values: self.values.clone() }
+        NodeSelectorRequirement {
+            key: self.key.clone(),
+            operator: "In".into(),
+            values: self.values.clone(),
+        }
     }
 }
 

@@ -13,7 +13,16 @@ pub struct ResourceSpec {
 }
 
 pub fn default_resource_spec() -> Vec<ResourceSpec> {
-    vec![ResourceSpec { name: "cpu".into(), weight: 1 }, ResourceSpec { name: "memory".into(), weight: 1 }]
+    vec![
+        ResourceSpec {
+            name: "cpu".into(),
+            weight: 1,
+        },
+        ResourceSpec {
+            name: "memory".into(),
+            weight: 1,
+        },
+    ]
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -69,7 +78,9 @@ pub struct NodeResourcesBalancedAllocationArgs {
 
 impl Default for NodeResourcesBalancedAllocationArgs {
     fn default() -> Self {
-        NodeResourcesBalancedAllocationArgs { resources: default_resource_spec() }
+        NodeResourcesBalancedAllocationArgs {
+            resources: default_resource_spec(),
+        }
     }
 }
 
@@ -82,7 +93,10 @@ pub struct DefaultPreemptionArgs {
 
 impl Default for DefaultPreemptionArgs {
     fn default() -> Self {
-        DefaultPreemptionArgs { min_candidate_nodes_percentage: 10, min_candidate_nodes_absolute: 100 }
+        DefaultPreemptionArgs {
+            min_candidate_nodes_percentage: 10,
+            min_candidate_nodes_absolute: 100,
+        }
     }
 }
 
@@ -95,7 +109,10 @@ pub struct InterPodAffinityArgs {
 
 impl Default for InterPodAffinityArgs {
     fn default() -> Self {
-        InterPodAffinityArgs { hard_pod_affinity_weight: 1, ignore_preferred_terms_of_existing_pods: false }
+        InterPodAffinityArgs {
+            hard_pod_affinity_weight: 1,
+            ignore_preferred_terms_of_existing_pods: false,
+        }
     }
 }
 
@@ -114,7 +131,10 @@ pub struct PodTopologySpreadArgs {
 
 impl Default for PodTopologySpreadArgs {
     fn default() -> Self {
-        PodTopologySpreadArgs { default_constraints: vec![], defaulting_type: DefaultingType::System }
+        PodTopologySpreadArgs {
+            default_constraints: vec![],
+            defaulting_type: DefaultingType::System,
+        }
     }
 }
 
@@ -128,7 +148,10 @@ pub struct VolumeBindingArgs {
 
 impl Default for VolumeBindingArgs {
     fn default() -> Self {
-        VolumeBindingArgs { bind_timeout_seconds: 600, shape: vec![] }
+        VolumeBindingArgs {
+            bind_timeout_seconds: 600,
+            shape: vec![],
+        }
     }
 }
 

@@ -235,17 +235,34 @@ fn strict<T: serde::de::DeserializeOwned + Default>(v: &Value, what: &str) -> Re
 
 fn set(s: V1PluginSet) -> PluginSetCfg {
     PluginSetCfg {
-        enabled: s.enabled.into_iter().map(|p| PluginRef { name: p.name, weight: p.weight }).collect(),
+        enabled: s
+            .enabled
+            .into_iter()
+            .map(|p| PluginRef {
+                name: p.name,
+                weight: p.weight,
+            })
+            .collect(),
         disabled: s.disabled.into_iter().map(|p| p.name).collect(),
     }
 }
 
 fn resources(v: Vec<V1ResourceSpec>) -> Vec<ResourceSpec> {
-    v.into_iter().map(|r| ResourceSpec { name: r.name, weight: if r.weight == 0 { 1 } else { r.weight } }).collect()
+    v.into_iter()
+        .map(|r| ResourceSpec {
+            name: r.name,
+            weight: if r.weight == 0 { 1 } else { r.weight },
+        })
+        .collect()
 }
 
 fn shape(v: Vec<V1Shape>) -> Vec<UtilizationShapePoint> {
-    v.into_iter().map(|s| UtilizationShapePoint { utilization: s.utilization, score: s.score }).collect()
+    v.into_iter()
+        .map(|s| UtilizationShapePoint {
+            utilization: s.utilization,
+            score: s.score,
+        })
+        .collect()
 }
 
 /// Decodes, defaults and validates a configuration document.

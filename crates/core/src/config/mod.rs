@@ -26,7 +26,10 @@ pub struct PluginRef {
 
 impl PluginRef {
     pub fn new(name: &str, weight: Option<i32>) -> PluginRef {
-        PluginRef { name: name.to_string(), weight }
+        PluginRef {
+            name: name.to_string(),
+            weight,
+        }
     }
 }
 
@@ -261,7 +264,11 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
         for p in &set.enabled {
             let name = lookup(&p.name, point)?;
             if !name.implements(point) {
-                return Err(format!("plugin {:?} does not extend {} plugin", p.name, &point_name(point)[..point_name(point).len() - 6]));
+                return Err(format!(
+                    "plugin {:?} does not extend {} plugin",
+                    p.name,
+                    &point_name(point)[..point_name(point).len() - 6]
+                ));
             }
             if slot.contains(&name) {
                 return Err(format!("plugin {:?} already registered as {:?}", p.name, point_name(point)));
@@ -316,7 +323,9 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
         ));
     }
     if out.bind.is_empty() {
-        return Err(format!("at least one bind plugin is needed for profile with scheduler name {profile:?}"));
+        return Err(format!(
+            "at least one bind plugin is needed for profile with scheduler name {profile:?}"
+        ));
     }
     // Score weights: score-specific configuration first, then multiPoint.
     let mut weights: BTreeMap<PluginName, i32> = BTreeMap::new();
@@ -361,7 +370,14 @@ impl Profile {
     pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
         let plugins_config = merge_plugins(custom);
         let (plugins, weights) = expand(scheduler_name, &plugins_config)?;
-        Ok(Profile { scheduler_name: scheduler_name.to_string(), percentage_of_nodes_to_score: pct, plugins_config, plugins, weights, args })
+        Ok(Profile {
+            scheduler_name: scheduler_name.to_string(),
+            percentage_of_nodes_to_score: pct,
+            plugins_config,
+            plugins,
+            weights,
+            args,
+        })
     }
 }
 
@@ -396,7 +412,10 @@ mod tests {
         let p = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
         let names = |v: &[PluginName]| v.iter().map(|p| p.as_str()).collect::<Vec<_>>();
         assert_eq!(names(&p.plugins.queue_sort), ["PrioritySort"]);
-        assert_eq!(names(&p.plugins.pre_enqueue), ["SchedulingGates", "DynamicResources", "DefaultPreemption"]);
+        assert_eq!(
+            names(&p.plugins.pre_enqueue),
+            ["SchedulingGates", "DynamicResources", "DefaultPreemption"]
+        );
         assert_eq!(
             names(&p.plugins.filter),
             [
@@ -436,7 +455,10 @@ mod tests {
     #[test]
     fn disable_score_plugin_and_reweight() {
         let custom = PluginsCfg {
-            score: PluginSetCfg { enabled: vec![PluginRef::new("NodeResourcesFit", Some(5))], disabled: vec!["ImageLocality".into()] },
+            score: PluginSetCfg {
+                enabled: vec![PluginRef::new("NodeResourcesFit", Some(5))],
+                disabled: vec!["ImageLocality".into()],
+            },
             ..Default::default()
         };
         let p = Profile::new("x", Some(&custom), PluginArgs::default(), None).unwrap();

@@ -98,8 +98,17 @@ pub enum QueueingHint {
 /// The objects an event is about (old and new versions where it applies).
 #[derive(Clone, Debug)]
 pub enum EventObject {
-    Pod { old: Option<Arc<PodInfo>>, new: Option<Arc<PodInfo>> },
-    PersistentVolumeClaim { old: Option<Arc<crate::api::PersistentVolumeClaim>>, new: Option<Arc<crate::api::PersistentVolumeClaim>> },
-    PersistentVolume { old: Option<Arc<crate::api::PersistentVolume>>, new: Option<Arc<crate::api::PersistentVolume>> },
+    Pod {
+        old: Option<Arc<PodInfo>>,
+        new: Option<Arc<PodInfo>>,
+    },
+    PersistentVolumeClaim {
+        old: Option<Arc<crate::api::PersistentVolumeClaim>>,
+        new: Option<Arc<crate::api::PersistentVolumeClaim>>,
+    },
+    PersistentVolume {
+        old: Option<Arc<crate::api::PersistentVolume>>,
+        new: Option<Arc<crate::api::PersistentVolume>>,
+    },
     None,
 }

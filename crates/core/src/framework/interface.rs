@@ -35,7 +35,9 @@ impl PreFilterResult {
         self.node_names.is_none()
     }
     pub fn nodes(names: impl IntoIterator<Item = String>) -> PreFilterResult {
-        PreFilterResult { node_names: Some(names.into_iter().collect()) }
+        PreFilterResult {
+            node_names: Some(names.into_iter().collect()),
+        }
     }
     /// Intersection of two results (None = everything).
     pub fn merge(self, other: Option<PreFilterResult>) -> PreFilterResult {
@@ -43,7 +45,9 @@ impl PreFilterResult {
         match (self.node_names, o.node_names) {
             (None, b) => PreFilterResult { node_names: b },
             (a, None) => PreFilterResult { node_names: a },
-            (Some(a), Some(b)) => PreFilterResult { node_names: Some(a.intersection(&b).cloned().collect()) },
+            (Some(a), Some(b)) => PreFilterResult {
+                node_names: Some(a.intersection(&b).cloned().collect()),
+            },
         }
     }
 }
@@ -112,7 +116,10 @@ pub struct NodeToStatus {
 
 impl Default for NodeToStatus {
     fn default() -> Self {
-        NodeToStatus { map: BTreeMap::new(), absent: Status::code_only(super::Code::UnschedulableAndUnresolvable) }
+        NodeToStatus {
+            map: BTreeMap::new(),
+            absent: Status::code_only(super::Code::UnschedulableAndUnresolvable),
+        }
     }
 }
 

@@ -35,7 +35,12 @@ pub struct ScoreResult {
 
 impl Framework {
     pub fn new(profile: Profile) -> Framework {
-        let instances = profile.plugins.all().into_iter().map(|p| (p, new_plugin(p, &profile.args))).collect();
+        let instances = profile
+            .plugins
+            .all()
+            .into_iter()
+            .map(|p| (p, new_plugin(p, &profile.args)))
+            .collect();
         Framework { profile, instances }
     }
 
@@ -204,8 +209,10 @@ impl Framework {
     /// pass) and, when any were added and the pod passed, without them (second pass).
     pub fn run_filter_with_nominated_pods(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
         let nominated = cx.nominator.pods_for_node(node.name());
-        let relevant: Vec<&Arc<PodInfo>> =
-            nominated.iter().filter(|p| p.priority >= pod.priority && p.uid != pod.uid).collect();
+        let relevant: Vec<&Arc<PodInfo>> = nominated
+            .iter()
+            .filter(|p| p.priority >= pod.priority && p.uid != pod.uid)
+            .collect();
         if relevant.is_empty() {
             return self.run_filter(cx, state, pod, node);
         }
@@ -285,7 +292,10 @@ impl Framework {
         nodes: &[&NodeInfo],
         node_ids: &[usize],
     ) -> Result<ScoreResult, Status> {
-        let mut out = ScoreResult { plugins: Vec::new(), totals: vec![0; nodes.len()] };
+        let mut out = ScoreResult {
+            plugins: Vec::new(),
+            totals: vec![0; nodes.len()],
+        };
         for &p in &self.profile.plugins.score {
             if state.skip_score.contains(p) {
                 continue;
@@ -294,7 +304,10 @@ impl Framework {
             let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
             for (i, n) in nodes.iter().enumerate() {
                 match pl.score(cx, state, pod, n) {
-                    Ok(s) => scores.push(NodeScore { node: node_ids[i], score: s }),
+                    Ok(s) => scores.push(NodeScore {
+                        node: node_ids[i],
+                        score: s,
+                    }),
                     Err(s) => {
                         return Err(Status::error(format!(
                             "running Score plugins: plugin {:?} failed with: {}",
@@ -329,7 +342,12 @@ impl Framework {
                 }
                 out.totals[i] += s * weight;
             }
-            out.plugins.push(PluginScores { plugin: p, weight, raw, normalized });
+            out.plugins.push(PluginScores {
+                plugin: p,
+                weight,
+                raw,
+                normalized,
+            });
         }
         Ok(out)
     }

@@ -48,16 +48,32 @@ impl Default for Status {
 
 impl Status {
     pub const fn success() -> Status {
-        Status { code: Code::Success, reasons: Vec::new(), plugin: None }
+        Status {
+            code: Code::Success,
+            reasons: Vec::new(),
+            plugin: None,
+        }
     }
     pub fn new(code: Code, reason: impl Into<Reason>) -> Status {
-        Status { code, reasons: vec![reason.into()], plugin: None }
+        Status {
+            code,
+            reasons: vec![reason.into()],
+            plugin: None,
+        }
     }
     pub fn with_reasons(code: Code, reasons: Vec<Reason>) -> Status {
-        Status { code, reasons, plugin: None }
+        Status {
+            code,
+            reasons,
+            plugin: None,
+        }
     }
     pub fn code_only(code: Code) -> Status {
-        Status { code, reasons: Vec::new(), plugin: None }
+        Status {
+            code,
+            reasons: Vec::new(),
+            plugin: None,
+        }
     }
     pub fn unschedulable(reason: impl Into<Reason>) -> Status {
         Status::new(Code::Unschedulable, reason)

@@ -135,7 +135,10 @@ fn is_supported_pod_level_resource(name: &str) -> bool {
 
 /// Whether pod-level `spec.resources.requests` names cpu, memory or hugepages.
 pub fn pod_level_requests_set(pod: &Pod) -> bool {
-    pod.spec.resources.as_ref().is_some_and(|r| r.requests.keys().any(|k| is_supported_pod_level_resource(k)))
+    pod.spec
+        .resources
+        .as_ref()
+        .is_some_and(|r| r.requests.keys().any(|k| is_supported_pod_level_resource(k)))
 }
 
 /// The effective requests of a pod (component-helpers PodRequests): app containers summed,
@@ -205,7 +208,11 @@ pub fn calculate_resource(pod: &Pod) -> PodResource {
     if !pod_level || !requests.contains_key(RESOURCE_MEMORY) {
         nm.insert(RESOURCE_MEMORY.into(), Quantity::from_value(DEFAULT_MEMORY_REQUEST));
     }
-    let non0 = if nm.is_empty() { requests.clone() } else { pod_requests(pod, Some(&nm)) };
+    let non0 = if nm.is_empty() {
+        requests.clone()
+    } else {
+        pod_requests(pod, Some(&nm))
+    };
     PodResource {
         resource: Resource::from_list(&requests),
         non0_cpu: non0.get(RESOURCE_CPU).map(|q| q.milli_value()).unwrap_or(0),
@@ -238,8 +245,7 @@ impl AffinityTerm {
     }
     /// Whether `pod` (with its namespace's labels) is selected by this term.
     pub fn matches(&self, pod: &PodInfo, ns_labels: Option<&Labels>) -> bool {
-        let ns_ok = self.namespaces.iter().any(|n| n == pod.namespace())
-            || ns_labels.is_some_and(|l| self.namespace_selector.matches(l));
+        let ns_ok = self.namespaces.iter().any(|n| n == pod.namespace()) || ns_labels.is_some_and(|l| self.namespace_selector.matches(l));
         ns_ok && self.selector.matches(pod.labels())
     }
 }
@@ -284,7 +290,11 @@ impl PodInfo {
     pub fn new(pod: Pod, index: usize) -> PodInfo {
         let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let key = format!("{}/{}", ns, pod.metadata.name);
-        let uid = pod.metadata.uid.clone().unwrap_or_else(|| format!("uid-pod-{}-{}", ns, pod.metadata.name));
+        let uid = pod
+            .metadata
+            .uid
+            .clone()
+            .unwrap_or_else(|| format!("uid-pod-{}-{}", ns, pod.metadata.name));
         let mut err = None;
         let mut terms = |ts: &[api::PodAffinityTerm]| -> Vec<AffinityTerm> {
             ts.iter()
@@ -300,9 +310,12 @@ impl PodInfo {
         let aff = pod.spec.affinity.as_ref();
         let pa = aff.and_then(|a| a.pod_affinity.as_ref());
         let paa = aff.and_then(|a| a.pod_anti_affinity.as_ref());
-        let required_affinity_terms = pa.map(|p| terms(&p.required_during_scheduling_ignored_during_execution)).unwrap_or_default();
-        let required_anti_affinity_terms =
-            paa.map(|p| terms(&p.required_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let required_affinity_terms = pa
+            .map(|p| terms(&p.required_during_scheduling_ignored_during_execution))
+            .unwrap_or_default();
+        let required_anti_affinity_terms = paa
+            .map(|p| terms(&p.required_during_scheduling_ignored_during_execution))
+            .unwrap_or_default();
         let mut weighted = |ts: &[api::WeightedPodAffinityTerm]| -> Vec<WeightedAffinityTerm> {
             ts.iter()
                 .filter_map(|t| match AffinityTerm::from_api(&pod, &t.pod_affinity_term) {
@@ -314,9 +327,12 @@ impl PodInfo {
                 })
                 .collect()
         };
-        let preferred_affinity_terms = pa.map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution)).unwrap_or_default();
-        let preferred_anti_affinity_terms =
-            paa.map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution)).unwrap_or_default();
+        let preferred_affinity_terms = pa
+            .map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution))
+            .unwrap_or_default();
+        let preferred_anti_affinity_terms = paa
+            .map(|p| weighted(&p.preferred_during_scheduling_ignored_during_execution))
+            .unwrap_or_default();
         let host_ports = host_ports(&pod);
         PodInfo {
             priority: pod.spec.priority.unwrap_or(0),
@@ -356,7 +372,11 @@ impl PodInfo {
         self.pod.spec.preemption_policy.as_deref() == Some("Never")
     }
     pub fn has_affinity(&self) -> bool {
-        self.pod.spec.affinity.as_ref().is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
+        self.pod
+            .spec
+            .affinity
+            .as_ref()
+            .is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
     }
     pub fn has_required_anti_affinity(&self) -> bool {
         self.pod
@@ -396,7 +416,12 @@ pub struct HostPortInfo {
 
 impl HostPortInfo {
     pub fn add(&mut self, hp: &HostPort) {
-        *self.by_ip.entry(hp.ip.clone()).or_default().entry((hp.protocol.clone(), hp.port)).or_insert(0) += 1;
+        *self
+            .by_ip
+            .entry(hp.ip.clone())
+            .or_default()
+            .entry((hp.protocol.clone(), hp.port))
+            .or_insert(0) += 1;
     }
     pub fn remove(&mut self, hp: &HostPort) {
         if let Some(m) = self.by_ip.get_mut(&hp.ip) {
@@ -420,7 +445,9 @@ impl HostPortInfo {
         if hp.ip == "0.0.0.0" {
             return self.by_ip.values().any(|m| m.contains_key(&key));
         }
-        [hp.ip.as_str(), "0.0.0.0"].iter().any(|ip| self.by_ip.get(*ip).is_some_and(|m| m.contains_key(&key)))
+        [hp.ip.as_str(), "0.0.0.0"]
+            .iter()
+            .any(|ip| self.by_ip.get(*ip).is_some_and(|m| m.contains_key(&key)))
     }
 }
 
@@ -538,7 +565,10 @@ mod tests {
     }
     fn container(req: &[(&str, &str)], restart: Option<&str>) -> Container {
         Container {
-            resources: ResourceRequirements { requests: rl(req), ..Default::default() },
+            resources: ResourceRequirements {
+                requests: rl(req),
+                ..Default::default()
+            },
             restart_policy: restart.map(String::from),
             ..Default::default()
         }
@@ -579,12 +609,36 @@ mod tests {
     #[test]
     fn host_port_conflicts() {
         let mut u = HostPortInfo::default();
-        u.add(&HostPort { ip: "0.0.0.0".into(), protocol: "TCP".into(), port: 80 });
-        assert!(u.check_conflict(&HostPort { ip: "10.0.0.1".into(), protocol: "TCP".into(), port: 80 }));
-        assert!(!u.check_conflict(&HostPort { ip: "10.0.0.1".into(), protocol: "UDP".into(), port: 80 }));
+        u.add(&HostPort {
+            ip: "0.0.0.0".into(),
+            protocol: "TCP".into(),
+            port: 80,
+        });
+        assert!(u.check_conflict(&HostPort {
+            ip: "10.0.0.1".into(),
+            protocol: "TCP".into(),
+            port: 80
+        }));
+        assert!(!u.check_conflict(&HostPort {
+            ip: "10.0.0.1".into(),
+            protocol: "UDP".into(),
+            port: 80
+        }));
         let mut v = HostPortInfo::default();
-        v.add(&HostPort { ip: "10.0.0.1".into(), protocol: "TCP".into(), port: 80 });
-        assert!(v.check_conflict(&HostPort { ip: "0.0.0.0".into(), protocol: "TCP".into(), port: 80 }));
-        assert!(!v.check_conflict(&HostPort { ip: "10.0.0.2".into(), protocol: "TCP".into(), port: 80 }));
+        v.add(&HostPort {
+            ip: "10.0.0.1".into(),
+            protocol: "TCP".into(),
+            port: 80,
+        });
+        assert!(v.check_conflict(&HostPort {
+            ip: "0.0.0.0".into(),
+            protocol: "TCP".into(),
+            port: 80
+        }));
+        assert!(!v.check_conflict(&HostPort {
+            ip: "10.0.0.2".into(),
+            protocol: "TCP".into(),
+            port: 80
+        }));
     }
 }

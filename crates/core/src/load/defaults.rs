@@ -14,20 +14,31 @@ fn meta_uid(kind: &str, ns: &str, name: &str) -> String {
 
 pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
     // PriorityClasses that always exist.
-    for (name, value) in [("system-node-critical", SYSTEM_NODE_CRITICAL), ("system-cluster-critical", SYSTEM_CLUSTER_CRITICAL)] {
-        sc.cluster.priority_classes.entry(name.to_string()).or_insert_with(|| api::PriorityClass {
-            api_version: "scheduling.k8s.io/v1".into(),
-            kind: "PriorityClass".into(),
-            metadata: api::ObjectMeta { name: name.into(), ..Default::default() },
-            value,
-            ..Default::default()
-        });
+    for (name, value) in [
+        ("system-node-critical", SYSTEM_NODE_CRITICAL),
+        ("system-cluster-critical", SYSTEM_CLUSTER_CRITICAL),
+    ] {
+        sc.cluster
+            .priority_classes
+            .entry(name.to_string())
+            .or_insert_with(|| api::PriorityClass {
+                api_version: "scheduling.k8s.io/v1".into(),
+                kind: "PriorityClass".into(),
+                metadata: api::ObjectMeta {
+                    name: name.into(),
+                    ..Default::default()
+                },
+                value,
+                ..Default::default()
+            });
     }
     for pc in sc.cluster.priority_classes.values_mut() {
         if pc.preemption_policy.is_none() {
             pc.preemption_policy = Some("PreemptLowerPriority".into());
         }
-        pc.metadata.uid.get_or_insert_with(|| meta_uid("PriorityClass", "", &pc.metadata.name));
+        pc.metadata
+            .uid
+            .get_or_insert_with(|| meta_uid("PriorityClass", "", &pc.metadata.name));
     }
     // The global default class: the lowest value if several claim it.
     let global_default = sc
@@ -118,12 +129,17 @@ pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
         sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| api::Namespace {
             api_version: "v1".into(),
             kind: "Namespace".into(),
-            metadata: api::ObjectMeta { name: n.clone(), ..Default::default() },
+            metadata: api::ObjectMeta {
+                name: n.clone(),
+                ..Default::default()
+            },
             ..Default::default()
         });
     }
     for ns in sc.cluster.namespaces.values_mut() {
-        ns.metadata.labels.insert("kubernetes.io/metadata.name".into(), ns.metadata.name.clone());
+        ns.metadata
+            .labels
+            .insert("kubernetes.io/metadata.name".into(), ns.metadata.name.clone());
         ns.metadata.uid.get_or_insert_with(|| meta_uid("Namespace", "", &ns.metadata.name));
     }
 }

@@ -18,7 +18,13 @@ pub struct LoadError {
 
 impl LoadError {
     pub fn at(line: usize, column: usize, message: String) -> LoadError {
-        LoadError { line, column, object: None, field: None, message }
+        LoadError {
+            line,
+            column,
+            object: None,
+            field: None,
+            message,
+        }
     }
 }
 
@@ -31,7 +37,10 @@ pub struct LoadErrors {
 
 impl LoadErrors {
     pub fn new(file: &str) -> LoadErrors {
-        LoadErrors { file: file.to_string(), errors: Vec::new() }
+        LoadErrors {
+            file: file.to_string(),
+            errors: Vec::new(),
+        }
     }
     pub fn push(&mut self, e: LoadError) {
         self.errors.push(e);

@@ -46,7 +46,11 @@ pub(crate) struct RawObject {
 pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     let mut errs = LoadErrors::new(file);
     if text.len() > MAX_INPUT_BYTES {
-        errs.push(LoadError::at(0, 0, format!("input is too large ({} bytes; the limit is {MAX_INPUT_BYTES})", text.len())));
+        errs.push(LoadError::at(
+            0,
+            0,
+            format!("input is too large ({} bytes; the limit is {MAX_INPUT_BYTES})", text.len()),
+        ));
         return Err(errs);
     }
     let objects = match split_documents(text, &mut errs) {
@@ -65,7 +69,13 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
                 match decode_typed::<$t>(&obj.value) {
                     Ok(v) => v,
                     Err((path, msg)) => {
-                        let mut e = ctx(format!("{} in version {:?} cannot be handled as a {}: {}", obj.kind, version_of(&obj.api_version), obj.kind, msg));
+                        let mut e = ctx(format!(
+                            "{} in version {:?} cannot be handled as a {}: {}",
+                            obj.kind,
+                            version_of(&obj.api_version),
+                            obj.kind,
+                            msg
+                        ));
                         e.object = Some(format!("{}/{}", obj.kind, name_of(&obj.value)));
                         e.field = Some(path);
                         errs.push(e);
@@ -152,7 +162,11 @@ fn version_of(api_version: &str) -> &str {
 }
 
 fn name_of(v: &Value) -> String {
-    v.get("metadata").and_then(|m| m.get("name")).and_then(|n| n.as_str()).unwrap_or("").to_string()
+    v.get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(|n| n.as_str())
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Decodes a value into a typed object, reporting the field path of the first error.
@@ -178,7 +192,11 @@ fn split_documents(text: &str, errs: &mut LoadErrors) -> Option<Vec<RawObject>> 
             continue;
         }
         let Some(map) = value.as_mapping() else {
-            errs.push(LoadError::at(line, 1, "each document must be a Kubernetes object (a mapping)".into()));
+            errs.push(LoadError::at(
+                line,
+                1,
+                "each document must be a Kubernetes object (a mapping)".into(),
+            ));
             continue;
         };
         let kind = map.get("kind").and_then(|k| k.as_str()).unwrap_or("").to_string();
@@ -196,11 +214,23 @@ fn split_documents(text: &str, errs: &mut LoadErrors) -> Option<Vec<RawObject>> 
             for item in items {
                 let kind = item.get("kind").and_then(|k| k.as_str()).unwrap_or("").to_string();
                 let api_version = item.get("apiVersion").and_then(|k| k.as_str()).unwrap_or("").to_string();
-                out.push(RawObject { value: item, kind, api_version, doc: i, line });
+                out.push(RawObject {
+                    value: item,
+                    kind,
+                    api_version,
+                    doc: i,
+                    line,
+                });
             }
             continue;
         }
-        out.push(RawObject { value, kind, api_version, doc: i, line });
+        out.push(RawObject {
+            value,
+            kind,
+            api_version,
+            doc: i,
+            line,
+        });
     }
     Some(out)
 }

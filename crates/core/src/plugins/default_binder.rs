@@ -1,7 +1,7 @@
 //! DefaultBinder: binds the pod to the node (the engine applies the binding).
 
 use crate::cluster::Cluster;
-use crate::framework::{CycleState, PodInfo, Plugin, Status};
+use crate::framework::{CycleState, Plugin, PodInfo, Status};
 use crate::plugins::PluginName;
 
 pub struct DefaultBinder;

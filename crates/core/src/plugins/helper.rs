@@ -73,7 +73,12 @@ mod tests {
     use super::*;
 
     fn taint(k: &str, v: &str, e: &str) -> Taint {
-        Taint { key: k.into(), value: (!v.is_empty()).then(|| v.to_string()), effect: e.into(), time_added: None }
+        Taint {
+            key: k.into(),
+            value: (!v.is_empty()).then(|| v.to_string()),
+            effect: e.into(),
+            time_added: None,
+        }
     }
     fn tol(k: &str, op: &str, v: &str, e: &str) -> Toleration {
         Toleration {

@@ -224,9 +224,9 @@ pub fn new_plugin(name: PluginName, args: &PluginArgs) -> Box<dyn Plugin> {
         PluginName::PodTopologySpread => Box::new(pod_topology_spread::PodTopologySpread::new(&args.pod_topology_spread)),
         PluginName::InterPodAffinity => Box::new(inter_pod_affinity::InterPodAffinity::new(&args.inter_pod_affinity)),
         PluginName::DefaultPreemption => Box::new(default_preemption::DefaultPreemption::new(&args.default_preemption)),
-        PluginName::NodeResourcesBalancedAllocation => {
-            Box::new(node_resources_balanced_allocation::BalancedAllocation::new(&args.node_resources_balanced_allocation))
-        }
+        PluginName::NodeResourcesBalancedAllocation => Box::new(node_resources_balanced_allocation::BalancedAllocation::new(
+            &args.node_resources_balanced_allocation,
+        )),
         PluginName::ImageLocality => Box::new(image_locality::ImageLocality),
         PluginName::DefaultBinder => Box::new(default_binder::DefaultBinder),
         PluginName::DynamicResources => Box::new(dynamic_resources::DynamicResources::new(&args.dynamic_resources)),

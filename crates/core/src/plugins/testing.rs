@@ -7,7 +7,9 @@ use crate::quantity::Quantity;
 use std::sync::Arc;
 
 fn rl(kv: &[(&str, &str)]) -> api::ResourceList {
-    kv.iter().map(|(k, v)| (k.to_string(), Quantity::parse(v).expect("valid quantity"))).collect()
+    kv.iter()
+        .map(|(k, v)| (k.to_string(), Quantity::parse(v).expect("valid quantity")))
+        .collect()
 }
 
 #[derive(Clone, Default)]
@@ -51,7 +53,10 @@ impl MakePod {
         self.pod.spec.containers.push(Container {
             name: format!("c{n}"),
             image: Some("image".into()),
-            resources: ResourceRequirements { requests: rl(kv), ..Default::default() },
+            resources: ResourceRequirements {
+                requests: rl(kv),
+                ..Default::default()
+            },
             ..Default::default()
         });
         self
@@ -60,7 +65,10 @@ impl MakePod {
         let n = self.pod.spec.init_containers.len();
         self.pod.spec.init_containers.push(Container {
             name: format!("init{n}"),
-            resources: ResourceRequirements { requests: rl(kv), ..Default::default() },
+            resources: ResourceRequirements {
+                requests: rl(kv),
+                ..Default::default()
+            },
             restart_policy: sidecar.then(|| "Always".to_string()),
             ..Default::default()
         });
@@ -68,7 +76,11 @@ impl MakePod {
     }
     pub fn image(mut self, image: &str) -> Self {
         let n = self.pod.spec.containers.len();
-        self.pod.spec.containers.push(Container { name: format!("c{n}"), image: Some(image.into()), ..Default::default() });
+        self.pod.spec.containers.push(Container {
+            name: format!("c{n}"),
+            image: Some(image.into()),
+            ..Default::default()
+        });
         self
     }
     pub fn host_port(mut self, port: i32, protocol: &str, ip: &str) -> Self {
@@ -111,7 +123,10 @@ impl MakePod {
     pub fn pvc(mut self, claim: &str) -> Self {
         self.pod.spec.volumes.push(api::Volume {
             name: claim.into(),
-            persistent_volume_claim: Some(api::PersistentVolumeClaimVolumeSource { claim_name: claim.into(), read_only: None }),
+            persistent_volume_claim: Some(api::PersistentVolumeClaimVolumeSource {
+                claim_name: claim.into(),
+                read_only: None,
+            }),
             ..Default::default()
         });
         self
@@ -171,7 +186,10 @@ impl MakeNode {
         self
     }
     pub fn image(mut self, name: &str, size: i64) -> Self {
-        self.node.status.images.push(api::ContainerImage { names: vec![name.into()], size_bytes: size });
+        self.node.status.images.push(api::ContainerImage {
+            names: vec![name.into()],
+            size_bytes: size,
+        });
         self
     }
     pub fn obj(self) -> Node {
@@ -202,10 +220,18 @@ pub struct Env {
 
 impl Env {
     pub fn new(nodes: Vec<Node>, pods: Vec<Pod>) -> Env {
-        Env { snapshot: snapshot(nodes, pods), cluster: Cluster::default(), nominator: Nominator::default() }
+        Env {
+            snapshot: snapshot(nodes, pods),
+            cluster: Cluster::default(),
+            nominator: Nominator::default(),
+        }
     }
     pub fn cx(&self) -> Ctx<'_> {
-        Ctx { snapshot: &self.snapshot, cluster: &self.cluster, nominator: &self.nominator }
+        Ctx {
+            snapshot: &self.snapshot,
+            cluster: &self.cluster,
+            nominator: &self.nominator,
+        }
     }
     pub fn node(&self, name: &str) -> &NodeInfo {
         self.snapshot.get(name).expect("node exists")
