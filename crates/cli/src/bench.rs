@@ -1,8 +1,146 @@
-//! `schedlab bench`: the synthetic conformance-style cluster (to be completed).
+//! `schedlab bench`: schedules a synthetic conformance-style cluster and reports throughput and
+//! peak memory. N nodes of 32 cpu / 128Gi / 110 pods spread over 3 zones, M pending pods of
+//! 100m / 256Mi, the default profile.
 
+use schedlab_core::api::{Container, Node, ObjectMeta, Pod, ResourceRequirements};
+use schedlab_core::load::Scenario;
+use schedlab_core::quantity::Quantity;
+use schedlab_core::trace::Detail;
+use schedlab_core::{Engine, EngineOptions};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
+use std::time::Instant;
 
-pub fn main(_args: &[String]) -> ExitCode {
-    eprintln!("bench: not implemented yet");
-    ExitCode::FAILURE
+fn q(s: &str) -> Quantity {
+    Quantity::parse(s).expect("valid quantity")
+}
+
+/// The synthetic scenario (already defaulted, as the loader would leave it).
+pub fn synthetic(nodes: usize, pods: usize) -> Scenario {
+    let mut sc = Scenario::default();
+    let zones = ["zone-a", "zone-b", "zone-c"];
+    for i in 0..nodes {
+        let name = format!("node-{i:05}");
+        let mut n = Node {
+            api_version: "v1".into(),
+            kind: "Node".into(),
+            ..Default::default()
+        };
+        n.metadata = ObjectMeta {
+            name: name.clone(),
+            uid: Some(format!("uid-node--{name}")),
+            ..Default::default()
+        };
+        n.metadata.labels.insert("kubernetes.io/hostname".into(), name.clone());
+        n.metadata.labels.insert("topology.kubernetes.io/zone".into(), zones[i % 3].into());
+        let cap: BTreeMap<String, Quantity> = [("cpu", "32"), ("memory", "128Gi"), ("pods", "110"), ("ephemeral-storage", "500Gi")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), q(v)))
+            .collect();
+        n.status.capacity = cap.clone();
+        n.status.allocatable = cap;
+        sc.nodes.push(n);
+    }
+    for i in 0..pods {
+        let name = format!("pod-{i:05}");
+        let mut p = Pod {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            ..Default::default()
+        };
+        p.metadata = ObjectMeta {
+            name: name.clone(),
+            namespace: Some("default".into()),
+            uid: Some(format!("uid-pod-default-{name}")),
+            ..Default::default()
+        };
+        p.metadata.labels.insert("app".into(), "bench".into());
+        p.spec.scheduler_name = Some("default-scheduler".into());
+        p.spec.priority = Some(0);
+        p.spec.preemption_policy = Some("PreemptLowerPriority".into());
+        let requests: BTreeMap<String, Quantity> = [("cpu", "100m"), ("memory", "256Mi")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), q(v)))
+            .collect();
+        p.spec.containers.push(Container {
+            name: "app".into(),
+            image: Some("registry.example.com/app:1.0".into()),
+            resources: ResourceRequirements {
+                requests,
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        sc.pods.push(p);
+        sc.pod_docs.push(nodes + i);
+    }
+    sc.documents = nodes + pods;
+    for n in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+        let mut ns = schedlab_core::api::Namespace::default();
+        ns.metadata.name = n.into();
+        ns.metadata.labels.insert("kubernetes.io/metadata.name".into(), n.into());
+        sc.cluster.namespaces.insert(n.into(), ns);
+    }
+    sc
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+fn peak_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+pub fn main(args: &[String]) -> ExitCode {
+    let get = |name: &str, default: u64| -> Result<u64, String> {
+        match args.iter().position(|a| a == name) {
+            Some(i) => args
+                .get(i + 1)
+                .ok_or(format!("{name} needs a value"))?
+                .parse()
+                .map_err(|_| format!("{name}: not a number")),
+            None => Ok(default),
+        }
+    };
+    let (nodes, pods, seed) = match (get("--nodes", 5000), get("--pods", 10000), get("--seed", 1)) {
+        (Ok(n), Ok(p), Ok(s)) => (n as usize, p as usize, s),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let t0 = Instant::now();
+    let sc = synthetic(nodes, pods);
+    let mut engine = Engine::new(
+        sc,
+        EngineOptions {
+            seed,
+            detail: Detail::None,
+        },
+    );
+    let setup = t0.elapsed();
+    let t1 = Instant::now();
+    let cycles = engine.run();
+    let elapsed = t1.elapsed();
+    let bound = engine.pods.iter().filter(|p| p.node.is_some()).count();
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { bound as f64 / secs } else { f64::INFINITY };
+    let peak = peak_rss_bytes();
+    println!("nodes: {nodes}");
+    println!("pods: {pods}");
+    println!("scheduled: {bound}");
+    println!("cycles: {cycles}");
+    println!("trace events: {}", engine.trace.events.len());
+    println!("setup: {:.3} s", setup.as_secs_f64());
+    println!("scheduling: {secs:.3} s");
+    println!("throughput: {rate:.0} pods/s");
+    match peak {
+        Some(b) => println!("peak memory: {:.1} MB", b as f64 / 1e6),
+        None => println!("peak memory: unknown"),
+    }
+    if bound != pods {
+        eprintln!("warning: {} pods were not scheduled", pods - bound);
+    }
+    ExitCode::SUCCESS
 }

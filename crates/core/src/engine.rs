@@ -671,7 +671,9 @@ impl Engine {
                     ..Default::default()
                 });
             }
-            self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes[node].name().to_string()];
+            if detail {
+                self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes[node].name().to_string()];
+            }
             return CycleResult::Scheduled {
                 node,
                 evaluated,
@@ -738,7 +740,9 @@ impl Engine {
         };
         let selected = feasible[pick];
         let tied_nodes: Vec<u32> = tied.iter().map(|&i| feasible[i] as u32).collect();
-        self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
+        if detail {
+            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
+        }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes[feasible[i]].name().to_string();
             let mut plugins: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();

@@ -642,3 +642,17 @@ mod tests {
         }));
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn print_sizes() {
+        eprintln!(
+            "Pod {} PodInfo {} NodeInfo {} TraceEvent {}",
+            std::mem::size_of::<crate::api::Pod>(),
+            std::mem::size_of::<super::PodInfo>(),
+            std::mem::size_of::<super::NodeInfo>(),
+            std::mem::size_of::<crate::trace::TraceEvent>()
+        );
+    }
+}
