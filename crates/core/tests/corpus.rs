@@ -1,0 +1,104 @@
+//! The conformance corpus run inside the engine's test binary, so that it also runs compiled to
+//! wasm32 in headless Chromium (where there is no file system): each scenario is embedded.
+//! The native suite (`crates/cli/tests/conformance.rs`) reads the directory instead, so new
+//! scenarios are picked up there without editing this list.
+
+use schedlab_core::trace::Detail;
+use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+macro_rules! corpus {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../../tests/conformance/scenarios/", $name, ".yaml")),
+            include_str!(concat!("../../../tests/conformance/scenarios/", $name, ".expected.json")),
+        )
+    };
+}
+
+const CORPUS: &[(&str, &str, &str)] = &[
+    corpus!("fit-cpu-memory-basic"),
+    corpus!("fit-init-containers-max"),
+    corpus!("fit-sidecar-restartable-init"),
+    corpus!("fit-unschedulable-multiple-reasons"),
+    corpus!("imagelocality-large-image"),
+    corpus!("interpod-affinity-first-pod-self"),
+    corpus!("interpod-affinity-zone-required"),
+    corpus!("interpod-antiaffinity-hostname"),
+    corpus!("interpod-preferred-namespace-selector"),
+    corpus!("mixed-three-zone-web"),
+    corpus!("nodeaffinity-added-affinity-config"),
+    corpus!("nodeaffinity-preferred-weights"),
+    corpus!("nodeaffinity-required-operators"),
+    corpus!("nodename-prebound-pods"),
+    corpus!("nodeports-hostport-conflicts"),
+    corpus!("nodeunschedulable-cordoned"),
+    corpus!("preemption-never-policy"),
+    corpus!("preemption-pdb-steers-node"),
+    corpus!("preemption-single-victim"),
+    corpus!("preemption-victims-several-priorities"),
+    corpus!("profile-plugin-weights"),
+    corpus!("profiles-two-schedulers"),
+    corpus!("queue-priority-order"),
+    corpus!("queue-scheduling-gates"),
+    corpus!("sample-window-zone-blocks"),
+    corpus!("scale-batch-binpack"),
+    corpus!("score-balanced-allocation"),
+    corpus!("score-least-allocated-default"),
+    corpus!("score-most-allocated-binpack"),
+    corpus!("score-requested-to-capacity-ratio"),
+    corpus!("spread-default-constraints-list"),
+    corpus!("spread-mindomains"),
+    corpus!("spread-zone-donotschedule"),
+    corpus!("spread-zone-scheduleanyway"),
+    corpus!("taints-noschedule-untolerated"),
+    corpus!("taints-prefernoschedule-scoring"),
+    corpus!("volume-csi-node-limits"),
+    corpus!("volume-pv-node-affinity"),
+    corpus!("volume-wffc-zone"),
+    corpus!("volume-zone-and-rwop"),
+];
+
+fn run(text: &str, name: &str, seed: u64) -> serde_json::Value {
+    let sc = load_str(text, name).unwrap_or_else(|e| panic!("{name} does not load: {e}"));
+    let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
+    engine.run();
+    output::conformance_json(&engine)
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn embedded_corpus_matches_the_real_scheduler() {
+    let mut failed = Vec::new();
+    for (name, yaml, expected) in CORPUS {
+        let expected: serde_json::Value = serde_json::from_str(expected).expect("valid expected.json");
+        let diffs = conformance::compare(&expected, &run(yaml, name, 1), true);
+        if !diffs.is_empty() {
+            failed.push(format!("{name}: {}", diffs.join("; ")));
+        }
+    }
+    assert!(failed.is_empty(), "{} scenarios differ:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// The same scenario and seed give the same trace. The digest (FNV-1a of the trace's JSON) is
+/// platform independent, so native and wasm runs can be compared by printing it.
+#[wasm_bindgen_test(unsupported = test)]
+fn deterministic_trace() {
+    for (name, yaml, _) in CORPUS {
+        let a = trace_digest(yaml, name, 7);
+        let b = trace_digest(yaml, name, 7);
+        assert_eq!(a, b, "{name}: two runs with the same seed differ");
+    }
+}
+
+fn trace_digest(text: &str, name: &str, seed: u64) -> u64 {
+    let sc = load_str(text, name).expect("loads");
+    let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
+    engine.run();
+    let json = serde_json::to_string(&engine.trace).expect("serializable");
+    json.bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
