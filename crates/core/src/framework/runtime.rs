@@ -5,13 +5,12 @@ use super::interface::*;
 use super::{Code, CycleState, NodeInfo, PodInfo, Status};
 use crate::config::Profile;
 use crate::plugins::{new_plugin, PluginName, PluginSet};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub struct Framework {
     pub profile: Profile,
-    /// Instances by plugin name (only those the profile uses).
-    instances: BTreeMap<PluginName, Box<dyn Plugin>>,
+    /// Instances indexed by `PluginName as usize` (only those the profile uses are present).
+    instances: Vec<Option<Box<dyn Plugin>>>,
 }
 
 /// One plugin's scores for the scored nodes, before and after normalization and weighting.
@@ -35,12 +34,10 @@ pub struct ScoreResult {
 
 impl Framework {
     pub fn new(profile: Profile) -> Framework {
-        let instances = profile
-            .plugins
-            .all()
-            .into_iter()
-            .map(|p| (p, new_plugin(p, &profile.args)))
-            .collect();
+        let mut instances: Vec<Option<Box<dyn Plugin>>> = (0..PluginName::ALL.len()).map(|_| None).collect();
+        for p in profile.plugins.all() {
+            instances[p as usize] = Some(new_plugin(p, &profile.args));
+        }
         Framework { profile, instances }
     }
 
@@ -48,13 +45,17 @@ impl Framework {
         &self.profile.scheduler_name
     }
 
+    #[inline]
     pub fn plugin(&self, p: PluginName) -> &dyn Plugin {
-        self.instances[&p].as_ref()
+        self.instances[p as usize].as_deref().expect("the profile uses this plugin")
     }
 
     /// Every plugin instance (for queueing hints).
     pub fn instances(&self) -> impl Iterator<Item = (PluginName, &dyn Plugin)> {
-        self.instances.iter().map(|(n, p)| (*n, p.as_ref()))
+        self.instances
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_deref().map(|p| (PluginName::ALL[i], p)))
     }
 
     pub fn has_filter_plugins(&self) -> bool {
