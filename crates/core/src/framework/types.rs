@@ -15,20 +15,56 @@ pub const RESOURCE_MEMORY: &str = "memory";
 pub const RESOURCE_PODS: &str = "pods";
 pub const RESOURCE_EPHEMERAL_STORAGE: &str = "ephemeral-storage";
 
-/// Extended resources and hugepages: what upstream calls scalar resources.
+/// Extended resources, hugepages, prefixed native (`*kubernetes.io/`) and attachable-volume
+/// resources: what upstream calls scalar resources.
 pub fn is_scalar_resource_name(name: &str) -> bool {
-    is_extended_resource_name(name) || name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")
+    is_extended_resource_name(name)
+        || name.starts_with("hugepages-")
+        || name.contains("kubernetes.io/")
+        || name.starts_with("attachable-volumes-")
 }
 
-/// A fully-qualified resource name outside the kubernetes.io/ namespace (and not requests.*).
+/// A resource name outside the kubernetes.io/ namespace that, prefixed with `requests.`, is a
+/// valid qualified name (upstream v1helper.IsExtendedResourceName).
 pub fn is_extended_resource_name(name: &str) -> bool {
-    if name.starts_with("requests.") {
+    // Unprefixed names and names in the kubernetes.io/ namespace are native.
+    if !name.contains('/') || name.contains("kubernetes.io/") || name.starts_with("requests.") {
         return false;
     }
-    match name.split_once('/') {
-        Some((prefix, _)) => !(prefix == "kubernetes.io" || prefix.ends_with(".kubernetes.io")),
-        None => false,
+    let mut parts = name.split('/');
+    let (Some(prefix), Some(local), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    // The quota form `requests.<prefix>` must be a DNS-1123 subdomain.
+    let quota_prefix_len = "requests.".len() + prefix.len();
+    if quota_prefix_len > 253 || !is_dns1123_subdomain_tail(prefix) {
+        return false;
     }
+    is_qualified_name_part(local)
+}
+
+/// Whether `requests.` followed by `s` is a DNS-1123 subdomain (`requests` itself is a valid
+/// first label, so `s` must be a dot-separated list of valid labels).
+fn is_dns1123_subdomain_tail(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|label| {
+            let b = label.as_bytes();
+            !b.is_empty()
+                && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+                && b[0] != b'-'
+                && b[b.len() - 1] != b'-'
+        })
+}
+
+/// The name part of a qualified name: at most 63 characters, alphanumeric at both ends, with
+/// `-`, `_` and `.` allowed inside.
+fn is_qualified_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 63
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// Aggregate compute resources in the units the scheduler uses (milli-cpu, bytes, counts).
@@ -146,6 +182,12 @@ pub fn pod_level_requests_set(pod: &Pod) -> bool {
 /// pod-level requests taking precedence for cpu/memory/hugepages, plus overhead.
 /// `non_missing` adds defaults to containers that do not request a resource.
 pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceList {
+    pod_requests_with(pod, non_missing, false)
+}
+
+/// `pod_requests` with upstream's `SkipPodLevelResources` option: when `skip_pod_level` is set,
+/// pod-level `spec.resources.requests` are ignored and only the containers count.
+pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod_level: bool) -> ResourceList {
     let apply = |reqs: &ResourceList| -> ResourceList {
         match non_missing {
             Some(nm) if !nm.is_empty() => {
@@ -182,7 +224,7 @@ pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceLi
         max_rl(&mut init_reqs, &creqs);
     }
     max_rl(&mut reqs, &init_reqs);
-    if pod_level_requests_set(pod) {
+    if !skip_pod_level && pod_level_requests_set(pod) {
         if let Some(r) = &pod.spec.resources {
             for (k, v) in &r.requests {
                 if is_supported_pod_level_resource(k) {
@@ -604,6 +646,29 @@ mod tests {
         assert_eq!(r.resource.milli_cpu, 1000);
         assert_eq!(r.non0_cpu, 1100);
         assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
+    }
+
+    #[test]
+    fn resource_name_classes() {
+        // (name, extended, scalar)
+        for (name, ext, scalar) in [
+            ("cpu", false, false),
+            ("pods", false, false),
+            ("example.com/gpu", true, true),
+            ("example.com/GPU", true, true),
+            ("Example.com/gpu", false, false),
+            ("example.com/-gpu", false, false),
+            ("a/b/c", false, false),
+            ("/gpu", false, false),
+            ("kubernetes.io/foo", false, true),
+            ("example.kubernetes.io/foo", false, true),
+            ("requests.example.com/gpu", false, false),
+            ("hugepages-2Mi", false, true),
+            ("attachable-volumes-csi-x", false, true),
+        ] {
+            assert_eq!(is_extended_resource_name(name), ext, "{name}");
+            assert_eq!(is_scalar_resource_name(name), scalar, "{name}");
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod node_unschedulable;
 pub mod node_volume_limits;
 pub mod pod_topology_spread;
 pub mod priority_sort;
+pub mod resource_allocation;
 pub mod scheduling_gates;
 pub mod taint_toleration;
 pub mod volume_binding;
