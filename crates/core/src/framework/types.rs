@@ -416,7 +416,7 @@ fn host_ports(pod: &Pod) -> Vec<HostPort> {
 /// Host ports in use on a node, by IP.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HostPortInfo {
-    /// ip -> (protocol, port) -> number of users
+    /// ip -> (protocol, port) -> times added (a removal drops the entry whatever the count)
     pub by_ip: BTreeMap<String, BTreeMap<(String, i32), u32>>,
 }
 
