@@ -571,7 +571,8 @@ mod tests {
                 ]),
             )
         };
-        let cases: Vec<(&str, &NodeAffinity, MakePod, Option<(Vec<i64>, Vec<i64>)>)> = vec![
+        type Case<'a> = (&'a str, &'a NodeAffinity, MakePod, Option<(Vec<i64>, Vec<i64>)>);
+        let cases: Vec<Case> = vec![
             ("no preferences: skip", &plain, MakePod::new("p"), None),
             (
                 "required only: skip",
