@@ -107,15 +107,23 @@ pub fn node_tree_order(nodes: &[Arc<api::Node>]) -> Vec<usize> {
     out
 }
 
-/// Image names as the ImageLocality plugin keys them.
+/// Image names as the ImageLocality plugin keys them: the names exactly as each node reports
+/// them. Like upstream's scheduler cache, one summary is shared per name: its size is the one
+/// the first node (in declaration order) reported for it, and it counts the nodes having it.
 pub fn image_states(nodes: &[Arc<api::Node>]) -> Vec<Arc<HashMap<String, ImageStateSummary>>> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut shared: HashMap<&str, ImageStateSummary> = HashMap::new();
     for n in nodes {
         let mut seen = std::collections::HashSet::new();
         for img in &n.status.images {
             for name in &img.names {
                 if seen.insert(name.as_str()) {
-                    *counts.entry(name.as_str()).or_insert(0) += 1;
+                    shared
+                        .entry(name.as_str())
+                        .or_insert(ImageStateSummary {
+                            size: img.size_bytes,
+                            num_nodes: 0,
+                        })
+                        .num_nodes += 1;
                 }
             }
         }
@@ -126,13 +134,7 @@ pub fn image_states(nodes: &[Arc<api::Node>]) -> Vec<Arc<HashMap<String, ImageSt
             let mut m = HashMap::new();
             for img in &n.status.images {
                 for name in &img.names {
-                    m.insert(
-                        name.clone(),
-                        ImageStateSummary {
-                            size: img.size_bytes,
-                            num_nodes: counts[name.as_str()],
-                        },
-                    );
+                    m.entry(name.clone()).or_insert(shared[name.as_str()]);
                 }
             }
             Arc::new(m)

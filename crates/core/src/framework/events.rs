@@ -102,6 +102,10 @@ pub enum EventObject {
         old: Option<Arc<PodInfo>>,
         new: Option<Arc<PodInfo>>,
     },
+    Node {
+        old: Option<Arc<crate::api::Node>>,
+        new: Option<Arc<crate::api::Node>>,
+    },
     PersistentVolumeClaim {
         old: Option<Arc<crate::api::PersistentVolumeClaim>>,
         new: Option<Arc<crate::api::PersistentVolumeClaim>>,

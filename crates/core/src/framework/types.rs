@@ -430,10 +430,16 @@ impl PodInfo {
     }
 }
 
-/// Host ports requested by a pod's containers (upstream util.GetHostPorts: app containers only).
+/// Host ports requested by a pod (upstream util.GetHostPorts): those of restartable init
+/// containers (sidecars, which run for the pod's whole life) first, then the app containers'.
 fn host_ports(pod: &Pod) -> Vec<HostPort> {
     let mut out = Vec::new();
-    for c in &pod.spec.containers {
+    let sidecars = pod
+        .spec
+        .init_containers
+        .iter()
+        .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+    for c in sidecars.chain(&pod.spec.containers) {
         for p in &c.ports {
             let hp = p.host_port.unwrap_or(0);
             if hp <= 0 {
@@ -452,7 +458,7 @@ fn host_ports(pod: &Pod) -> Vec<HostPort> {
 /// Host ports in use on a node, by IP.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HostPortInfo {
-    /// ip -> (protocol, port) -> number of users
+    /// ip -> (protocol, port) -> times added (a removal drops the entry whatever the count)
     pub by_ip: BTreeMap<String, BTreeMap<(String, i32), u32>>,
 }
 
@@ -465,14 +471,11 @@ impl HostPortInfo {
             .entry((hp.protocol.clone(), hp.port))
             .or_insert(0) += 1;
     }
+    /// Forgets the (ip, protocol, port) entry outright, whatever its count: upstream keeps a set,
+    /// so removing one of two pods using the same port frees it.
     pub fn remove(&mut self, hp: &HostPort) {
         if let Some(m) = self.by_ip.get_mut(&hp.ip) {
-            if let Some(c) = m.get_mut(&(hp.protocol.clone(), hp.port)) {
-                *c -= 1;
-                if *c == 0 {
-                    m.remove(&(hp.protocol.clone(), hp.port));
-                }
-            }
+            m.remove(&(hp.protocol.clone(), hp.port));
             if m.is_empty() {
                 self.by_ip.remove(&hp.ip);
             }

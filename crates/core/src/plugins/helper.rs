@@ -68,6 +68,25 @@ impl RequiredNodeAffinity {
     }
 }
 
+/// Scales scores to `0..=max_priority` by the largest score (upstream
+/// helper.DefaultNormalizeScore); `reverse` turns high raw scores into low final ones. All
+/// zeros stay zero, or become `max_priority` when reversed. Integer division truncates as Go's.
+pub fn default_normalize_score(max_priority: i64, reverse: bool, scores: &mut [crate::framework::NodeScore]) {
+    let max_count = scores.iter().map(|s| s.score).fold(0, i64::max);
+    if max_count == 0 {
+        if reverse {
+            for s in scores.iter_mut() {
+                s.score = max_priority;
+            }
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let v = max_priority * s.score / max_count;
+        s.score = if reverse { max_priority - v } else { v };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +106,25 @@ mod tests {
             value: (!v.is_empty()).then(|| v.to_string()),
             effect: (!e.is_empty()).then(|| e.to_string()),
             toleration_seconds: None,
+        }
+    }
+
+    #[test]
+    fn default_normalize_score_table() {
+        use crate::framework::NodeScore;
+        let cases: [(&str, bool, Vec<i64>, Vec<i64>); 6] = [
+            ("all zero", false, vec![0, 0], vec![0, 0]),
+            ("all zero reversed", true, vec![0, 0], vec![100, 100]),
+            ("scaled by max", false, vec![1, 2, 3], vec![33, 66, 100]),
+            ("scaled by max reversed", true, vec![1, 2, 3], vec![67, 34, 0]),
+            ("truncating division", false, vec![2, 7], vec![28, 100]),
+            ("single node", true, vec![5], vec![0]),
+        ];
+        for (name, reverse, raw, want) in cases {
+            let mut scores: Vec<NodeScore> = raw.iter().enumerate().map(|(i, &s)| NodeScore { node: i, score: s }).collect();
+            default_normalize_score(100, reverse, &mut scores);
+            let got: Vec<i64> = scores.iter().map(|s| s.score).collect();
+            assert_eq!(got, want, "{name}");
         }
     }
 

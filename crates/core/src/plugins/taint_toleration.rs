@@ -1,12 +1,320 @@
-//! TaintToleration (not implemented yet).
+//! TaintToleration: a node's NoSchedule/NoExecute taints must be tolerated (Filter); nodes with
+//! fewer untolerated PreferNoSchedule taints score higher (Score + reversed normalization).
 
-use crate::framework::Plugin;
+use crate::api::{Taint, Toleration};
+use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status, MAX_NODE_SCORE};
+use crate::plugins::helper::{default_normalize_score, find_untolerated_taint, tolerations_tolerate_taint};
 use crate::plugins::PluginName;
+
+const EFFECT_NO_SCHEDULE: &str = "NoSchedule";
+const EFFECT_NO_EXECUTE: &str = "NoExecute";
+const EFFECT_PREFER_NO_SCHEDULE: &str = "PreferNoSchedule";
+
+/// The taints Filter enforces.
+fn is_do_not_schedule(t: &Taint) -> bool {
+    t.effect == EFFECT_NO_SCHEDULE || t.effect == EFFECT_NO_EXECUTE
+}
+
+fn first_untolerated<'a>(taints: &'a [Taint], tols: &[Toleration]) -> Option<&'a Taint> {
+    find_untolerated_taint(taints, tols, is_do_not_schedule)
+}
+
+/// The pod's tolerations that can apply to PreferNoSchedule taints (that effect or any effect).
+#[derive(Clone, Debug)]
+struct PreScoreState {
+    tolerations: Vec<Toleration>,
+}
+
+fn count_intolerable_prefer_no_schedule(taints: &[Taint], tols: &[Toleration]) -> i64 {
+    taints
+        .iter()
+        .filter(|t| t.effect == EFFECT_PREFER_NO_SCHEDULE && !tolerations_tolerate_taint(tols, t))
+        .count() as i64
+}
 
 pub struct TaintToleration;
 
 impl Plugin for TaintToleration {
     fn name(&self) -> PluginName {
         PluginName::TaintToleration
+    }
+
+    fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
+        vec![
+            ClusterEventWithHint {
+                event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_TAINT)),
+                has_hint: true,
+            },
+            ClusterEventWithHint {
+                event: ClusterEvent::new(EventResource::Pod, ActionType::UPDATE_POD_TOLERATION),
+                has_hint: true,
+            },
+        ]
+    }
+
+    fn queueing_hint(&self, _cx: &Ctx, pod: &PodInfo, event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
+        let tols = &pod.pod.spec.tolerations;
+        match (event.resource, obj) {
+            (EventResource::Node, EventObject::Node { old, new: Some(new) }) => {
+                // Only a change from "some taint untolerated" (or no node) to "all tolerated" helps.
+                let was_untolerated = old.as_ref().is_none_or(|o| first_untolerated(&o.spec.taints, tols).is_some());
+                let is_untolerated = first_untolerated(&new.spec.taints, tols).is_some();
+                Ok(if was_untolerated && !is_untolerated {
+                    QueueingHint::Queue
+                } else {
+                    QueueingHint::Skip
+                })
+            }
+            (_, EventObject::Pod { new: Some(modified), .. }) => Ok(if modified.uid == pod.uid {
+                QueueingHint::Queue
+            } else {
+                QueueingHint::Skip
+            }),
+            _ => Err(format!("unexpected object for event {}", event.label())),
+        }
+    }
+
+    fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
+        match first_untolerated(&node.node.spec.taints, &pod.pod.spec.tolerations) {
+            None => Status::success(),
+            Some(t) => Status::unresolvable(format!(
+                "node(s) had untolerated taint {{{}: {}}}",
+                t.key,
+                t.value.as_deref().unwrap_or("")
+            )),
+        }
+    }
+
+    fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
+        let tolerations = pod
+            .pod
+            .spec
+            .tolerations
+            .iter()
+            .filter(|t| t.effect.as_deref().is_none_or(|e| e.is_empty() || e == EFFECT_PREFER_NO_SCHEDULE))
+            .cloned()
+            .collect();
+        state.write(PluginName::TaintToleration, PreScoreState { tolerations });
+        Status::success()
+    }
+
+    fn score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
+        let s = state
+            .read::<PreScoreState>(PluginName::TaintToleration)
+            .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
+        Ok(count_intolerable_prefer_no_schedule(&node.node.spec.taints, &s.tolerations))
+    }
+
+    fn has_normalize_score(&self) -> bool {
+        true
+    }
+
+    fn normalize_score(&self, _cx: &Ctx, _state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
+        default_normalize_score(MAX_NODE_SCORE, true, scores);
+        Status::success()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framework::Code;
+    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use std::sync::Arc;
+
+    #[test]
+    fn filter() {
+        let cases = [
+            ("no taints", MakePod::new("p"), MakeNode::new("n"), None),
+            (
+                "untolerated NoSchedule",
+                MakePod::new("p"),
+                MakeNode::new("n").taint("dedicated", "gpu", "NoSchedule"),
+                Some("node(s) had untolerated taint {dedicated: gpu}"),
+            ),
+            (
+                "value-less NoExecute",
+                MakePod::new("p"),
+                MakeNode::new("n").taint("maintenance", "", "NoExecute"),
+                Some("node(s) had untolerated taint {maintenance: }"),
+            ),
+            (
+                "PreferNoSchedule is not enforced",
+                MakePod::new("p"),
+                MakeNode::new("n").taint("soft", "x", "PreferNoSchedule"),
+                None,
+            ),
+            (
+                "tolerated with Equal",
+                MakePod::new("p").toleration("dedicated", "Equal", "gpu", "NoSchedule"),
+                MakeNode::new("n").taint("dedicated", "gpu", "NoSchedule"),
+                None,
+            ),
+            (
+                "wrong value",
+                MakePod::new("p").toleration("dedicated", "Equal", "ml", "NoSchedule"),
+                MakeNode::new("n").taint("dedicated", "gpu", "NoSchedule"),
+                Some("node(s) had untolerated taint {dedicated: gpu}"),
+            ),
+            (
+                "first untolerated taint is reported",
+                MakePod::new("p").toleration("a", "Exists", "", ""),
+                MakeNode::new("n")
+                    .taint("a", "1", "NoSchedule")
+                    .taint("soft", "", "PreferNoSchedule")
+                    .taint("b", "2", "NoExecute")
+                    .taint("c", "3", "NoSchedule"),
+                Some("node(s) had untolerated taint {b: 2}"),
+            ),
+        ];
+        for (name, pod, node, want) in cases {
+            let env = Env::new(vec![node.obj()], vec![]);
+            let s = TaintToleration.filter(&env.cx(), &CycleState::new(), &pod.info(), env.node("n"));
+            match want {
+                None => assert!(s.is_success(), "{name}: {s:?}"),
+                Some(msg) => {
+                    assert_eq!(s.code, Code::UnschedulableAndUnresolvable, "{name}");
+                    assert_eq!(s.message(), msg, "{name}");
+                }
+            }
+        }
+    }
+
+    fn run_scores(pod: MakePod, nodes: Vec<MakeNode>) -> (Vec<i64>, Vec<i64>) {
+        let env = Env::new(nodes.into_iter().map(|n| n.obj()).collect(), vec![]);
+        let pod = pod.info();
+        let cx = env.cx();
+        let mut state = CycleState::new();
+        let infos: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        assert!(TaintToleration.pre_score(&cx, &mut state, &pod, &infos).is_success());
+        let mut scores: Vec<NodeScore> = infos
+            .iter()
+            .enumerate()
+            .map(|(i, n)| NodeScore {
+                node: i,
+                score: TaintToleration.score(&cx, &state, &pod, n).unwrap(),
+            })
+            .collect();
+        let raw = scores.iter().map(|s| s.score).collect();
+        assert!(TaintToleration.normalize_score(&cx, &state, &pod, &mut scores).is_success());
+        (raw, scores.iter().map(|s| s.score).collect())
+    }
+
+    #[test]
+    fn score() {
+        let cases = [
+            (
+                "no taints anywhere",
+                MakePod::new("p"),
+                vec![MakeNode::new("a"), MakeNode::new("b")],
+                vec![0, 0],
+                vec![100, 100],
+            ),
+            (
+                "count untolerated PreferNoSchedule taints",
+                MakePod::new("p").toleration("t1", "Equal", "v", "PreferNoSchedule"),
+                vec![
+                    MakeNode::new("a").taint("t1", "v", "PreferNoSchedule"),
+                    MakeNode::new("b").taint("t2", "v", "PreferNoSchedule"),
+                    MakeNode::new("c")
+                        .taint("t2", "v", "PreferNoSchedule")
+                        .taint("t3", "", "PreferNoSchedule")
+                        .taint("t4", "v", "PreferNoSchedule"),
+                ],
+                vec![0, 1, 3],
+                vec![100, 67, 0],
+            ),
+            (
+                "NoSchedule taints and NoSchedule-only tolerations do not count",
+                MakePod::new("p").toleration("t1", "Exists", "", "NoSchedule"),
+                vec![
+                    MakeNode::new("a").taint("t1", "v", "NoSchedule"),
+                    MakeNode::new("b").taint("t1", "v", "PreferNoSchedule"),
+                ],
+                vec![0, 1],
+                vec![100, 0],
+            ),
+            (
+                "effect-less toleration applies",
+                MakePod::new("p").toleration("t1", "Exists", "", ""),
+                vec![MakeNode::new("a").taint("t1", "v", "PreferNoSchedule"), MakeNode::new("b")],
+                vec![0, 0],
+                vec![100, 100],
+            ),
+        ];
+        for (name, pod, nodes, want_raw, want_norm) in cases {
+            let (raw, norm) = run_scores(pod, nodes);
+            assert_eq!(raw, want_raw, "{name}");
+            assert_eq!(norm, want_norm, "{name}");
+        }
+    }
+
+    #[test]
+    fn score_without_pre_score_errors() {
+        let env = Env::new(vec![MakeNode::new("a").obj()], vec![]);
+        let r = TaintToleration.score(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), env.node("a"));
+        assert_eq!(r.unwrap_err().code, Code::Error);
+    }
+
+    #[test]
+    fn node_hints() {
+        let env = Env::new(vec![], vec![]);
+        let pod = MakePod::new("p").toleration("ok", "Exists", "", "").info();
+        let ev = ClusterEvent::new(EventResource::Node, ActionType::UPDATE_NODE_TAINT);
+        let plain = || Arc::new(MakeNode::new("n").obj());
+        let tainted = |k: &str, e: &str| Arc::new(MakeNode::new("n").taint(k, "", e).obj());
+        let cases = [
+            ("new untainted node", None, plain(), QueueingHint::Queue),
+            (
+                "new node with an untolerated taint",
+                None,
+                tainted("bad", "NoSchedule"),
+                QueueingHint::Skip,
+            ),
+            (
+                "new node with a tolerated taint",
+                None,
+                tainted("ok", "NoSchedule"),
+                QueueingHint::Queue,
+            ),
+            (
+                "untolerated taint removed",
+                Some(tainted("bad", "NoExecute")),
+                plain(),
+                QueueingHint::Queue,
+            ),
+            (
+                "untolerated taint added",
+                Some(plain()),
+                tainted("bad", "NoSchedule"),
+                QueueingHint::Skip,
+            ),
+            (
+                "was already fine",
+                Some(plain()),
+                tainted("soft", "PreferNoSchedule"),
+                QueueingHint::Skip,
+            ),
+        ];
+        for (name, old, new, want) in cases {
+            let obj = EventObject::Node { old, new: Some(new) };
+            assert_eq!(TaintToleration.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
+        }
+    }
+
+    #[test]
+    fn pod_hints() {
+        let env = Env::new(vec![], vec![]);
+        let pod = MakePod::new("p").info();
+        let ev = ClusterEvent::new(EventResource::Pod, ActionType::UPDATE_POD_TOLERATION);
+        let cases = [("same pod", "p", QueueingHint::Queue), ("other pod", "q", QueueingHint::Skip)];
+        for (name, modified, want) in cases {
+            let obj = EventObject::Pod {
+                old: None,
+                new: Some(MakePod::new(modified).arc()),
+            };
+            assert_eq!(TaintToleration.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
+        }
     }
 }
