@@ -497,18 +497,20 @@ impl Engine {
                 }
             }
             if feasible.is_empty() {
-                let nodes: Vec<usize> = match pre_res.as_ref().and_then(|r| r.node_names.as_ref()) {
-                    None => (0..n_all).collect(),
+                let narrowed: Option<Vec<usize>> = match pre_res.as_ref().and_then(|r| r.node_names.as_ref()) {
+                    None => None,
                     Some(names) => {
                         let v: Vec<usize> = (0..n_all).filter(|&i| names.contains(self.snapshot.nodes[i].name())).collect();
                         diagnosis.absent = Status::unresolvable(format!(
                             "node(s) didn't satisfy plugin(s) [{}]",
                             unschedulable.sorted_names().join(" ")
                         ));
-                        v
+                        Some(v)
                     }
                 };
-                let num_all = nodes.len();
+                // Visit all nodes in snapshot order, or only those PreFilter narrowed to.
+                let num_all = narrowed.as_ref().map_or(n_all, Vec::len);
+                let node_at = |k: usize| narrowed.as_ref().map_or(k, |v| v[k]);
                 let has_scoring = fw.has_score_plugins();
                 let mut to_find = self.num_feasible_nodes_to_find(fw.profile.percentage_of_nodes_to_score, num_all);
                 if !has_scoring {
@@ -520,11 +522,11 @@ impl Engine {
                 if num_all > 0 {
                     if !fw.has_filter_plugins() {
                         for i in 0..to_find.min(num_all) {
-                            feasible.push(nodes[(start + i) % num_all]);
+                            feasible.push(node_at((start + i) % num_all));
                         }
                     } else {
                         for i in 0..num_all {
-                            let idx = nodes[(start + i) % num_all];
+                            let idx = node_at((start + i) % num_all);
                             let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes[idx]);
                             if st.code == Code::Error {
                                 error = Some(st);

@@ -209,6 +209,9 @@ impl Framework {
     /// Filter with the node's nominated pods of equal or higher priority counted in (first
     /// pass) and, when any were added and the pod passed, without them (second pass).
     pub fn run_filter_with_nominated_pods(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
+        if cx.nominator.is_empty() {
+            return self.run_filter(cx, state, pod, node);
+        }
         let nominated = cx.nominator.pods_for_node(node.name());
         let relevant: Vec<&Arc<PodInfo>> = nominated
             .iter()
