@@ -120,6 +120,7 @@ pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
     for pvc in sc.cluster.pvcs.values() {
         referenced.insert(pvc.metadata.namespace.clone().unwrap_or_else(|| "default".into()));
     }
+    volume_defaults(&mut sc.cluster);
     for pdb in &mut sc.cluster.pdbs {
         let ns = pdb.metadata.namespace.get_or_insert_with(|| "default".into()).clone();
         referenced.insert(ns);
@@ -141,5 +142,51 @@ pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
             .labels
             .insert("kubernetes.io/metadata.name".into(), ns.metadata.name.clone());
         ns.metadata.uid.get_or_insert_with(|| meta_uid("Namespace", "", &ns.metadata.name));
+    }
+}
+
+/// Volume objects as the simulated cluster holds them (conformance README, "Volumes"): a PV
+/// without a claimRef is Available, one with a claimRef is Bound; a PVC naming a volume is
+/// bound (the PV controller's bind-completed annotation and phase); StorageClasses get the
+/// apiserver's defaults (Immediate binding, Delete reclaim policy).
+fn volume_defaults(cluster: &mut crate::cluster::Cluster) {
+    for pv in cluster.pvs.values_mut() {
+        let pv = std::sync::Arc::make_mut(pv);
+        pv.metadata
+            .uid
+            .get_or_insert_with(|| meta_uid("PersistentVolume", "", &pv.metadata.name));
+        if pv.status.phase.as_deref().is_none_or(str::is_empty) {
+            pv.status.phase = Some(if pv.spec.claim_ref.is_some() { "Bound" } else { "Available" }.into());
+        }
+    }
+    for pvc in cluster.pvcs.values_mut() {
+        let pvc = std::sync::Arc::make_mut(pvc);
+        let ns = pvc.metadata.namespace.get_or_insert_with(|| "default".into()).clone();
+        pvc.metadata
+            .uid
+            .get_or_insert_with(|| meta_uid("PersistentVolumeClaim", &ns, &pvc.metadata.name));
+        if pvc.spec.volume_name.as_deref().is_some_and(|v| !v.is_empty()) {
+            pvc.metadata
+                .annotations
+                .entry("pv.kubernetes.io/bind-completed".into())
+                .or_insert_with(|| "yes".into());
+            if pvc.status.phase.as_deref().is_none_or(str::is_empty) {
+                pvc.status.phase = Some("Bound".into());
+            }
+        } else if pvc.status.phase.as_deref().is_none_or(str::is_empty) {
+            pvc.status.phase = Some("Pending".into());
+        }
+    }
+    for class in cluster.storage_classes.values_mut() {
+        class
+            .metadata
+            .uid
+            .get_or_insert_with(|| meta_uid("StorageClass", "", &class.metadata.name));
+        if class.volume_binding_mode.as_deref().is_none_or(str::is_empty) {
+            class.volume_binding_mode = Some("Immediate".into());
+        }
+        if class.reclaim_policy.as_deref().is_none_or(str::is_empty) {
+            class.reclaim_policy = Some("Delete".into());
+        }
     }
 }

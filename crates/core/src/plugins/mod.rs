@@ -25,6 +25,7 @@ pub mod scheduling_gates;
 pub mod taint_toleration;
 pub mod volume_binding;
 pub mod volume_restrictions;
+pub mod volume_util;
 pub mod volume_zone;
 
 /// Every in-tree plugin of kube-scheduler v1.34.
