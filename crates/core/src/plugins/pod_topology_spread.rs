@@ -166,10 +166,14 @@ pub fn workload_selectors(_cx: &Ctx, _pod: &PodInfo) -> WorkloadSelectors {
     WorkloadSelectors::default()
 }
 
-/// The selector default constraints use for a pod (upstream helper.DefaultSelector): the union
-/// of the selecting Services' selectors, plus the owning controller's.
+/// The selector default constraints use for a pod (upstream helper.DefaultSelector).
 fn default_selector(cx: &Ctx, pod: &PodInfo) -> Selector {
-    let w = workload_selectors(cx, pod);
+    compose_default_selector(workload_selectors(cx, pod))
+}
+
+/// The union of the selecting Services' selectors, plus the owning controller's: a
+/// ReplicationController's map is merged in, a ReplicaSet's or StatefulSet's requirements added.
+fn compose_default_selector(w: WorkloadSelectors) -> Selector {
     let mut set = Labels::new();
     for s in &w.services {
         set.extend(s.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -335,7 +339,11 @@ impl PodTopologySpread {
         if !self.default_constraints.iter().any(|c| c.when_unsatisfiable == action) {
             return Ok(Vec::new());
         }
-        let selector = default_selector(cx, pod);
+        self.default_constraints_with(default_selector(cx, pod), pod, action)
+    }
+
+    /// The default constraints with the given workload selector (none when it is empty).
+    fn default_constraints_with(&self, selector: Selector, pod: &PodInfo, action: &str) -> Result<Vec<Constraint>, String> {
         if selector.is_everything() {
             return Ok(Vec::new());
         }
@@ -451,33 +459,16 @@ impl PodTopologySpread {
         let new_matching = new.is_some_and(|n| node_has_all_keys(&n.metadata.labels, &constraints));
         let hint = match (old, new) {
             (Some(o), Some(n)) => {
-                if old_matching != new_matching {
-                    QueueingHint::Queue
-                } else if new_matching
-                    && (constraints
-                        .iter()
-                        .any(|c| o.metadata.labels.get(&c.topology_key) != n.metadata.labels.get(&c.topology_key))
-                        || o.spec.taints != n.spec.taints)
-                {
-                    QueueingHint::Queue
-                } else {
-                    QueueingHint::Skip
-                }
+                let changed = old_matching != new_matching
+                    || (new_matching
+                        && (constraints
+                            .iter()
+                            .any(|c| o.metadata.labels.get(&c.topology_key) != n.metadata.labels.get(&c.topology_key))
+                            || o.spec.taints != n.spec.taints));
+                queue_if(changed)
             }
-            (None, Some(_)) => {
-                if new_matching {
-                    QueueingHint::Queue
-                } else {
-                    QueueingHint::Skip
-                }
-            }
-            (Some(_), None) => {
-                if old_matching {
-                    QueueingHint::Queue
-                } else {
-                    QueueingHint::Skip
-                }
-            }
+            (None, Some(_)) => queue_if(new_matching),
+            (Some(_), None) => queue_if(old_matching),
             (None, None) => QueueingHint::Queue,
         };
         Ok(hint)
@@ -495,35 +486,30 @@ impl PodTopologySpread {
         let hint = match (old, new) {
             (Some(o), Some(n)) => {
                 if pod.uid == n.uid && n.pod.spec.tolerations != o.pod.spec.tolerations && constraints.iter().any(|c| c.honor_node_taints) {
-                    QueueingHint::Queue
-                } else if n.labels() == o.labels() {
-                    QueueingHint::Skip
-                } else if constraints
-                    .iter()
-                    .any(|c| c.selector.matches(o.labels()) != c.selector.matches(n.labels()))
-                {
+                    // A new toleration may let tainted nodes count.
                     QueueingHint::Queue
                 } else {
-                    QueueingHint::Skip
+                    queue_if(
+                        n.labels() != o.labels()
+                            && constraints
+                                .iter()
+                                .any(|c| c.selector.matches(o.labels()) != c.selector.matches(n.labels())),
+                    )
                 }
             }
-            (None, Some(n)) => {
-                if any_matches(n.labels()) {
-                    QueueingHint::Queue
-                } else {
-                    QueueingHint::Skip
-                }
-            }
-            (Some(o), None) => {
-                if any_matches(o.labels()) {
-                    QueueingHint::Queue
-                } else {
-                    QueueingHint::Skip
-                }
-            }
+            (None, Some(n)) => queue_if(any_matches(n.labels())),
+            (Some(o), None) => queue_if(any_matches(o.labels())),
             (None, None) => QueueingHint::Queue,
         };
         Ok(hint)
+    }
+}
+
+fn queue_if(b: bool) -> QueueingHint {
+    if b {
+        QueueingHint::Queue
+    } else {
+        QueueingHint::Skip
     }
 }
 
@@ -759,5 +745,642 @@ impl Plugin for PodTopologySpread {
             }
         }
         Status::success()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{LabelSelector, LabelSelectorRequirement};
+    use crate::framework::Code;
+    use crate::labels::{Op, Requirement};
+    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use std::collections::BTreeMap;
+
+    const ZONE: &str = LABEL_TOPOLOGY_ZONE;
+
+    fn labels(kv: &[(&str, &str)]) -> Labels {
+        kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn tsc(key: &str, max_skew: i32, when: &str, sel: Option<&[(&str, &str)]>) -> TopologySpreadConstraint {
+        TopologySpreadConstraint {
+            max_skew,
+            topology_key: key.into(),
+            when_unsatisfiable: when.into(),
+            label_selector: sel.map(|s| LabelSelector {
+                match_labels: labels(s),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn hard(key: &str, max_skew: i32, sel: &[(&str, &str)]) -> TopologySpreadConstraint {
+        tsc(key, max_skew, DO_NOT_SCHEDULE, Some(sel))
+    }
+
+    fn soft(key: &str, max_skew: i32, sel: &[(&str, &str)]) -> TopologySpreadConstraint {
+        tsc(key, max_skew, SCHEDULE_ANYWAY, Some(sel))
+    }
+
+    fn zone_node(name: &str, zone: &str) -> MakeNode {
+        MakeNode::new(name).label(ZONE, zone)
+    }
+
+    fn web(name: &str, node: &str) -> api::Pod {
+        MakePod::new(name).label("app", "web").node(node).obj()
+    }
+
+    fn plugin() -> PodTopologySpread {
+        PodTopologySpread::new(&PodTopologySpreadArgs::default())
+    }
+
+    /// PreFilter then Filter on every node, by node name.
+    fn run_filter(pl: &PodTopologySpread, env: &Env, pod: &PodInfo) -> (Code, BTreeMap<String, Code>) {
+        let cx = env.cx();
+        let mut state = CycleState::new();
+        let (_, s) = pl.pre_filter(&cx, &mut state, pod);
+        if !s.is_success() {
+            return (s.code, BTreeMap::new());
+        }
+        let out = env
+            .snapshot
+            .nodes
+            .iter()
+            .map(|n| (n.name().to_string(), pl.filter(&cx, &state, pod, n).code))
+            .collect();
+        (s.code, out)
+    }
+
+    fn codes(kv: &[(&str, Code)]) -> BTreeMap<String, Code> {
+        kv.iter().map(|(k, c)| (k.to_string(), *c)).collect()
+    }
+
+    const OK: Code = Code::Success;
+    const SKEW: Code = Code::Unschedulable;
+    const LABEL: Code = Code::UnschedulableAndUnresolvable;
+
+    #[test]
+    fn filter_messages() {
+        let env = Env::new(
+            vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj(), MakeNode::new("x").obj()],
+            vec![web("w1", "a")],
+        );
+        let pl = plugin();
+        let cx = env.cx();
+        let pod = MakePod::new("p")
+            .label("app", "web")
+            .spread(hard(ZONE, 1, &[("app", "web")]))
+            .info();
+        let mut state = CycleState::new();
+        assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
+        let s = pl.filter(&cx, &state, &pod, env.node("a"));
+        assert_eq!(
+            (s.code, s.message()),
+            (Code::Unschedulable, ERR_REASON_CONSTRAINTS_NOT_MATCH.to_string())
+        );
+        let s = pl.filter(&cx, &state, &pod, env.node("x"));
+        assert_eq!(
+            (s.code, s.message()),
+            (Code::UnschedulableAndUnresolvable, ERR_REASON_NODE_LABEL_NOT_MATCH.to_string())
+        );
+        assert!(pl.filter(&cx, &state, &pod, env.node("b")).is_success());
+        assert_eq!(pl.filter(&cx, &CycleState::new(), &pod, env.node("b")).code, Code::Error);
+    }
+
+    #[test]
+    fn filter_table() {
+        let nodes = || {
+            vec![
+                zone_node("a1", "za").label("disk", "ssd").obj(),
+                zone_node("a2", "za").label("disk", "ssd").obj(),
+                zone_node("b1", "zb").label("disk", "ssd").obj(),
+                zone_node("c1", "zc").taint("dedicated", "x", "NoSchedule").obj(),
+                MakeNode::new("none").obj(),
+            ]
+        };
+        let spread_pods = || vec![web("w1", "a1"), web("w2", "a2"), web("w3", "b1")];
+        let mut with_policies = hard(ZONE, 1, &[("app", "web")]);
+        with_policies.node_affinity_policy = Some("Ignore".into());
+        let mut taints_honor = hard(ZONE, 1, &[("app", "web")]);
+        taints_honor.node_taints_policy = Some("Honor".into());
+        let mut min3 = hard(ZONE, 1, &[("app", "web")]);
+        min3.min_domains = Some(3);
+        let mut min4 = hard(ZONE, 2, &[("app", "web")]);
+        min4.min_domains = Some(4);
+        let mut by_version = hard(ZONE, 1, &[("app", "web")]);
+        by_version.match_label_keys = vec!["version".into()];
+        let mut terminating = web("t1", "b1");
+        terminating.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:00Z"));
+
+        type Case = (&'static str, Vec<api::Pod>, MakePod, Code, Vec<(&'static str, Code)>);
+        let cases: Vec<Case> = vec![
+            (
+                "no constraints: skip",
+                spread_pods(),
+                MakePod::new("p").label("app", "web"),
+                Code::Skip,
+                vec![],
+            ),
+            (
+                "soft constraints only: skip",
+                spread_pods(),
+                MakePod::new("p").label("app", "web").spread(soft(ZONE, 1, &[("app", "web")])),
+                Code::Skip,
+                vec![],
+            ),
+            (
+                "zone skew: za=2 zb=1 zc=0",
+                spread_pods(),
+                MakePod::new("p").label("app", "web").spread(hard(ZONE, 1, &[("app", "web")])),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "maxSkew 2",
+                spread_pods(),
+                MakePod::new("p").label("app", "web").spread(hard(ZONE, 2, &[("app", "web")])),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "pod not matching its own selector",
+                spread_pods(),
+                MakePod::new("p").label("app", "db").spread(hard(ZONE, 1, &[("app", "web")])),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                // zc is no domain, so the minimum is zb's 1 (NodeAffinity rejects c1 itself).
+                "nodeAffinityPolicy Honor (default): zc is outside the pod's node selector",
+                spread_pods(),
+                MakePod::new("p")
+                    .label("app", "web")
+                    .node_selector("disk", "ssd")
+                    .spread(hard(ZONE, 1, &[("app", "web")])),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "nodeAffinityPolicy Ignore: zc counts",
+                spread_pods(),
+                MakePod::new("p")
+                    .label("app", "web")
+                    .node_selector("disk", "ssd")
+                    .spread(with_policies),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "nodeTaintsPolicy Honor: the tainted zc does not count",
+                spread_pods(),
+                MakePod::new("p").label("app", "web").spread(taints_honor.clone()),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "nodeTaintsPolicy Honor with a toleration: zc counts",
+                spread_pods(),
+                MakePod::new("p")
+                    .label("app", "web")
+                    .toleration("dedicated", "Exists", "", "NoSchedule")
+                    .spread(taints_honor),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "minDomains above the domain count: global minimum 0",
+                vec![web("w1", "a1"), web("w2", "b1"), web("w3", "c1")],
+                MakePod::new("p").label("app", "web").spread(min4),
+                OK,
+                // all domains hold 1: with minimum 0, 1+1-0 = 2 <= 2.
+                vec![("a1", OK), ("a2", OK), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "minDomains satisfied: the real minimum",
+                vec![web("w1", "a1"), web("w2", "b1")],
+                MakePod::new("p").label("app", "web").spread(min3),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "empty selector counts no pods",
+                spread_pods(),
+                MakePod::new("p").label("app", "web").spread(hard(ZONE, 1, &[])),
+                OK,
+                vec![("a1", OK), ("a2", OK), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "pods of other namespaces and terminating pods do not count",
+                vec![
+                    MakePod::new("o1").namespace("other").label("app", "web").node("a1").obj(),
+                    MakePod::new("o2").namespace("other").label("app", "web").node("a2").obj(),
+                    terminating,
+                ],
+                MakePod::new("p").label("app", "web").spread(hard(ZONE, 1, &[("app", "web")])),
+                OK,
+                vec![("a1", OK), ("a2", OK), ("b1", OK), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "matchLabelKeys narrow the selector to the pod's version",
+                vec![
+                    MakePod::new("v1a").label("app", "web").label("version", "v1").node("a1").obj(),
+                    MakePod::new("v1b").label("app", "web").label("version", "v1").node("a2").obj(),
+                    MakePod::new("v2").label("app", "web").label("version", "v2").node("b1").obj(),
+                ],
+                MakePod::new("p").label("app", "web").label("version", "v2").spread(by_version),
+                OK,
+                vec![("a1", OK), ("a2", OK), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+            (
+                "hostname and zone together",
+                vec![web("w1", "a1"), web("w2", "b1")],
+                MakePod::new("p")
+                    .label("app", "web")
+                    .spread(hard(ZONE, 1, &[("app", "web")]))
+                    .spread(hard(LABEL_HOSTNAME, 1, &[("app", "web")])),
+                OK,
+                vec![("a1", SKEW), ("a2", SKEW), ("b1", SKEW), ("c1", OK), ("none", LABEL)],
+            ),
+        ];
+        for (name, pods, pod, want_pre, want) in cases {
+            let env = Env::new(nodes(), pods);
+            let (pre, got) = run_filter(&plugin(), &env, &pod.info());
+            assert_eq!(pre, want_pre, "{name}: prefilter");
+            assert_eq!(got, codes(&want), "{name}");
+        }
+    }
+
+    #[test]
+    fn critical_paths() {
+        let mut p = CriticalPaths::new();
+        for (d, n) in [(1, 3), (2, 1), (3, 2)] {
+            p.update(d, n);
+        }
+        assert_eq!(p.0[0], Path { domain: 2, num: 1 });
+        assert_eq!(p.0[1], Path { domain: 3, num: 2 });
+        // The minimum grows: the second path takes over.
+        p.update(2, 5);
+        assert_eq!(p.0[0], Path { domain: 3, num: 2 });
+        // A domain outside the paths drops below the minimum.
+        p.update(1, 0);
+        assert_eq!((p.0[0], p.0[1]), (Path { domain: 1, num: 0 }, Path { domain: 3, num: 2 }));
+    }
+
+    #[test]
+    fn add_and_remove_pod() {
+        let env = Env::new(
+            vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()],
+            vec![web("w1", "a"), web("w2", "a"), web("w3", "b")],
+        );
+        let cx = env.cx();
+        let pl = plugin();
+        let pod = MakePod::new("p")
+            .label("app", "web")
+            .spread(hard(ZONE, 1, &[("app", "web")]))
+            .info();
+        let mut state = CycleState::new();
+        assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
+        let filter =
+            |state: &CycleState| -> Vec<Code> { ["a", "b"].iter().map(|n| pl.filter(&cx, state, &pod, env.node(n)).code).collect() };
+        assert_eq!(filter(&state), vec![SKEW, OK]);
+
+        // Preemption's what-if: removing a web pod from za balances the zones.
+        let victim = Arc::clone(&env.node("a").pods[0]);
+        let mut what_if = state.clone();
+        assert!(pl.remove_pod(&cx, &mut what_if, &pod, &victim, env.node("a")).is_success());
+        assert_eq!(filter(&what_if), vec![OK, OK]);
+        assert!(pl.remove_pod(&cx, &mut what_if, &pod, &victim, env.node("a")).is_success());
+        assert_eq!(filter(&what_if), vec![OK, SKEW]);
+        // The original state is untouched.
+        assert_eq!(filter(&state), vec![SKEW, OK]);
+
+        // A nominated pod added to zb.
+        let nominated = MakePod::new("n").label("app", "web").node("b").arc();
+        assert!(pl.add_pod(&cx, &mut state, &pod, &nominated, env.node("b")).is_success());
+        assert_eq!(filter(&state), vec![OK, OK]);
+        // Pods of another namespace or not matching are ignored.
+        let other_ns = MakePod::new("o").namespace("x").label("app", "web").node("b").arc();
+        let other = MakePod::new("o").label("app", "db").node("b").arc();
+        assert!(pl.add_pod(&cx, &mut state, &pod, &other_ns, env.node("b")).is_success());
+        assert!(pl.add_pod(&cx, &mut state, &pod, &other, env.node("b")).is_success());
+        assert_eq!(filter(&state), vec![OK, OK]);
+    }
+
+    /// PreScore, Score and NormalizeScore: raw and normalized scores by node name, or None when
+    /// PreScore skipped.
+    fn run_score(pl: &PodTopologySpread, env: &Env, pod: &PodInfo, feasible: &[&str]) -> Option<(Vec<i64>, Vec<i64>)> {
+        let cx = env.cx();
+        let mut state = CycleState::new();
+        let nodes: Vec<&NodeInfo> = feasible.iter().map(|n| env.node(n)).collect();
+        let s = pl.pre_score(&cx, &mut state, pod, &nodes);
+        if s.is_skip() {
+            return None;
+        }
+        assert!(s.is_success(), "{s:?}");
+        let mut scores: Vec<NodeScore> = nodes
+            .iter()
+            .map(|n| NodeScore {
+                node: env.snapshot.position(n.name()).unwrap(),
+                score: pl.score(&cx, &state, pod, n).unwrap(),
+            })
+            .collect();
+        let by_name = |scores: &[NodeScore]| -> Vec<i64> {
+            let m: BTreeMap<&str, i64> = scores.iter().map(|s| (env.snapshot.nodes[s.node].name(), s.score)).collect();
+            m.into_values().collect()
+        };
+        let raw = by_name(&scores);
+        assert!(pl.normalize_score(&cx, &state, pod, &mut scores).is_success());
+        Some((raw, by_name(&scores)))
+    }
+
+    #[test]
+    fn score_table() {
+        let nodes = || {
+            vec![
+                zone_node("a", "za").obj(),
+                zone_node("b", "zb").obj(),
+                // The taint only matters under nodeTaintsPolicy Honor.
+                zone_node("c", "zc").taint("k", "", "NoSchedule").obj(),
+                MakeNode::new("x").obj(),
+            ]
+        };
+        let cache = |name: &str, node: &str| MakePod::new(name).label("app", "cache").node(node).obj();
+        let list_args = PodTopologySpreadArgs {
+            default_constraints: vec![soft(ZONE, 1, &[])],
+            defaulting_type: DefaultingType::List,
+        };
+        let mut honor = soft(ZONE, 1, &[("app", "cache")]);
+        honor.node_taints_policy = Some("Honor".into());
+        type Case = (
+            &'static str,
+            PodTopologySpreadArgs,
+            Vec<api::Pod>,
+            MakePod,
+            Vec<&'static str>,
+            Option<(Vec<i64>, Vec<i64>)>,
+        );
+        let cases: Vec<Case> = vec![
+            (
+                "zone spreading: za=2 zb=0 zc=1, weight ln(5)",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a"), cache("c2", "a"), cache("c3", "c")],
+                MakePod::new("p").label("app", "cache").spread(soft(ZONE, 1, &[("app", "cache")])),
+                vec!["a", "b", "c"],
+                Some((vec![3, 0, 2], vec![0, 100, 33])),
+            ),
+            (
+                "a node without the key is ignored and scores 0; it also counts for nothing",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a"), cache("c2", "x"), cache("c3", "c")],
+                MakePod::new("p").label("app", "cache").spread(soft(ZONE, 1, &[("app", "cache")])),
+                vec!["a", "b", "c", "x"],
+                // weight ln(3+2); a and c hold 1 each: round(1.609) = 2.
+                Some((vec![2, 0, 2, 0], vec![0, 100, 0, 0])),
+            ),
+            (
+                "maxSkew adds maxSkew-1 to every counted node",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a")],
+                MakePod::new("p").label("app", "cache").spread(soft(ZONE, 3, &[("app", "cache")])),
+                vec!["a", "b"],
+                // weight ln(2+2) = 1.386: a = 1.386 + 2 = 3.39 -> 3; b = 2. (3+2-s)/3.
+                Some((vec![3, 2], vec![66, 100])),
+            ),
+            (
+                "domains of infeasible nodes are not counted",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a"), cache("c2", "a")],
+                MakePod::new("p").label("app", "cache").spread(soft(ZONE, 1, &[("app", "cache")])),
+                vec!["b", "c"],
+                Some((vec![0, 0], vec![100, 100])),
+            ),
+            (
+                "hostname: counted per node, weight from the number of scored nodes",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a"), cache("c2", "a"), cache("c3", "b")],
+                MakePod::new("p")
+                    .label("app", "cache")
+                    .spread(soft(LABEL_HOSTNAME, 1, &[("app", "cache")])),
+                vec!["a", "b", "c", "x"],
+                // weight ln(4+2) = 1.79: a = 3.58 -> 4, b = 1.79 -> 2.
+                Some((vec![4, 2, 0, 0], vec![0, 50, 100, 100])),
+            ),
+            (
+                "nodeTaintsPolicy Honor leaves tainted nodes' pods out of the domain counts",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a"), cache("c2", "c")],
+                MakePod::new("p").label("app", "cache").spread(honor),
+                vec!["a", "b", "c"],
+                Some((vec![2, 0, 0], vec![0, 100, 100])),
+            ),
+            (
+                "hard constraints only: skip",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a")],
+                MakePod::new("p").label("app", "cache").spread(hard(ZONE, 1, &[("app", "cache")])),
+                vec!["a", "b"],
+                None,
+            ),
+            (
+                "system defaults need a selecting workload: skip",
+                PodTopologySpreadArgs::default(),
+                vec![cache("c1", "a")],
+                MakePod::new("p").label("app", "cache"),
+                vec!["a", "b"],
+                None,
+            ),
+            (
+                "list defaults need a selecting workload: skip",
+                list_args,
+                vec![cache("c1", "a")],
+                MakePod::new("p").label("app", "cache"),
+                vec!["a", "b"],
+                None,
+            ),
+        ];
+        for (name, args, pods, pod, feasible, want) in cases {
+            let env = Env::new(nodes(), pods);
+            let got = run_score(&PodTopologySpread::new(&args), &env, &pod.info(), &feasible);
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn system_defaults_without_zone_labels_still_spread_by_hostname() {
+        // With a selecting workload, system defaults do not require every key: a node without
+        // a zone keeps its hostname score.
+        let pl = plugin();
+        let pod = MakePod::new("p").label("app", "web").info();
+        let sel = Selector::from_map(&labels(&[("app", "web")]));
+        let soft = pl.default_constraints_with(sel.clone(), &pod, SCHEDULE_ANYWAY).unwrap();
+        assert_eq!(soft.len(), 2);
+        assert!(soft.iter().all(|c| c.selector == sel));
+        assert_eq!((soft[0].topology_key.as_str(), soft[0].max_skew), (LABEL_HOSTNAME, 3));
+        assert_eq!((soft[1].topology_key.as_str(), soft[1].max_skew), (ZONE, 5));
+        assert!(pl.default_constraints_with(sel.clone(), &pod, DO_NOT_SCHEDULE).unwrap().is_empty());
+        assert!(pl
+            .default_constraints_with(Selector::everything(), &pod, SCHEDULE_ANYWAY)
+            .unwrap()
+            .is_empty());
+
+        let list = PodTopologySpread::new(&PodTopologySpreadArgs {
+            default_constraints: vec![tsc(ZONE, 1, DO_NOT_SCHEDULE, None)],
+            defaulting_type: DefaultingType::List,
+        });
+        let hard = list.default_constraints_with(sel.clone(), &pod, DO_NOT_SCHEDULE).unwrap();
+        assert_eq!(hard.len(), 1);
+        assert_eq!(hard[0].selector, sel);
+        assert!(list.default_constraints_with(sel, &pod, SCHEDULE_ANYWAY).unwrap().is_empty());
+    }
+
+    #[test]
+    fn default_selector_composition() {
+        let req = |k: &str, op: Op, v: &[&str]| Requirement {
+            key: k.into(),
+            op,
+            values: v.iter().map(|s| s.to_string()).collect(),
+        };
+        assert!(compose_default_selector(WorkloadSelectors::default()).is_everything());
+        let svc = WorkloadSelectors {
+            services: vec![labels(&[("app", "web")]), labels(&[("tier", "fe")])],
+            owner: None,
+        };
+        let s = compose_default_selector(svc.clone());
+        assert!(s.matches(&labels(&[("app", "web"), ("tier", "fe")])));
+        assert!(!s.matches(&labels(&[("app", "web")])));
+        let rs = WorkloadSelectors {
+            owner: Some(OwnerSelector::ReplicaSet(Selector::Reqs(vec![req(
+                "pod-template-hash",
+                Op::Exists,
+                &[],
+            )]))),
+            ..svc
+        };
+        let s = compose_default_selector(rs);
+        assert!(s.matches(&labels(&[("app", "web"), ("tier", "fe"), ("pod-template-hash", "x")])));
+        assert!(!s.matches(&labels(&[("app", "web"), ("tier", "fe")])));
+        let rc = WorkloadSelectors {
+            services: vec![],
+            owner: Some(OwnerSelector::ReplicationController(labels(&[("rc", "1")]))),
+        };
+        assert!(compose_default_selector(rc).matches(&labels(&[("rc", "1")])));
+    }
+
+    #[test]
+    fn match_label_keys_merge() {
+        let mut c = hard(ZONE, 1, &[("app", "web")]);
+        c.match_label_keys = vec!["version".into(), "absent".into()];
+        let mut no_selector = c.clone();
+        no_selector.label_selector = None;
+        let mut pod = MakePod::new("p")
+            .label("app", "web")
+            .label("version", "v2")
+            .spread(c.clone())
+            .spread(no_selector)
+            .obj();
+        merge_match_label_keys(&mut pod);
+        let cs = &pod.spec.topology_spread_constraints;
+        assert_eq!(
+            cs[0].label_selector.as_ref().unwrap().match_expressions,
+            vec![LabelSelectorRequirement {
+                key: "version".into(),
+                operator: "In".into(),
+                values: vec!["v2".into()],
+            }]
+        );
+        assert!(cs[1].label_selector.is_none());
+
+        // The scheduler's own merge gives the same selection whether or not the apiserver merged.
+        let before = compile_constraints(&[c], &labels(&[("app", "web"), ("version", "v2")]), DO_NOT_SCHEDULE).unwrap();
+        let after = compile_constraints(&cs[..1], &pod.metadata.labels, DO_NOT_SCHEDULE).unwrap();
+        for l in [
+            labels(&[("app", "web"), ("version", "v2")]),
+            labels(&[("app", "web"), ("version", "v1")]),
+            labels(&[("app", "web")]),
+        ] {
+            assert_eq!(before[0].selector.matches(&l), after[0].selector.matches(&l), "{l:?}");
+        }
+        assert!(!after[0].selector.matches(&labels(&[("app", "web"), ("version", "v1")])));
+    }
+
+    #[test]
+    fn pod_hints() {
+        let env = Env::new(vec![], vec![]);
+        let cx = env.cx();
+        let pl = plugin();
+        let mut honor = hard(ZONE, 1, &[("app", "web")]);
+        honor.node_taints_policy = Some("Honor".into());
+        let pod = MakePod::new("p").label("app", "web").spread(honor).info();
+        let bound = |ns: &str, l: &str| MakePod::new("o").namespace(ns).label("app", l).node("n").info();
+        let tolerating = MakePod::new("p")
+            .label("app", "web")
+            .toleration("k", "Exists", "", "NoSchedule")
+            .info();
+        let cases: Vec<(&str, Option<PodInfo>, Option<PodInfo>, QueueingHint)> = vec![
+            ("matching pod bound", None, Some(bound("default", "web")), QueueingHint::Queue),
+            ("unrelated pod bound", None, Some(bound("default", "db")), QueueingHint::Skip),
+            ("other namespace", None, Some(bound("x", "web")), QueueingHint::Skip),
+            (
+                "unscheduled pod",
+                None,
+                Some(MakePod::new("o").label("app", "web").info()),
+                QueueingHint::Skip,
+            ),
+            ("matching pod deleted", Some(bound("default", "web")), None, QueueingHint::Queue),
+            ("unrelated pod deleted", Some(bound("default", "db")), None, QueueingHint::Skip),
+            (
+                "label change toggles the match",
+                Some(bound("default", "db")),
+                Some(bound("default", "web")),
+                QueueingHint::Queue,
+            ),
+            (
+                "label change keeps the match",
+                Some(bound("default", "a")),
+                Some(bound("default", "b")),
+                QueueingHint::Skip,
+            ),
+            (
+                "no label change",
+                Some(bound("default", "web")),
+                Some(bound("default", "web")),
+                QueueingHint::Skip,
+            ),
+            ("the pod got a toleration", Some(pod.clone()), Some(tolerating), QueueingHint::Queue),
+        ];
+        for (name, old, new, want) in cases {
+            assert_eq!(pl.pod_change_hint(&cx, &pod, old.as_ref(), new.as_ref()), Ok(want), "{name}");
+        }
+    }
+
+    #[test]
+    fn node_hints() {
+        let env = Env::new(vec![], vec![]);
+        let cx = env.cx();
+        let pl = plugin();
+        let pod = MakePod::new("p")
+            .label("app", "web")
+            .spread(hard(ZONE, 1, &[("app", "web")]))
+            .info();
+        let plain = MakeNode::new("n").obj();
+        let za = zone_node("n", "za").obj();
+        let zb = zone_node("n", "zb").obj();
+        let za_tainted = zone_node("n", "za").taint("k", "", "NoSchedule").obj();
+        let za_other_label = zone_node("n", "za").label("x", "y").obj();
+        let cases: Vec<(&str, Option<&Node>, Option<&Node>, QueueingHint)> = vec![
+            ("added with the key", None, Some(&za), QueueingHint::Queue),
+            ("added without the key", None, Some(&plain), QueueingHint::Skip),
+            ("deleted with the key", Some(&za), None, QueueingHint::Queue),
+            ("deleted without the key", Some(&plain), None, QueueingHint::Skip),
+            ("key added", Some(&plain), Some(&za), QueueingHint::Queue),
+            ("value changed", Some(&za), Some(&zb), QueueingHint::Queue),
+            ("taint added", Some(&za), Some(&za_tainted), QueueingHint::Queue),
+            ("unrelated label", Some(&za), Some(&za_other_label), QueueingHint::Skip),
+        ];
+        for (name, old, new, want) in cases {
+            assert_eq!(pl.node_change_hint(&cx, &pod, old, new), Ok(want), "{name}");
+        }
     }
 }
