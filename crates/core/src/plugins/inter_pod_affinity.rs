@@ -380,6 +380,13 @@ impl Plugin for InterPodAffinity {
         if let Some(e) = &pod.affinity_parse_error {
             return (None, Status::unresolvable(format!("parsing pod: {e}")));
         }
+        // Fast path: no terms of its own and no running pod with required anti-affinity.
+        if pod.required_affinity_terms.is_empty()
+            && pod.required_anti_affinity_terms.is_empty()
+            && cx.snapshot.nodes.iter().all(|n| n.pods_with_required_anti_affinity.is_empty())
+        {
+            return (None, Status::skip());
+        }
         let incoming = IncomingRequired {
             affinity: resolved_terms(cx, &pod.required_affinity_terms),
             anti_affinity: resolved_terms(cx, &pod.required_anti_affinity_terms),
@@ -475,6 +482,10 @@ impl Plugin for InterPodAffinity {
         }
         if let Some(e) = &pod.affinity_parse_error {
             return Status::error(format!("failed to parse pod: {e}"));
+        }
+        // Fast path: nothing to score against.
+        if !has_constraints && cx.snapshot.nodes.iter().all(|n| n.pods_with_affinity.is_empty()) {
+            return Status::skip();
         }
         let inputs = ScoreInputs {
             pod,

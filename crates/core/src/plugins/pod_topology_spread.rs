@@ -286,13 +286,11 @@ struct PreFilterState {
     node_affinity: Arc<RequiredNodeAffinity>,
 }
 
-/// The domain of `node` for constraint `i` (by its snapshot position, or failing that by any
-/// snapshot node with the same value).
-fn domain_of(cx: &Ctx, d: &DomainCounts, key: &str, node: &NodeInfo) -> u32 {
-    if let Some(pos) = cx.snapshot.position(node.name()) {
-        if let Some(&id) = d.node_domain.get(pos) {
-            return id;
-        }
+/// The domain of `node` (at snapshot position `pos`) for one constraint; for a node missing
+/// from the snapshot, the domain of any snapshot node with the same value.
+fn domain_of(cx: &Ctx, d: &DomainCounts, key: &str, node: &NodeInfo, pos: Option<usize>) -> u32 {
+    if let Some(&id) = pos.and_then(|p| d.node_domain.get(p)) {
+        return id;
     }
     let Some(v) = node.labels().get(key) else { return NO_DOMAIN };
     cx.snapshot
@@ -440,11 +438,12 @@ impl PodTopologySpread {
         if other.namespace() != pod.namespace() || !node_has_all_keys(node.labels(), &s.constraints) {
             return;
         }
+        let pos = cx.snapshot.position(node.name());
         for (i, c) in s.constraints.iter().enumerate() {
             if !c.selector.matches(other.labels()) || !c.includes_node(pod, &node.node, &s.node_affinity) {
                 continue;
             }
-            let id = domain_of(cx, &s.domains[i], &c.topology_key, node);
+            let id = domain_of(cx, &s.domains[i], &c.topology_key, node, pos);
             if id != NO_DOMAIN {
                 s.domains[i].add(id, delta);
             }
@@ -606,6 +605,7 @@ impl Plugin for PodTopologySpread {
             return missing_pre_filter_state();
         };
         let labels = node.labels();
+        let pos = cx.snapshot.position(node.name());
         for (i, c) in s.constraints.iter().enumerate() {
             if !labels.contains_key(&c.topology_key) {
                 return Status::unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
@@ -613,7 +613,7 @@ impl Plugin for PodTopologySpread {
             let d = &s.domains[i];
             let min_match = d.min_match(c.min_domains) as i64;
             let self_match = c.selector.matches(pod.labels()) as i64;
-            let id = domain_of(cx, d, &c.topology_key, node);
+            let id = domain_of(cx, d, &c.topology_key, node, pos);
             let match_num = if id == NO_DOMAIN { 0 } else { d.counts[id as usize] as i64 };
             if match_num + self_match - min_match > c.max_skew as i64 {
                 return Status::unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
@@ -1010,6 +1010,28 @@ mod tests {
             assert_eq!(pre, want_pre, "{name}: prefilter");
             assert_eq!(got, codes(&want), "{name}");
         }
+    }
+
+    #[test]
+    fn node_outside_the_snapshot_uses_its_value() {
+        let env = Env::new(
+            vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()],
+            vec![web("w1", "a"), web("w2", "a")],
+        );
+        let cx = env.cx();
+        let pl = plugin();
+        let pod = MakePod::new("p")
+            .label("app", "web")
+            .spread(hard(ZONE, 1, &[("app", "web")]))
+            .info();
+        let mut state = CycleState::new();
+        assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
+        let ghost_a = zone_node("ghost", "za").info();
+        let ghost_b = zone_node("ghost", "zb").info();
+        let ghost_new = zone_node("ghost", "zz").info();
+        assert_eq!(pl.filter(&cx, &state, &pod, &ghost_a).code, SKEW);
+        assert_eq!(pl.filter(&cx, &state, &pod, &ghost_b).code, OK);
+        assert_eq!(pl.filter(&cx, &state, &pod, &ghost_new).code, OK);
     }
 
     #[test]
