@@ -369,10 +369,10 @@ impl Plugin for InterPodAffinity {
     }
 
     fn queueing_hint(&self, _cx: &Ctx, pod: &PodInfo, event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
-        match (event.resource, obj) {
-            (_, EventObject::Pod { old, new }) => pod_change_hint(pod, old.as_deref(), new.as_deref()),
-            // Node events carry no node objects in this engine yet; see `node_change_hint`.
-            _ => Ok(QueueingHint::Queue),
+        match obj {
+            EventObject::Pod { old, new } => pod_change_hint(pod, old.as_deref(), new.as_deref()),
+            EventObject::Node { old, new: Some(new) } => node_change_hint(pod, old.as_deref(), new),
+            _ => Err(format!("unexpected object for event {}", event.label())),
         }
     }
 
@@ -587,9 +587,8 @@ fn pod_change_hint(pod: &PodInfo, old: Option<&PodInfo>, new: Option<&PodInfo>) 
     }
 }
 
-/// Queueing hint for a node added or updated (upstream isSchedulableAfterNodeChange). Ready for
-/// node events; the engine's EventObject carries no nodes yet.
-pub fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<QueueingHint, String> {
+/// Queueing hint for a node added or updated (upstream isSchedulableAfterNodeChange).
+fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<QueueingHint, String> {
     if let Some(e) = &pod.affinity_parse_error {
         return Err(e.clone());
     }
@@ -756,7 +755,8 @@ mod tests {
             ]
         };
         let cache = MakePod::new("cache").label("app", "cache").node("a1").obj();
-        let cases: Vec<(&str, Vec<api::Pod>, MakePod, Vec<(Code, &str)>)> = vec![
+        type Case = (&'static str, Vec<api::Pod>, MakePod, Vec<(Code, &'static str)>);
+        let cases: Vec<Case> = vec![
             (
                 "zone affinity to an existing pod",
                 vec![cache.clone()],
@@ -1237,8 +1237,15 @@ mod tests {
             ),
             ("unrelated label change", Some(bound("x")), Some(bound("y")), QueueingHint::Skip),
         ];
+        let env = Env::new(vec![], vec![]);
+        let cx = env.cx();
         for (name, old, new, want) in cases {
-            assert_eq!(pod_change_hint(&pod, old.as_ref(), new.as_ref()), Ok(want), "{name}");
+            let obj = EventObject::Pod {
+                old: old.map(Arc::new),
+                new: new.map(Arc::new),
+            };
+            let got = plugin().queueing_hint(&cx, &pod, ClusterEvent::new(EventResource::Pod, ActionType::ADD), &obj);
+            assert_eq!(got, Ok(want), "{name}");
         }
     }
 
@@ -1264,8 +1271,20 @@ mod tests {
             ("anti-affinity: key added", &anti_pod, Some(&plain), &za, QueueingHint::Skip),
             ("anti-affinity: value changed", &anti_pod, Some(&za), &zb, QueueingHint::Queue),
         ];
+        let env = Env::new(vec![], vec![]);
+        let cx = env.cx();
         for (name, pod, old, new, want) in cases {
-            assert_eq!(node_change_hint(pod, old, new), Ok(want), "{name}");
+            let action = if old.is_some() {
+                ActionType::UPDATE_NODE_LABEL
+            } else {
+                ActionType::ADD
+            };
+            let obj = EventObject::Node {
+                old: old.map(|n| Arc::new(n.clone())),
+                new: Some(Arc::new(new.clone())),
+            };
+            let got = plugin().queueing_hint(&cx, pod, ClusterEvent::new(EventResource::Node, action), &obj);
+            assert_eq!(got, Ok(want), "{name}");
         }
     }
 }

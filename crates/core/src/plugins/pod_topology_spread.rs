@@ -451,8 +451,7 @@ impl PodTopologySpread {
     }
 
     /// Queueing hint for a node added, updated or deleted (upstream isSchedulableAfterNodeChange).
-    /// Ready for node events; the engine's EventObject carries no nodes yet.
-    pub fn node_change_hint(&self, cx: &Ctx, pod: &PodInfo, old: Option<&Node>, new: Option<&Node>) -> Result<QueueingHint, String> {
+    fn node_change_hint(&self, cx: &Ctx, pod: &PodInfo, old: Option<&Node>, new: Option<&Node>) -> Result<QueueingHint, String> {
         let constraints = self.hard_constraints(cx, pod)?;
         let old_matching = old.is_some_and(|n| node_has_all_keys(&n.metadata.labels, &constraints));
         let new_matching = new.is_some_and(|n| node_has_all_keys(&n.metadata.labels, &constraints));
@@ -559,11 +558,11 @@ impl Plugin for PodTopologySpread {
         ]
     }
 
-    fn queueing_hint(&self, cx: &Ctx, pod: &PodInfo, _event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
+    fn queueing_hint(&self, cx: &Ctx, pod: &PodInfo, event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
         match obj {
             EventObject::Pod { old, new } => self.pod_change_hint(cx, pod, old.as_deref(), new.as_deref()),
-            // Node events carry no node objects in this engine yet; see `node_change_hint`.
-            _ => Ok(QueueingHint::Queue),
+            EventObject::Node { old, new } => self.node_change_hint(cx, pod, old.as_deref(), new.as_deref()),
+            _ => Err(format!("unexpected object for event {}", event.label())),
         }
     }
 
@@ -1373,7 +1372,12 @@ mod tests {
             ("the pod got a toleration", Some(pod.clone()), Some(tolerating), QueueingHint::Queue),
         ];
         for (name, old, new, want) in cases {
-            assert_eq!(pl.pod_change_hint(&cx, &pod, old.as_ref(), new.as_ref()), Ok(want), "{name}");
+            let obj = EventObject::Pod {
+                old: old.map(Arc::new),
+                new: new.map(Arc::new),
+            };
+            let got = pl.queueing_hint(&cx, &pod, ClusterEvent::new(EventResource::Pod, ActionType::UPDATE), &obj);
+            assert_eq!(got, Ok(want), "{name}");
         }
     }
 
@@ -1402,7 +1406,12 @@ mod tests {
             ("unrelated label", Some(&za), Some(&za_other_label), QueueingHint::Skip),
         ];
         for (name, old, new, want) in cases {
-            assert_eq!(pl.node_change_hint(&cx, &pod, old, new), Ok(want), "{name}");
+            let obj = EventObject::Node {
+                old: old.map(|n| Arc::new(n.clone())),
+                new: new.map(|n| Arc::new(n.clone())),
+            };
+            let got = pl.queueing_hint(&cx, &pod, ClusterEvent::new(EventResource::Node, ActionType::UPDATE), &obj);
+            assert_eq!(got, Ok(want), "{name}");
         }
     }
 }
