@@ -420,15 +420,12 @@ impl Plugin for InterPodAffinity {
         if existing_anti_affinity.is_empty() && incoming.affinity.is_empty() && incoming.anti_affinity.is_empty() {
             return (None, Status::skip());
         }
-        state.write(
-            PluginName::InterPodAffinity,
-            PreFilterState {
-                existing_anti_affinity,
-                affinity,
-                anti_affinity,
-                incoming: Arc::new(incoming),
-            },
-        );
+        cycle_data(state).pre_filter = Some(PreFilterState {
+            existing_anti_affinity,
+            affinity,
+            anti_affinity,
+            incoming: Arc::new(incoming),
+        });
         (None, Status::success())
     }
 
@@ -437,7 +434,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn add_pod(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_add: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = state.read_mut::<PreFilterState>(PluginName::InterPodAffinity) else {
+        let Some(s) = pre_filter_state_mut(state) else {
             return missing_state("PreFilter");
         };
         s.update_with_pod(pod, to_add, &node.node, 1);
@@ -445,7 +442,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn remove_pod(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_remove: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = state.read_mut::<PreFilterState>(PluginName::InterPodAffinity) else {
+        let Some(s) = pre_filter_state_mut(state) else {
             return missing_state("PreFilter");
         };
         s.update_with_pod(pod, to_remove, &node.node, -1);
@@ -453,7 +450,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn filter(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        let Some(s) = state.read::<PreFilterState>(PluginName::InterPodAffinity) else {
+        let Some(s) = pre_filter_state(state) else {
             return missing_state("PreFilter");
         };
         if !satisfy_pod_affinity(s, pod, node) {
@@ -506,12 +503,12 @@ impl Plugin for InterPodAffinity {
         if !any {
             return Status::skip();
         }
-        state.write(PluginName::InterPodAffinity, PreScoreState { topology_score });
+        cycle_data(state).pre_score = Some(Arc::new(PreScoreState { topology_score }));
         Status::success()
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let Some(s) = state.read::<PreScoreState>(PluginName::InterPodAffinity) else {
+        let Some(s) = pre_score_state(state) else {
             return Err(Status::error(
                 "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found",
             ));
@@ -531,7 +528,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn normalize_score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
-        let Some(s) = state.read::<PreScoreState>(PluginName::InterPodAffinity) else {
+        let Some(s) = pre_score_state(state) else {
             return Status::error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
         };
         if s.topology_score.is_empty() {
@@ -618,6 +615,39 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
         }
     }
     Ok(QueueingHint::Skip)
+}
+
+/// What the plugin keeps in its cycle-state slot: PreFilter's and PreScore's results side by
+/// side (upstream keeps them under two keys). PreScore's is shared by clones, as upstream's.
+#[derive(Clone, Default)]
+struct CycleData {
+    pre_filter: Option<PreFilterState>,
+    pre_score: Option<Arc<PreScoreState>>,
+}
+
+fn cycle_data(state: &mut CycleState) -> &mut CycleData {
+    if state.read::<CycleData>(PluginName::InterPodAffinity).is_none() {
+        state.write(PluginName::InterPodAffinity, CycleData::default());
+    }
+    state.read_mut::<CycleData>(PluginName::InterPodAffinity).expect("just written")
+}
+
+fn pre_filter_state(state: &CycleState) -> Option<&PreFilterState> {
+    state
+        .read::<CycleData>(PluginName::InterPodAffinity)
+        .and_then(|d| d.pre_filter.as_ref())
+}
+
+fn pre_filter_state_mut(state: &mut CycleState) -> Option<&mut PreFilterState> {
+    state
+        .read_mut::<CycleData>(PluginName::InterPodAffinity)
+        .and_then(|d| d.pre_filter.as_mut())
+}
+
+fn pre_score_state(state: &CycleState) -> Option<&PreScoreState> {
+    state
+        .read::<CycleData>(PluginName::InterPodAffinity)
+        .and_then(|d| d.pre_score.as_deref())
 }
 
 #[cfg(test)]
@@ -1137,6 +1167,33 @@ mod tests {
             let got = run_score(&InterPodAffinity::new(&a), &env, &pod.info());
             assert_eq!(got, want, "{name}");
         }
+    }
+
+    #[test]
+    fn pre_score_keeps_the_pre_filter_state() {
+        let env = Env::new(
+            vec![zone_node("a1", "za"), zone_node("b1", "zb")],
+            vec![MakePod::new("x").label("app", "cache").node("a1").obj()],
+        );
+        let cx = env.cx();
+        let pl = plugin();
+        let pod = MakePod::new("p")
+            .affinity(
+                Aff::default()
+                    .req(term(ZONE, &[("app", "cache")]))
+                    .pref(3, term(ZONE, &[("app", "cache")]))
+                    .build(),
+            )
+            .info();
+        let mut state = CycleState::new();
+        assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
+        let nodes: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        assert!(pl.pre_score(&cx, &mut state, &pod, &nodes).is_success());
+        assert_eq!(pl.score(&cx, &state, &pod, env.node("a1")), Ok(3));
+        assert!(pl.filter(&cx, &state, &pod, env.node("a1")).is_success());
+        let other = MakePod::new("y").label("app", "cache").node("b1").arc();
+        assert!(pl.add_pod(&cx, &mut state, &pod, &other, env.node("b1")).is_success());
+        assert!(pl.filter(&cx, &state, &pod, env.node("b1")).is_success());
     }
 
     #[test]

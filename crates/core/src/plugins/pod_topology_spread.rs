@@ -575,7 +575,7 @@ impl Plugin for PodTopologySpread {
             return (None, Status::skip());
         }
         let s = self.pre_filter_state(cx, pod, constraints);
-        state.write(PluginName::PodTopologySpread, s);
+        cycle_data(state).pre_filter = Some(s);
         (None, Status::success())
     }
 
@@ -584,7 +584,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn add_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_add: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = state.read_mut::<PreFilterState>(PluginName::PodTopologySpread) else {
+        let Some(s) = pre_filter_state_mut(state) else {
             return missing_pre_filter_state();
         };
         Self::update_with_pod(cx, s, to_add, pod, node, 1);
@@ -592,7 +592,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn remove_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_remove: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = state.read_mut::<PreFilterState>(PluginName::PodTopologySpread) else {
+        let Some(s) = pre_filter_state_mut(state) else {
             return missing_pre_filter_state();
         };
         Self::update_with_pod(cx, s, to_remove, pod, node, -1);
@@ -600,7 +600,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        let Some(s) = state.read::<PreFilterState>(PluginName::PodTopologySpread) else {
+        let Some(s) = pre_filter_state(state) else {
             return missing_pre_filter_state();
         };
         let labels = node.labels();
@@ -682,20 +682,17 @@ impl Plugin for PodTopologySpread {
                 }
             }
         }
-        state.write(
-            PluginName::PodTopologySpread,
-            PreScoreState {
-                constraints,
-                ignored,
-                counts,
-                weights,
-            },
-        );
+        cycle_data(state).pre_score = Some(Arc::new(PreScoreState {
+            constraints,
+            ignored,
+            counts,
+            weights,
+        }));
         Status::success()
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let Some(s) = state.read::<PreScoreState>(PluginName::PodTopologySpread) else {
+        let Some(s) = pre_score_state(state) else {
             return Err(missing_pre_score_state());
         };
         if !s.ignored.is_empty() && s.ignored.contains(node.name()) {
@@ -720,7 +717,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn normalize_score(&self, cx: &Ctx, state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
-        let Some(s) = state.read::<PreScoreState>(PluginName::PodTopologySpread) else {
+        let Some(s) = pre_score_state(state) else {
             return missing_pre_score_state();
         };
         const INVALID_SCORE: i64 = -1;
@@ -745,6 +742,39 @@ impl Plugin for PodTopologySpread {
         }
         Status::success()
     }
+}
+
+/// What the plugin keeps in its cycle-state slot: PreFilter's and PreScore's results side by
+/// side (upstream keeps them under two keys). PreScore's is shared by clones, as upstream's.
+#[derive(Clone, Default)]
+struct CycleData {
+    pre_filter: Option<PreFilterState>,
+    pre_score: Option<Arc<PreScoreState>>,
+}
+
+fn cycle_data(state: &mut CycleState) -> &mut CycleData {
+    if state.read::<CycleData>(PluginName::PodTopologySpread).is_none() {
+        state.write(PluginName::PodTopologySpread, CycleData::default());
+    }
+    state.read_mut::<CycleData>(PluginName::PodTopologySpread).expect("just written")
+}
+
+fn pre_filter_state(state: &CycleState) -> Option<&PreFilterState> {
+    state
+        .read::<CycleData>(PluginName::PodTopologySpread)
+        .and_then(|d| d.pre_filter.as_ref())
+}
+
+fn pre_filter_state_mut(state: &mut CycleState) -> Option<&mut PreFilterState> {
+    state
+        .read_mut::<CycleData>(PluginName::PodTopologySpread)
+        .and_then(|d| d.pre_filter.as_mut())
+}
+
+fn pre_score_state(state: &CycleState) -> Option<&PreScoreState> {
+    state
+        .read::<CycleData>(PluginName::PodTopologySpread)
+        .and_then(|d| d.pre_score.as_deref())
 }
 
 #[cfg(test)]
@@ -1031,6 +1061,27 @@ mod tests {
         assert_eq!(pl.filter(&cx, &state, &pod, &ghost_a).code, SKEW);
         assert_eq!(pl.filter(&cx, &state, &pod, &ghost_b).code, OK);
         assert_eq!(pl.filter(&cx, &state, &pod, &ghost_new).code, OK);
+    }
+
+    #[test]
+    fn pre_score_keeps_the_pre_filter_state() {
+        let env = Env::new(vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()], vec![web("w1", "a")]);
+        let cx = env.cx();
+        let pl = plugin();
+        let pod = MakePod::new("p")
+            .label("app", "web")
+            .spread(hard(ZONE, 1, &[("app", "web")]))
+            .spread(soft(LABEL_HOSTNAME, 1, &[("app", "web")]))
+            .info();
+        let mut state = CycleState::new();
+        assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
+        let nodes: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        assert!(pl.pre_score(&cx, &mut state, &pod, &nodes).is_success());
+        assert_eq!(pl.filter(&cx, &state, &pod, env.node("a")).code, SKEW);
+        assert!(pl.score(&cx, &state, &pod, env.node("a")).is_ok());
+        let nominated = MakePod::new("n").label("app", "web").node("b").arc();
+        assert!(pl.add_pod(&cx, &mut state, &pod, &nominated, env.node("b")).is_success());
+        assert_eq!(pl.filter(&cx, &state, &pod, env.node("a")).code, OK);
     }
 
     #[test]
