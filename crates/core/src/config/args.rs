@@ -1,6 +1,6 @@
 //! Plugin arguments of every in-tree plugin, as the engine uses them: already defaulted.
 //! (Decoding from KubeSchedulerConfiguration `pluginConfig`, defaulting and validation live in
-//! `config::decode`/`config::validate`.)
+//! `config::decode`/`config::validate`; `Default` is the v1 default of each kind.)
 
 use crate::api::{NodeAffinity, TopologySpreadConstraint};
 use serde::Serialize;
@@ -161,11 +161,20 @@ pub struct NodeAffinityArgs {
     pub added_affinity: Option<NodeAffinity>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DynamicResourcesArgs {
-    /// Filter timeout in seconds (DRASchedulerFilterTimeout is on by default: 10 s).
+    /// Filter timeout in seconds (DRASchedulerFilterTimeout is on by default: 10 s); `None`
+    /// or zero means no timeout.
     pub filter_timeout_seconds: Option<f64>,
+}
+
+impl Default for DynamicResourcesArgs {
+    fn default() -> Self {
+        DynamicResourcesArgs {
+            filter_timeout_seconds: Some(10.0),
+        }
+    }
 }
 
 /// The arguments of every plugin in one profile.

@@ -1,239 +1,937 @@
-//! Strict decoding of a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration, then the v1
-//! defaulting and validation kube-scheduler applies.
+//! Decoding a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration the way kube-scheduler
+//! loads its `--config` file, then defaulting, validating and building the profiles.
+//!
+//! The pipeline, and which errors each stage reports:
+//! 1. Typed decoding of the document (a type error is fatal and reported alone).
+//! 2. Strict decoding: every unknown field of the document, then of every typed plugin args
+//!    object (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), reported together
+//!    as one `strict decoding error: ...`.
+//! 3. v1 defaulting (`SetDefaults_KubeSchedulerConfiguration`): scalars, leader election, client
+//!    connection, the default plugins merged into each profile, and default args appended for
+//!    every enabled plugin that has an args kind and no `pluginConfig` entry.
+//! 4. Validation (`ValidateKubeSchedulerConfiguration` and the plugin args validators): every
+//!    error, each one message.
+//! 5. Building the scheduler: extenders, then each profile's framework (plugin instantiation,
+//!    extension point lists, multiPoint expansion, weights); the first error stops it.
 
+use super::golang::{go_quote, GoDuration};
+use super::validate;
 use super::*;
-use crate::api::{NodeAffinity, TopologySpreadConstraint};
+use crate::api;
+use serde::de::{DeserializeOwned, Deserializer};
 use serde::Deserialize;
-use serde_yaml::Value;
+use serde_json::Value as Json;
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Config {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    parallelism: Option<i32>,
-    leader_election: Option<serde_json::Value>,
-    client_connection: Option<serde_json::Value>,
-    health_bind_address: Option<String>,
-    metrics_bind_address: Option<String>,
-    enable_profiling: Option<bool>,
-    enable_contention_profiling: Option<bool>,
-    percentage_of_nodes_to_score: Option<i32>,
-    pod_initial_backoff_seconds: Option<i64>,
-    pod_max_backoff_seconds: Option<i64>,
-    #[serde(default)]
-    profiles: Vec<V1Profile>,
-    extenders: Option<Vec<serde_json::Value>>,
-    delay_cache_until_active: Option<bool>,
+/// The API group and version of the configuration and of every plugin args kind.
+pub const GROUP: &str = "kubescheduler.config.k8s.io";
+pub const GROUP_VERSION: &str = "kubescheduler.config.k8s.io/v1";
+/// The name kube-scheduler's scheme carries in "not registered" errors.
+const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
+/// Kinds registered for kubescheduler.config.k8s.io/v1.
+const REGISTERED_KINDS: &[&str] = &[
+    "KubeSchedulerConfiguration",
+    "DefaultPreemptionArgs",
+    "InterPodAffinityArgs",
+    "NodeResourcesBalancedAllocationArgs",
+    "NodeResourcesFitArgs",
+    "PodTopologySpreadArgs",
+    "VolumeBindingArgs",
+    "NodeAffinityArgs",
+    "DynamicResourcesArgs",
+];
+
+/// Plugins whose args have a registered kind (`<name>Args`).
+pub const TYPED_ARGS_PLUGINS: &[&str] = &[
+    "DefaultPreemption",
+    "InterPodAffinity",
+    "NodeAffinity",
+    "NodeResourcesBalancedAllocation",
+    "NodeResourcesFit",
+    "PodTopologySpread",
+    "VolumeBinding",
+    "DynamicResources",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Null-tolerant field decoding: Go decodes `null` into a non-pointer field as its zero value.
+
+fn nd<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Profile {
-    scheduler_name: Option<String>,
-    percentage_of_nodes_to_score: Option<i32>,
-    plugins: Option<V1Plugins>,
-    #[serde(default)]
-    plugin_config: Vec<V1PluginConfig>,
-}
+/// A `metav1.Duration` field: a JSON string parsed by Go's `time.ParseDuration`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Dur(pub GoDuration);
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Plugins {
-    #[serde(default)]
-    pre_enqueue: V1PluginSet,
-    #[serde(default)]
-    queue_sort: V1PluginSet,
-    #[serde(default)]
-    pre_filter: V1PluginSet,
-    #[serde(default)]
-    filter: V1PluginSet,
-    #[serde(default)]
-    post_filter: V1PluginSet,
-    #[serde(default)]
-    pre_score: V1PluginSet,
-    #[serde(default)]
-    score: V1PluginSet,
-    #[serde(default)]
-    reserve: V1PluginSet,
-    #[serde(default)]
-    permit: V1PluginSet,
-    #[serde(default)]
-    pre_bind: V1PluginSet,
-    #[serde(default)]
-    bind: V1PluginSet,
-    #[serde(default)]
-    post_bind: V1PluginSet,
-    #[serde(default)]
-    multi_point: V1PluginSet,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1PluginSet {
-    #[serde(default)]
-    enabled: Vec<V1Plugin>,
-    #[serde(default)]
-    disabled: Vec<V1Plugin>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Plugin {
-    name: String,
-    weight: Option<i32>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1PluginConfig {
-    name: String,
-    #[serde(default)]
-    args: Value,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1ResourceSpec {
-    name: String,
-    #[serde(default)]
-    weight: i64,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Shape {
-    utilization: i32,
-    score: i32,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1FitArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    #[serde(default)]
-    ignored_resources: Vec<String>,
-    #[serde(default)]
-    ignored_resource_groups: Vec<String>,
-    scoring_strategy: Option<V1ScoringStrategy>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1ScoringStrategy {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    resources: Vec<V1ResourceSpec>,
-    requested_to_capacity_ratio: Option<V1Rtcr>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1Rtcr {
-    #[serde(default)]
-    shape: Vec<V1Shape>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1BalancedArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    #[serde(default)]
-    resources: Vec<V1ResourceSpec>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1PreemptionArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    min_candidate_nodes_percentage: Option<i32>,
-    min_candidate_nodes_absolute: Option<i32>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1InterPodAffinityArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    hard_pod_affinity_weight: Option<i32>,
-    #[serde(default)]
-    ignore_preferred_terms_of_existing_pods: bool,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1SpreadArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    #[serde(default)]
-    default_constraints: Vec<TopologySpreadConstraint>,
-    #[serde(default)]
-    defaulting_type: String,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1VolumeBindingArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    bind_timeout_seconds: Option<i64>,
-    #[serde(default)]
-    shape: Vec<V1Shape>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1NodeAffinityArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    added_affinity: Option<NodeAffinity>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct V1DynamicResourcesArgs {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    filter_timeout: Option<String>,
-}
-
-fn strict<T: serde::de::DeserializeOwned + Default>(v: &Value, what: &str) -> Result<T, String> {
-    if v.is_null() {
-        return Ok(T::default());
+impl<'de> Deserialize<'de> for Dur {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dur, D::Error> {
+        let v = Json::deserialize(d)?;
+        match v {
+            Json::String(s) => GoDuration::parse(&s).map(Dur).map_err(serde::de::Error::custom),
+            other => Err(serde::de::Error::custom(format!(
+                "json: cannot unmarshal {} into Go value of type string",
+                json_type(&other)
+            ))),
+        }
     }
+}
+
+/// The JSON type name Go's decoder uses in its messages.
+fn json_type(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The v1 document.
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Config {
+    // apiVersion and kind are checked by the loader.
+    pub parallelism: Option<i32>,
+    #[serde(default, deserialize_with = "nd")]
+    pub leader_election: V1LeaderElection,
+    #[serde(default, deserialize_with = "nd")]
+    pub client_connection: V1ClientConnection,
+    pub enable_profiling: Option<bool>,
+    pub enable_contention_profiling: Option<bool>,
+    pub percentage_of_nodes_to_score: Option<i32>,
+    pub pod_initial_backoff_seconds: Option<i64>,
+    pub pod_max_backoff_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "nd")]
+    pub profiles: Vec<V1Profile>,
+    #[serde(default, deserialize_with = "nd")]
+    pub extenders: Vec<V1Extender>,
+    #[serde(default, deserialize_with = "nd")]
+    pub delay_cache_until_active: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1LeaderElection {
+    pub leader_elect: Option<bool>,
+    #[serde(default, deserialize_with = "nd")]
+    pub lease_duration: Dur,
+    #[serde(default, deserialize_with = "nd")]
+    pub renew_deadline: Dur,
+    #[serde(default, deserialize_with = "nd")]
+    pub retry_period: Dur,
+    #[serde(default, deserialize_with = "nd")]
+    pub resource_lock: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub resource_name: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub resource_namespace: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ClientConnection {
+    #[serde(default, deserialize_with = "nd")]
+    pub kubeconfig: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub accept_content_types: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub content_type: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub qps: f32,
+    #[serde(default, deserialize_with = "nd")]
+    pub burst: i32,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Profile {
+    pub scheduler_name: Option<String>,
+    pub percentage_of_nodes_to_score: Option<i32>,
+    pub plugins: Option<V1Plugins>,
+    #[serde(default, deserialize_with = "nd")]
+    pub plugin_config: Vec<V1PluginConfig>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Plugins {
+    #[serde(default, deserialize_with = "nd")]
+    pub pre_enqueue: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub queue_sort: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub pre_filter: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub filter: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub post_filter: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub pre_score: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub score: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub reserve: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub permit: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub pre_bind: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub bind: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub post_bind: V1PluginSet,
+    #[serde(default, deserialize_with = "nd")]
+    pub multi_point: V1PluginSet,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1PluginSet {
+    #[serde(default, deserialize_with = "nd")]
+    pub enabled: Vec<V1Plugin>,
+    #[serde(default, deserialize_with = "nd")]
+    pub disabled: Vec<V1Plugin>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Plugin {
+    #[serde(default, deserialize_with = "nd")]
+    pub name: String,
+    pub weight: Option<i32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1PluginConfig {
+    #[serde(default, deserialize_with = "nd")]
+    pub name: String,
+    /// A RawExtension: decoded separately, as the plugin's args kind.
+    #[serde(default)]
+    pub args: Option<Json>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Extender {
+    #[serde(default, deserialize_with = "nd")]
+    pub url_prefix: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub filter_verb: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub preempt_verb: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub prioritize_verb: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub weight: i64,
+    #[serde(default, deserialize_with = "nd")]
+    pub bind_verb: String,
+    #[serde(default, deserialize_with = "nd", rename = "enableHTTPS")]
+    pub enable_https: bool,
+    pub tls_config: Option<V1ExtenderTls>,
+    #[serde(default, deserialize_with = "nd")]
+    pub http_timeout: Dur,
+    #[serde(default, deserialize_with = "nd")]
+    pub node_cache_capable: bool,
+    #[serde(default, deserialize_with = "nd")]
+    pub managed_resources: Vec<V1ManagedResource>,
+    #[serde(default, deserialize_with = "nd")]
+    pub ignorable: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ExtenderTls {
+    #[serde(default, deserialize_with = "nd")]
+    pub insecure: bool,
+    #[serde(default, deserialize_with = "nd")]
+    pub server_name: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub cert_file: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub key_file: String,
+    #[serde(default, deserialize_with = "nd", rename = "caFile")]
+    pub ca_file: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub cert_data: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub key_data: String,
+    #[serde(default, deserialize_with = "nd", rename = "caData")]
+    pub ca_data: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ManagedResource {
+    #[serde(default, deserialize_with = "nd")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub ignored_by_scheduler: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plugin args kinds (v1). After `default_args` they hold the defaulted values.
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ResourceSpec {
+    #[serde(default, deserialize_with = "nd")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub weight: i64,
+}
+
+#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Shape {
+    #[serde(default, deserialize_with = "nd")]
+    pub utilization: i32,
+    #[serde(default, deserialize_with = "nd")]
+    pub score: i32,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1DefaultPreemptionArgs {
+    pub min_candidate_nodes_percentage: Option<i32>,
+    pub min_candidate_nodes_absolute: Option<i32>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1InterPodAffinityArgs {
+    pub hard_pod_affinity_weight: Option<i32>,
+    #[serde(default, deserialize_with = "nd")]
+    pub ignore_preferred_terms_of_existing_pods: bool,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1FitArgs {
+    #[serde(default, deserialize_with = "nd")]
+    pub ignored_resources: Vec<String>,
+    #[serde(default, deserialize_with = "nd")]
+    pub ignored_resource_groups: Vec<String>,
+    pub scoring_strategy: Option<V1ScoringStrategy>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ScoringStrategy {
+    #[serde(rename = "type", default, deserialize_with = "nd")]
+    pub kind: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub resources: Vec<V1ResourceSpec>,
+    pub requested_to_capacity_ratio: Option<V1Rtcr>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Rtcr {
+    #[serde(default, deserialize_with = "nd")]
+    pub shape: Vec<V1Shape>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1BalancedArgs {
+    #[serde(default, deserialize_with = "nd")]
+    pub resources: Vec<V1ResourceSpec>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1SpreadArgs {
+    #[serde(default, deserialize_with = "nd")]
+    pub default_constraints: Vec<V1Constraint>,
+    #[serde(default, deserialize_with = "nd")]
+    pub defaulting_type: String,
+}
+
+/// A v1.TopologySpreadConstraint as Go decodes it (missing fields are zero values).
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Constraint {
+    #[serde(default, deserialize_with = "nd")]
+    pub max_skew: i32,
+    #[serde(default, deserialize_with = "nd")]
+    pub topology_key: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub when_unsatisfiable: String,
+    pub label_selector: Option<Json>,
+    pub min_domains: Option<i32>,
+    pub node_affinity_policy: Option<String>,
+    pub node_taints_policy: Option<String>,
+    #[serde(default, deserialize_with = "nd")]
+    pub match_label_keys: Vec<String>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1VolumeBindingArgs {
+    pub bind_timeout_seconds: Option<i64>,
+    /// Present (even empty) versus absent matters to validation.
+    pub shape: Option<Vec<V1Shape>>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1NodeAffinityArgs {
+    pub added_affinity: Option<V1NodeAffinity>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1NodeAffinity {
+    pub required_during_scheduling_ignored_during_execution: Option<V1NodeSelector>,
+    #[serde(default, deserialize_with = "nd")]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<V1PreferredTerm>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1NodeSelector {
+    #[serde(default, deserialize_with = "nd")]
+    pub node_selector_terms: Vec<V1Term>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Term {
+    #[serde(default, deserialize_with = "nd")]
+    pub match_expressions: Vec<V1Requirement>,
+    #[serde(default, deserialize_with = "nd")]
+    pub match_fields: Vec<V1Requirement>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Requirement {
+    #[serde(default, deserialize_with = "nd")]
+    pub key: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub operator: String,
+    /// `None` when absent or null (Go's nil slice prints as `null`).
+    pub values: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1PreferredTerm {
+    #[serde(default, deserialize_with = "nd")]
+    pub weight: i32,
+    #[serde(default, deserialize_with = "nd")]
+    pub preference: V1Term,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1DynamicResourcesArgs {
+    pub filter_timeout: Option<Dur>,
+}
+
+/// One `pluginConfig` entry's args after decoding (and, later, defaulting).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum V1Args {
+    /// No registered args kind (or no args given for such a plugin): kept as given.
+    Unknown(Option<Json>),
+    DefaultPreemption(V1DefaultPreemptionArgs),
+    InterPodAffinity(V1InterPodAffinityArgs),
+    NodeAffinity(V1NodeAffinityArgs),
+    Balanced(V1BalancedArgs),
+    Fit(V1FitArgs),
+    Spread(V1SpreadArgs),
+    VolumeBinding(V1VolumeBindingArgs),
+    DynamicResources(V1DynamicResourcesArgs),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field schemas for strict decoding: which fields each object has, in the v1 API.
+
+#[derive(Clone, Copy)]
+enum Sch {
+    /// A scalar, a free-form map or an opaque value: not checked further.
+    Leaf,
+    Obj(&'static [(&'static str, Sch)]),
+    List(&'static Sch),
+}
+
+const PLUGIN: Sch = Sch::Obj(&[("name", Sch::Leaf), ("weight", Sch::Leaf)]);
+const PLUGIN_SET: Sch = Sch::Obj(&[("enabled", Sch::List(&PLUGIN)), ("disabled", Sch::List(&PLUGIN))]);
+const PLUGINS: Sch = Sch::Obj(&[
+    ("preEnqueue", PLUGIN_SET),
+    ("queueSort", PLUGIN_SET),
+    ("preFilter", PLUGIN_SET),
+    ("filter", PLUGIN_SET),
+    ("postFilter", PLUGIN_SET),
+    ("preScore", PLUGIN_SET),
+    ("score", PLUGIN_SET),
+    ("reserve", PLUGIN_SET),
+    ("permit", PLUGIN_SET),
+    ("preBind", PLUGIN_SET),
+    ("bind", PLUGIN_SET),
+    ("postBind", PLUGIN_SET),
+    ("multiPoint", PLUGIN_SET),
+]);
+const PLUGIN_CONFIG: Sch = Sch::Obj(&[("name", Sch::Leaf), ("args", Sch::Leaf)]);
+const PROFILE: Sch = Sch::Obj(&[
+    ("schedulerName", Sch::Leaf),
+    ("percentageOfNodesToScore", Sch::Leaf),
+    ("plugins", PLUGINS),
+    ("pluginConfig", Sch::List(&PLUGIN_CONFIG)),
+]);
+const LEADER_ELECTION: Sch = Sch::Obj(&[
+    ("leaderElect", Sch::Leaf),
+    ("leaseDuration", Sch::Leaf),
+    ("renewDeadline", Sch::Leaf),
+    ("retryPeriod", Sch::Leaf),
+    ("resourceLock", Sch::Leaf),
+    ("resourceName", Sch::Leaf),
+    ("resourceNamespace", Sch::Leaf),
+]);
+const CLIENT_CONNECTION: Sch = Sch::Obj(&[
+    ("kubeconfig", Sch::Leaf),
+    ("acceptContentTypes", Sch::Leaf),
+    ("contentType", Sch::Leaf),
+    ("qps", Sch::Leaf),
+    ("burst", Sch::Leaf),
+]);
+const EXTENDER_TLS: Sch = Sch::Obj(&[
+    ("insecure", Sch::Leaf),
+    ("serverName", Sch::Leaf),
+    ("certFile", Sch::Leaf),
+    ("keyFile", Sch::Leaf),
+    ("caFile", Sch::Leaf),
+    ("certData", Sch::Leaf),
+    ("keyData", Sch::Leaf),
+    ("caData", Sch::Leaf),
+]);
+const MANAGED_RESOURCE: Sch = Sch::Obj(&[("name", Sch::Leaf), ("ignoredByScheduler", Sch::Leaf)]);
+const EXTENDER: Sch = Sch::Obj(&[
+    ("urlPrefix", Sch::Leaf),
+    ("filterVerb", Sch::Leaf),
+    ("preemptVerb", Sch::Leaf),
+    ("prioritizeVerb", Sch::Leaf),
+    ("weight", Sch::Leaf),
+    ("bindVerb", Sch::Leaf),
+    ("enableHTTPS", Sch::Leaf),
+    ("tlsConfig", EXTENDER_TLS),
+    ("httpTimeout", Sch::Leaf),
+    ("nodeCacheCapable", Sch::Leaf),
+    ("managedResources", Sch::List(&MANAGED_RESOURCE)),
+    ("ignorable", Sch::Leaf),
+]);
+const CONFIG: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("parallelism", Sch::Leaf),
+    ("leaderElection", LEADER_ELECTION),
+    ("clientConnection", CLIENT_CONNECTION),
+    ("enableProfiling", Sch::Leaf),
+    ("enableContentionProfiling", Sch::Leaf),
+    ("percentageOfNodesToScore", Sch::Leaf),
+    ("podInitialBackoffSeconds", Sch::Leaf),
+    ("podMaxBackoffSeconds", Sch::Leaf),
+    ("profiles", Sch::List(&PROFILE)),
+    ("extenders", Sch::List(&EXTENDER)),
+    ("delayCacheUntilActive", Sch::Leaf),
+]);
+
+const RESOURCE_SPEC: Sch = Sch::Obj(&[("name", Sch::Leaf), ("weight", Sch::Leaf)]);
+const SHAPE_POINT: Sch = Sch::Obj(&[("utilization", Sch::Leaf), ("score", Sch::Leaf)]);
+const REQUIREMENT: Sch = Sch::Obj(&[("key", Sch::Leaf), ("operator", Sch::Leaf), ("values", Sch::Leaf)]);
+const TERM: Sch = Sch::Obj(&[
+    ("matchExpressions", Sch::List(&REQUIREMENT)),
+    ("matchFields", Sch::List(&REQUIREMENT)),
+]);
+const PREFERRED_TERM: Sch = Sch::Obj(&[("weight", Sch::Leaf), ("preference", TERM)]);
+const NODE_SELECTOR: Sch = Sch::Obj(&[("nodeSelectorTerms", Sch::List(&TERM))]);
+const NODE_AFFINITY: Sch = Sch::Obj(&[
+    ("requiredDuringSchedulingIgnoredDuringExecution", NODE_SELECTOR),
+    ("preferredDuringSchedulingIgnoredDuringExecution", Sch::List(&PREFERRED_TERM)),
+]);
+const LABEL_SELECTOR: Sch = Sch::Obj(&[("matchLabels", Sch::Leaf), ("matchExpressions", Sch::List(&REQUIREMENT))]);
+const CONSTRAINT: Sch = Sch::Obj(&[
+    ("maxSkew", Sch::Leaf),
+    ("topologyKey", Sch::Leaf),
+    ("whenUnsatisfiable", Sch::Leaf),
+    ("labelSelector", LABEL_SELECTOR),
+    ("minDomains", Sch::Leaf),
+    ("nodeAffinityPolicy", Sch::Leaf),
+    ("nodeTaintsPolicy", Sch::Leaf),
+    ("matchLabelKeys", Sch::Leaf),
+]);
+
+const DEFAULT_PREEMPTION_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("minCandidateNodesPercentage", Sch::Leaf),
+    ("minCandidateNodesAbsolute", Sch::Leaf),
+]);
+const INTER_POD_AFFINITY_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("hardPodAffinityWeight", Sch::Leaf),
+    ("ignorePreferredTermsOfExistingPods", Sch::Leaf),
+]);
+const FIT_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("ignoredResources", Sch::Leaf),
+    ("ignoredResourceGroups", Sch::Leaf),
+    (
+        "scoringStrategy",
+        Sch::Obj(&[
+            ("type", Sch::Leaf),
+            ("resources", Sch::List(&RESOURCE_SPEC)),
+            ("requestedToCapacityRatio", Sch::Obj(&[("shape", Sch::List(&SHAPE_POINT))])),
+        ]),
+    ),
+]);
+const SPREAD_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("defaultConstraints", Sch::List(&CONSTRAINT)),
+    ("defaultingType", Sch::Leaf),
+]);
+const BALANCED_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("resources", Sch::List(&RESOURCE_SPEC)),
+]);
+const VOLUME_BINDING_ARGS: Sch = Sch::Obj(&[
+    ("apiVersion", Sch::Leaf),
+    ("kind", Sch::Leaf),
+    ("bindTimeoutSeconds", Sch::Leaf),
+    ("shape", Sch::List(&SHAPE_POINT)),
+]);
+const NODE_AFFINITY_ARGS: Sch = Sch::Obj(&[("apiVersion", Sch::Leaf), ("kind", Sch::Leaf), ("addedAffinity", NODE_AFFINITY)]);
+const DYNAMIC_RESOURCES_ARGS: Sch = Sch::Obj(&[("apiVersion", Sch::Leaf), ("kind", Sch::Leaf), ("filterTimeout", Sch::Leaf)]);
+
+fn child(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// Collects `unknown field "<path>"` for every field the schema does not know, in document
+/// order.
+fn unknown_fields(v: &Json, s: Sch, path: &str, out: &mut Vec<String>) {
+    match (s, v) {
+        (Sch::Obj(fields), Json::Object(m)) => {
+            for (k, x) in m {
+                let p = child(path, k);
+                match fields.iter().find(|(n, _)| n == k) {
+                    Some((_, cs)) => unknown_fields(x, *cs, &p, out),
+                    None => out.push(format!("unknown field {}", go_quote(&p))),
+                }
+            }
+        }
+        (Sch::List(item), Json::Array(a)) => {
+            for (i, x) in a.iter().enumerate() {
+                unknown_fields(x, *item, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Typed decoding of a JSON value; a failure reads like a decoding error with its field path.
+fn typed<T: DeserializeOwned>(v: &Json, what: &str) -> Result<T, String> {
     serde_path_to_error::deserialize::<_, T>(v.clone()).map_err(|e| {
+        let msg = e.inner().to_string();
+        // Errors raised by our own Go-compatible field decoders are already in Go's words.
+        if msg.starts_with("time: ") || msg.starts_with("json: ") {
+            return msg;
+        }
         let p = e.path().to_string();
         if p.is_empty() || p == "." {
-            format!("{what}: strict decoding error: {}", e.inner())
+            format!("error decoding {what}: {msg}")
         } else {
-            format!("{what}.{p}: strict decoding error: {}", e.inner())
+            format!("error decoding {what}: {p}: {msg}")
         }
     })
 }
 
-fn set(s: V1PluginSet) -> PluginSetCfg {
+/// YAML as sigs.k8s.io/yaml turns it into JSON (non-string keys become strings).
+pub fn yaml_to_json(v: &serde_yaml::Value) -> Json {
+    use serde_yaml::Value as Y;
+    match v {
+        Y::Null => Json::Null,
+        Y::Bool(b) => Json::Bool(*b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Json::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Json::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Json::Number)
+                    .unwrap_or(Json::Null)
+            }
+        }
+        Y::String(s) => Json::String(s.clone()),
+        Y::Sequence(a) => Json::Array(a.iter().map(yaml_to_json).collect()),
+        Y::Mapping(m) => Json::Object(
+            m.iter()
+                .map(|(k, x)| {
+                    let key = match k {
+                        Y::String(s) => s.clone(),
+                        Y::Null => "null".to_string(),
+                        Y::Bool(b) => b.to_string(),
+                        Y::Number(n) => n.to_string(),
+                        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+                    };
+                    (key, yaml_to_json(x))
+                })
+                .collect(),
+        ),
+        Y::Tagged(t) => yaml_to_json(&t.value),
+    }
+}
+
+/// `schema.GroupVersion.String()`.
+fn gv_string(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+/// Decodes one plugin's args as its `<name>Args` kind. `Ok((args, strict errors))`, or the
+/// fatal error (already prefixed as the nested decoder prefixes it).
+fn decode_args(name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<String>), String> {
+    if !TYPED_ARGS_PLUGINS.contains(&name) {
+        return Ok((V1Args::Unknown(args.cloned()), vec![]));
+    }
+    let null = Json::Null;
+    let v = args.unwrap_or(&null);
+    let ctx = |e: String| format!("decoding args for plugin {name}: {e}");
+    // The serializer first reads apiVersion/kind.
+    let (mut api_version, mut kind) = (String::new(), String::new());
+    match v {
+        Json::Null => {}
+        Json::Object(m) => {
+            for (field, slot) in [("apiVersion", &mut api_version), ("kind", &mut kind)] {
+                match m.get(field) {
+                    None | Some(Json::Null) => {}
+                    Some(Json::String(s)) => *slot = s.clone(),
+                    Some(other) => {
+                        return Err(ctx(format!(
+                            "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go struct field .{field} of type string",
+                            json_type(other)
+                        )))
+                    }
+                }
+            }
+        }
+        other => {
+            return Err(ctx(format!(
+                "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+                json_type(other)
+            )))
+        }
+    }
+    let (mut group, mut version) = match api_version.matches('/').count() {
+        _ if api_version.is_empty() || api_version == "/" => (String::new(), String::new()),
+        0 => (String::new(), api_version.clone()),
+        1 => {
+            let (g, ver) = api_version.split_once('/').unwrap_or_default();
+            (g.to_string(), ver.to_string())
+        }
+        _ => return Err(ctx(format!("unexpected GroupVersion string: {api_version}"))),
+    };
+    let default_kind = format!("{name}Args");
+    if kind.is_empty() {
+        kind = default_kind.clone();
+    }
+    if version.is_empty() && group.is_empty() {
+        group = GROUP.to_string();
+        version = "v1".to_string();
+    }
+    if version.is_empty() && group == GROUP {
+        version = "v1".to_string();
+    }
+    if group != GROUP || version != "v1" || !REGISTERED_KINDS.contains(&kind.as_str()) {
+        return Err(ctx(format!(
+            "no kind {} is registered for version {} in scheme {}",
+            go_quote(&kind),
+            go_quote(&gv_string(&group, &version)),
+            go_quote(SCHEME_NAME)
+        )));
+    }
+    if kind != default_kind {
+        return Err(format!(
+            "args for plugin {name} were not of type {default_kind}.{GROUP}, got {kind}.{GROUP}"
+        ));
+    }
+    let what = format!("args for plugin {name}");
+    let mut strict = Vec::new();
+    let args = match name {
+        "DefaultPreemption" => {
+            unknown_fields(v, DEFAULT_PREEMPTION_ARGS, "", &mut strict);
+            V1Args::DefaultPreemption(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "InterPodAffinity" => {
+            unknown_fields(v, INTER_POD_AFFINITY_ARGS, "", &mut strict);
+            V1Args::InterPodAffinity(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "NodeAffinity" => {
+            unknown_fields(v, NODE_AFFINITY_ARGS, "", &mut strict);
+            V1Args::NodeAffinity(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "NodeResourcesBalancedAllocation" => {
+            unknown_fields(v, BALANCED_ARGS, "", &mut strict);
+            V1Args::Balanced(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "NodeResourcesFit" => {
+            unknown_fields(v, FIT_ARGS, "", &mut strict);
+            V1Args::Fit(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "PodTopologySpread" => {
+            unknown_fields(v, SPREAD_ARGS, "", &mut strict);
+            V1Args::Spread(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        "VolumeBinding" => {
+            unknown_fields(v, VOLUME_BINDING_ARGS, "", &mut strict);
+            V1Args::VolumeBinding(typed_or_default(v, &what).map_err(ctx)?)
+        }
+        _ => {
+            unknown_fields(v, DYNAMIC_RESOURCES_ARGS, "", &mut strict);
+            V1Args::DynamicResources(typed_or_default(v, &what).map_err(ctx)?)
+        }
+    };
+    Ok((args, strict))
+}
+
+fn typed_or_default<T: DeserializeOwned + Default>(v: &Json, what: &str) -> Result<T, String> {
+    if v.is_null() {
+        Ok(T::default())
+    } else {
+        typed(v, what)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaulting.
+
+fn default_resources() -> Vec<V1ResourceSpec> {
+    vec![
+        V1ResourceSpec {
+            name: "cpu".into(),
+            weight: 1,
+        },
+        V1ResourceSpec {
+            name: "memory".into(),
+            weight: 1,
+        },
+    ]
+}
+
+/// The `SetDefaults_<Kind>Args` functions (v1.34 default feature gates).
+pub(crate) fn default_args(a: &mut V1Args) {
+    match a {
+        V1Args::DefaultPreemption(x) => {
+            x.min_candidate_nodes_percentage.get_or_insert(10);
+            x.min_candidate_nodes_absolute.get_or_insert(100);
+        }
+        V1Args::InterPodAffinity(x) => {
+            x.hard_pod_affinity_weight.get_or_insert(1);
+        }
+        V1Args::Balanced(x) => {
+            if x.resources.is_empty() {
+                x.resources = default_resources();
+            }
+            for r in &mut x.resources {
+                if r.weight == 0 {
+                    r.weight = 1;
+                }
+            }
+        }
+        V1Args::Fit(x) => {
+            let s = x.scoring_strategy.get_or_insert_with(|| V1ScoringStrategy {
+                kind: "LeastAllocated".into(),
+                resources: default_resources(),
+                requested_to_capacity_ratio: None,
+            });
+            if s.resources.is_empty() {
+                s.resources = default_resources();
+            }
+            for r in &mut s.resources {
+                if r.weight == 0 {
+                    r.weight = 1;
+                }
+            }
+        }
+        V1Args::Spread(x) => {
+            if x.defaulting_type.is_empty() {
+                x.defaulting_type = "System".into();
+            }
+        }
+        V1Args::VolumeBinding(x) => {
+            // StorageCapacityScoring is off by default in v1.34: no default shape.
+            x.bind_timeout_seconds.get_or_insert(600);
+        }
+        V1Args::DynamicResources(x) => {
+            // DRASchedulerFilterTimeout is on by default in v1.34.
+            if x.filter_timeout.is_none() {
+                x.filter_timeout = Some(Dur(GoDuration::from_secs(10)));
+            }
+        }
+        V1Args::Unknown(_) | V1Args::NodeAffinity(_) => {}
+    }
+}
+
+/// The defaulted args of a plugin that has an args kind, as appended by defaulting.
+pub(crate) fn defaulted_args_for(name: &str) -> Option<V1Args> {
+    let mut a = match name {
+        "DefaultPreemption" => V1Args::DefaultPreemption(Default::default()),
+        "InterPodAffinity" => V1Args::InterPodAffinity(Default::default()),
+        "NodeAffinity" => V1Args::NodeAffinity(Default::default()),
+        "NodeResourcesBalancedAllocation" => V1Args::Balanced(Default::default()),
+        "NodeResourcesFit" => V1Args::Fit(Default::default()),
+        "PodTopologySpread" => V1Args::Spread(Default::default()),
+        "VolumeBinding" => V1Args::VolumeBinding(Default::default()),
+        "DynamicResources" => V1Args::DynamicResources(Default::default()),
+        _ => return None,
+    };
+    default_args(&mut a);
+    Some(a)
+}
+
+/// One profile after v1 defaulting.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct DefaultedProfile {
+    pub scheduler_name: String,
+    pub percentage_of_nodes_to_score: Option<i32>,
+    pub plugins: PluginsCfg,
+    pub plugin_config: Vec<(String, V1Args)>,
+}
+
+/// The whole configuration after v1 defaulting (kube-scheduler's internal form).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Defaulted {
+    pub parallelism: i32,
+    pub leader_election: LeaderElectionConfig,
+    pub client_connection: ClientConnectionConfig,
+    pub enable_profiling: bool,
+    pub enable_contention_profiling: bool,
+    pub percentage_of_nodes_to_score: i32,
+    pub pod_initial_backoff_seconds: i64,
+    pub pod_max_backoff_seconds: i64,
+    pub profiles: Vec<DefaultedProfile>,
+    pub extenders: Vec<ExtenderConfig>,
+    pub delay_cache_until_active: bool,
+}
+
+fn plugin_set(s: V1PluginSet) -> PluginSetCfg {
     PluginSetCfg {
         enabled: s
             .enabled
@@ -247,17 +945,167 @@ fn set(s: V1PluginSet) -> PluginSetCfg {
     }
 }
 
-fn resources(v: Vec<V1ResourceSpec>) -> Vec<ResourceSpec> {
-    v.into_iter()
-        .map(|r| ResourceSpec {
-            name: r.name,
-            weight: if r.weight == 0 { 1 } else { r.weight },
-        })
-        .collect()
+fn plugins_cfg(pl: V1Plugins) -> PluginsCfg {
+    PluginsCfg {
+        pre_enqueue: plugin_set(pl.pre_enqueue),
+        queue_sort: plugin_set(pl.queue_sort),
+        pre_filter: plugin_set(pl.pre_filter),
+        filter: plugin_set(pl.filter),
+        post_filter: plugin_set(pl.post_filter),
+        pre_score: plugin_set(pl.pre_score),
+        score: plugin_set(pl.score),
+        reserve: plugin_set(pl.reserve),
+        permit: plugin_set(pl.permit),
+        pre_bind: plugin_set(pl.pre_bind),
+        bind: plugin_set(pl.bind),
+        post_bind: plugin_set(pl.post_bind),
+        multi_point: plugin_set(pl.multi_point),
+    }
 }
 
-fn shape(v: Vec<V1Shape>) -> Vec<UtilizationShapePoint> {
-    v.into_iter()
+/// Names enabled anywhere in the (merged) plugins, sorted and deduplicated.
+pub(crate) fn enabled_names(p: &PluginsCfg) -> Vec<String> {
+    let mut names: Vec<String> = p
+        .points()
+        .iter()
+        .flat_map(|(_, s)| s.enabled.iter())
+        .chain(p.multi_point.enabled.iter())
+        .map(|r| r.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
+    let le = raw.leader_election;
+    let mut resource_lock = le.resource_lock;
+    if resource_lock.is_empty() {
+        resource_lock = "leases".into();
+    }
+    let or = |d: Dur, def: i64| if d.0 == GoDuration(0) { GoDuration::from_secs(def) } else { d.0 };
+    let leader_election = LeaderElectionConfig {
+        leader_elect: le.leader_elect.unwrap_or(true),
+        lease_duration: or(le.lease_duration, 15),
+        renew_deadline: or(le.renew_deadline, 10),
+        retry_period: or(le.retry_period, 2),
+        resource_lock,
+        resource_name: if le.resource_name.is_empty() {
+            "kube-scheduler".into()
+        } else {
+            le.resource_name
+        },
+        resource_namespace: if le.resource_namespace.is_empty() {
+            "kube-system".into()
+        } else {
+            le.resource_namespace
+        },
+    };
+    let cc = raw.client_connection;
+    let client_connection = ClientConnectionConfig {
+        kubeconfig: cc.kubeconfig,
+        accept_content_types: cc.accept_content_types,
+        content_type: if cc.content_type.is_empty() {
+            "application/vnd.kubernetes.protobuf".into()
+        } else {
+            cc.content_type
+        },
+        qps: if cc.qps == 0.0 { 50.0 } else { cc.qps },
+        burst: if cc.burst == 0 { 100 } else { cc.burst },
+    };
+    let enable_profiling = raw.enable_profiling.unwrap_or(true);
+    let enable_contention_profiling = raw.enable_contention_profiling.unwrap_or(enable_profiling);
+
+    let mut profiles_raw = raw.profiles;
+    let mut args = args;
+    if profiles_raw.is_empty() {
+        profiles_raw.push(V1Profile::default());
+        args.push(vec![]);
+    }
+    let single = profiles_raw.len() == 1;
+    let mut profiles = Vec::new();
+    for (p, mut pargs) in profiles_raw.into_iter().zip(args) {
+        let scheduler_name = match p.scheduler_name {
+            Some(n) => n,
+            None if single => DEFAULT_SCHEDULER_NAME.to_string(),
+            None => String::new(),
+        };
+        let plugins = merge_plugins(p.plugins.map(plugins_cfg).as_ref());
+        let mut plugin_config: Vec<(String, V1Args)> = Vec::new();
+        for (pc, a) in p.plugin_config.into_iter().zip(pargs.iter_mut()) {
+            default_args(a);
+            plugin_config.push((pc.name, a.clone()));
+        }
+        let existing: Vec<String> = plugin_config.iter().map(|(n, _)| n.clone()).collect();
+        for name in enabled_names(&plugins) {
+            if existing.contains(&name) {
+                continue;
+            }
+            if let Some(a) = defaulted_args_for(&name) {
+                plugin_config.push((name, a));
+            }
+        }
+        profiles.push(DefaultedProfile {
+            scheduler_name,
+            percentage_of_nodes_to_score: p.percentage_of_nodes_to_score,
+            plugins,
+            plugin_config,
+        });
+    }
+    let extenders = raw
+        .extenders
+        .into_iter()
+        .map(|e| ExtenderConfig {
+            url_prefix: e.url_prefix,
+            filter_verb: e.filter_verb,
+            preempt_verb: e.preempt_verb,
+            prioritize_verb: e.prioritize_verb,
+            weight: e.weight,
+            bind_verb: e.bind_verb,
+            enable_https: e.enable_https,
+            tls_config: e.tls_config.map(|t| ExtenderTlsConfig {
+                insecure: t.insecure,
+                server_name: t.server_name,
+                cert_file: t.cert_file,
+                key_file: t.key_file,
+                ca_file: t.ca_file,
+                cert_data: t.cert_data,
+                key_data: t.key_data,
+                ca_data: t.ca_data,
+            }),
+            http_timeout: e.http_timeout.0,
+            node_cache_capable: e.node_cache_capable,
+            managed_resources: e
+                .managed_resources
+                .into_iter()
+                .map(|r| ExtenderManagedResource {
+                    name: r.name,
+                    ignored_by_scheduler: r.ignored_by_scheduler,
+                })
+                .collect(),
+            ignorable: e.ignorable,
+        })
+        .collect();
+    Defaulted {
+        parallelism: raw.parallelism.unwrap_or(16),
+        leader_election,
+        client_connection,
+        enable_profiling,
+        enable_contention_profiling,
+        percentage_of_nodes_to_score: raw.percentage_of_nodes_to_score.unwrap_or(0),
+        pod_initial_backoff_seconds: raw.pod_initial_backoff_seconds.unwrap_or(1),
+        pod_max_backoff_seconds: raw.pod_max_backoff_seconds.unwrap_or(10),
+        profiles,
+        extenders,
+        delay_cache_until_active: raw.delay_cache_until_active,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// From the defaulted v1 args to the engine's args.
+
+fn shape_points(v: &[V1Shape]) -> Vec<UtilizationShapePoint> {
+    v.iter()
         .map(|s| UtilizationShapePoint {
             utilization: s.utilization,
             score: s.score,
@@ -265,134 +1113,299 @@ fn shape(v: Vec<V1Shape>) -> Vec<UtilizationShapePoint> {
         .collect()
 }
 
-/// Decodes, defaults and validates a configuration document.
-pub fn decode_value(v: &Value) -> Result<SchedulerConfig, Vec<String>> {
-    let mut errs = Vec::new();
-    let raw: V1Config = match strict(v, "KubeSchedulerConfiguration") {
-        Ok(c) => c,
-        Err(e) => return Err(vec![e]),
-    };
-    let _ = (&raw.api_version, &raw.kind);
-    let mut cfg = SchedulerConfig {
-        percentage_of_nodes_to_score: raw.percentage_of_nodes_to_score.unwrap_or(0),
-        pod_initial_backoff_seconds: raw.pod_initial_backoff_seconds.unwrap_or(1),
-        pod_max_backoff_seconds: raw.pod_max_backoff_seconds.unwrap_or(10),
-        profiles: vec![],
-    };
-    let mut profiles = raw.profiles;
-    if profiles.is_empty() {
-        profiles.push(V1Profile::default());
+fn resource_specs(v: &[V1ResourceSpec]) -> Vec<ResourceSpec> {
+    v.iter()
+        .map(|r| ResourceSpec {
+            name: r.name.clone(),
+            weight: r.weight,
+        })
+        .collect()
+}
+
+// The API types are built field by field from their defaults, so that fields added to them
+// later keep compiling here.
+#[allow(clippy::field_reassign_with_default)]
+fn requirement(r: &V1Requirement) -> api::NodeSelectorRequirement {
+    let mut out = api::NodeSelectorRequirement::default();
+    out.key = r.key.clone();
+    out.operator = r.operator.clone();
+    out.values = r.values.clone().unwrap_or_default();
+    out
+}
+
+#[allow(clippy::field_reassign_with_default)]
+fn term(t: &V1Term) -> api::NodeSelectorTerm {
+    let mut out = api::NodeSelectorTerm::default();
+    out.match_expressions = t.match_expressions.iter().map(requirement).collect();
+    out.match_fields = t.match_fields.iter().map(requirement).collect();
+    out
+}
+
+#[allow(clippy::field_reassign_with_default)]
+pub(crate) fn node_affinity(a: &V1NodeAffinity) -> api::NodeAffinity {
+    let mut out = api::NodeAffinity::default();
+    out.required_during_scheduling_ignored_during_execution = a.required_during_scheduling_ignored_during_execution.as_ref().map(|ns| {
+        let mut sel = api::NodeSelector::default();
+        sel.node_selector_terms = ns.node_selector_terms.iter().map(term).collect();
+        sel
+    });
+    out.preferred_during_scheduling_ignored_during_execution = a
+        .preferred_during_scheduling_ignored_during_execution
+        .iter()
+        .map(|p| {
+            let mut t = api::PreferredSchedulingTerm::default();
+            t.weight = p.weight;
+            t.preference = term(&p.preference);
+            t
+        })
+        .collect();
+    out
+}
+
+#[allow(clippy::field_reassign_with_default)]
+fn constraint(c: &V1Constraint) -> api::TopologySpreadConstraint {
+    let mut out = api::TopologySpreadConstraint::default();
+    out.max_skew = c.max_skew;
+    out.topology_key = c.topology_key.clone();
+    out.when_unsatisfiable = c.when_unsatisfiable.clone();
+    out.min_domains = c.min_domains;
+    out.node_affinity_policy = c.node_affinity_policy.clone();
+    out.node_taints_policy = c.node_taints_policy.clone();
+    out.match_label_keys = c.match_label_keys.clone();
+    out
+}
+
+/// NodeResourcesFit's construction (`NewFit`): args validation (with no field path prefix),
+/// then the engine args. kube-scheduler dereferences a missing `requestedToCapacityRatio` for
+/// the RequestedToCapacityRatio strategy and crashes; that is reported as an error here.
+pub(crate) fn new_fit_args(a: &V1FitArgs) -> Result<NodeResourcesFitArgs, String> {
+    let errs = validate::fit_args("", a);
+    if !errs.is_empty() {
+        return Err(validate::aggregate(&errs));
     }
-    for (i, p) in profiles.into_iter().enumerate() {
-        let name = p.scheduler_name.clone().unwrap_or_else(|| DEFAULT_SCHEDULER_NAME.to_string());
-        let mut args = PluginArgs::default();
-        for pc in p.plugin_config {
-            let what = format!("profiles[{i}].pluginConfig[{}].args", pc.name);
-            let r: Result<(), String> = (|| {
-                match pc.name.as_str() {
-                    "NodeResourcesFit" => {
-                        let a: V1FitArgs = strict(&pc.args, &what)?;
-                        let mut out = NodeResourcesFitArgs {
-                            ignored_resources: a.ignored_resources,
-                            ignored_resource_groups: a.ignored_resource_groups,
-                            ..Default::default()
-                        };
-                        if let Some(s) = a.scoring_strategy {
-                            out.scoring_strategy.kind = match s.kind.as_str() {
-                                "" | "LeastAllocated" => ScoringStrategyType::LeastAllocated,
-                                "MostAllocated" => ScoringStrategyType::MostAllocated,
-                                "RequestedToCapacityRatio" => ScoringStrategyType::RequestedToCapacityRatio,
-                                other => return Err(format!("{what}.scoringStrategy.type: Unsupported value: {other:?}")),
-                            };
-                            if !s.resources.is_empty() {
-                                out.scoring_strategy.resources = resources(s.resources);
-                            }
-                            if let Some(r) = s.requested_to_capacity_ratio {
-                                out.scoring_strategy.shape = shape(r.shape);
-                            }
-                        }
-                        args.node_resources_fit = out;
-                    }
-                    "NodeResourcesBalancedAllocation" => {
-                        let a: V1BalancedArgs = strict(&pc.args, &what)?;
-                        if !a.resources.is_empty() {
-                            args.node_resources_balanced_allocation.resources = resources(a.resources);
-                        }
-                    }
-                    "DefaultPreemption" => {
-                        let a: V1PreemptionArgs = strict(&pc.args, &what)?;
-                        if let Some(x) = a.min_candidate_nodes_percentage {
-                            args.default_preemption.min_candidate_nodes_percentage = x;
-                        }
-                        if let Some(x) = a.min_candidate_nodes_absolute {
-                            args.default_preemption.min_candidate_nodes_absolute = x;
-                        }
-                    }
-                    "InterPodAffinity" => {
-                        let a: V1InterPodAffinityArgs = strict(&pc.args, &what)?;
-                        if let Some(x) = a.hard_pod_affinity_weight {
-                            args.inter_pod_affinity.hard_pod_affinity_weight = x;
-                        }
-                        args.inter_pod_affinity.ignore_preferred_terms_of_existing_pods = a.ignore_preferred_terms_of_existing_pods;
-                    }
-                    "PodTopologySpread" => {
-                        let a: V1SpreadArgs = strict(&pc.args, &what)?;
-                        args.pod_topology_spread.default_constraints = a.default_constraints;
-                        args.pod_topology_spread.defaulting_type = match a.defaulting_type.as_str() {
-                            "" | "System" => DefaultingType::System,
-                            "List" => DefaultingType::List,
-                            other => return Err(format!("{what}.defaultingType: Unsupported value: {other:?}")),
-                        };
-                    }
-                    "VolumeBinding" => {
-                        let a: V1VolumeBindingArgs = strict(&pc.args, &what)?;
-                        if let Some(x) = a.bind_timeout_seconds {
-                            args.volume_binding.bind_timeout_seconds = x;
-                        }
-                        args.volume_binding.shape = shape(a.shape);
-                    }
-                    "NodeAffinity" => {
-                        let a: V1NodeAffinityArgs = strict(&pc.args, &what)?;
-                        args.node_affinity.added_affinity = a.added_affinity;
-                    }
-                    "DynamicResources" => {
-                        let _a: V1DynamicResourcesArgs = strict(&pc.args, &what)?;
-                    }
-                    other => {
-                        if PluginName::parse(other).is_none() {
-                            return Err(format!("profiles[{i}].pluginConfig[{other}]: plugin {other:?} does not exist"));
-                        }
-                    }
-                }
-                Ok(())
-            })();
-            if let Err(e) = r {
-                errs.push(e);
+    let Some(s) = &a.scoring_strategy else {
+        return Err("scoring strategy not specified".into());
+    };
+    let kind = match s.kind.as_str() {
+        "LeastAllocated" => ScoringStrategyType::LeastAllocated,
+        "MostAllocated" => ScoringStrategyType::MostAllocated,
+        "RequestedToCapacityRatio" => ScoringStrategyType::RequestedToCapacityRatio,
+        other => return Err(format!("scoring strategy {other} is not supported")),
+    };
+    if kind == ScoringStrategyType::RequestedToCapacityRatio && s.requested_to_capacity_ratio.is_none() {
+        return Err("runtime error: invalid memory address or nil pointer dereference (scoringStrategy.requestedToCapacityRatio is required for the RequestedToCapacityRatio strategy)".into());
+    }
+    Ok(NodeResourcesFitArgs {
+        ignored_resources: a.ignored_resources.clone(),
+        ignored_resource_groups: a.ignored_resource_groups.clone(),
+        scoring_strategy: ScoringStrategy {
+            kind,
+            resources: resource_specs(&s.resources),
+            shape: s
+                .requested_to_capacity_ratio
+                .as_ref()
+                .map(|r| shape_points(&r.shape))
+                .unwrap_or_default(),
+        },
+    })
+}
+
+/// Applies one (validated) entry to the engine's args.
+fn apply_engine_args(out: &mut PluginArgs, a: &V1Args) {
+    match a {
+        V1Args::Unknown(_) | V1Args::Fit(_) => {}
+        V1Args::DefaultPreemption(x) => {
+            out.default_preemption = DefaultPreemptionArgs {
+                min_candidate_nodes_percentage: x.min_candidate_nodes_percentage.unwrap_or(10),
+                min_candidate_nodes_absolute: x.min_candidate_nodes_absolute.unwrap_or(100),
             }
         }
-        let custom = p.plugins.map(|pl| PluginsCfg {
-            pre_enqueue: set(pl.pre_enqueue),
-            queue_sort: set(pl.queue_sort),
-            pre_filter: set(pl.pre_filter),
-            filter: set(pl.filter),
-            post_filter: set(pl.post_filter),
-            pre_score: set(pl.pre_score),
-            score: set(pl.score),
-            reserve: set(pl.reserve),
-            permit: set(pl.permit),
-            pre_bind: set(pl.pre_bind),
-            bind: set(pl.bind),
-            post_bind: set(pl.post_bind),
-            multi_point: set(pl.multi_point),
-        });
-        match Profile::new(&name, custom.as_ref(), args, p.percentage_of_nodes_to_score) {
-            Ok(pr) => cfg.profiles.push(pr),
-            Err(e) => errs.push(format!("profiles[{i}]: {e}")),
+        V1Args::InterPodAffinity(x) => {
+            out.inter_pod_affinity = InterPodAffinityArgs {
+                hard_pod_affinity_weight: x.hard_pod_affinity_weight.unwrap_or(1),
+                ignore_preferred_terms_of_existing_pods: x.ignore_preferred_terms_of_existing_pods,
+            }
+        }
+        V1Args::NodeAffinity(x) => {
+            out.node_affinity = NodeAffinityArgs {
+                added_affinity: x.added_affinity.as_ref().map(node_affinity),
+            }
+        }
+        V1Args::Balanced(x) => {
+            out.node_resources_balanced_allocation = NodeResourcesBalancedAllocationArgs {
+                resources: resource_specs(&x.resources),
+            }
+        }
+        V1Args::Spread(x) => {
+            out.pod_topology_spread = PodTopologySpreadArgs {
+                default_constraints: x.default_constraints.iter().map(constraint).collect(),
+                defaulting_type: if x.defaulting_type == "List" {
+                    DefaultingType::List
+                } else {
+                    DefaultingType::System
+                },
+            }
+        }
+        V1Args::VolumeBinding(x) => {
+            out.volume_binding = VolumeBindingArgs {
+                bind_timeout_seconds: x.bind_timeout_seconds.unwrap_or(600),
+                shape: x.shape.as_deref().map(shape_points).unwrap_or_default(),
+            }
+        }
+        V1Args::DynamicResources(x) => {
+            out.dynamic_resources = DynamicResourcesArgs {
+                filter_timeout_seconds: x.filter_timeout.map(|d| d.0.as_secs_f64()),
+            }
         }
     }
-    if errs.is_empty() {
-        Ok(cfg)
-    } else {
-        Err(errs)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pipeline.
+
+/// Decodes, defaults, validates and builds a configuration document (as YAML).
+pub fn decode_value(v: &serde_yaml::Value) -> Result<SchedulerConfig, Vec<String>> {
+    decode_json(&yaml_to_json(v))
+}
+
+/// Stages 1-3: typed + strict decoding, then defaulting.
+pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, String> {
+    let raw: V1Config = typed(json, "KubeSchedulerConfiguration")?;
+    let mut strict = Vec::new();
+    unknown_fields(json, CONFIG, "", &mut strict);
+    let mut all_args: Vec<Vec<V1Args>> = Vec::new();
+    for (i, p) in raw.profiles.iter().enumerate() {
+        let mut list = Vec::new();
+        for (j, pc) in p.plugin_config.iter().enumerate() {
+            // `args: null` is the same as no args.
+            match decode_args(&pc.name, pc.args.as_ref()) {
+                Ok((a, errs)) => {
+                    if !errs.is_empty() {
+                        strict.push(format!(
+                            "decoding .profiles[{i}].pluginConfig[{j}]: strict decoding error: decoding args for plugin {}: strict decoding error: {}",
+                            pc.name,
+                            errs.join(", ")
+                        ));
+                    }
+                    list.push(a);
+                }
+                Err(e) => return Err(format!("decoding .profiles[{i}].pluginConfig[{j}]: {e}")),
+            }
+        }
+        all_args.push(list);
     }
+    if !strict.is_empty() {
+        return Err(format!("strict decoding error: {}", strict.join(", ")));
+    }
+    Ok(apply_defaults(raw, all_args))
+}
+
+/// The whole pipeline on a JSON document.
+pub fn decode_json(json: &Json) -> Result<SchedulerConfig, Vec<String>> {
+    let cfg = decode_and_default(json).map_err(|e| vec![e])?;
+    let errs = validate::validate_config(&cfg);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    build(cfg).map_err(|e| vec![e])
+}
+
+/// Stage 5: what `scheduler.New` does with a valid configuration.
+pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, String> {
+    // Extenders' ignored resources replace NodeResourcesFit's ignoredResources in every profile.
+    let ignored: Vec<String> = cfg
+        .extenders
+        .iter()
+        .flat_map(|e| e.managed_resources.iter())
+        .filter(|r| r.ignored_by_scheduler)
+        .map(|r| r.name.clone())
+        .collect();
+    if !ignored.is_empty() {
+        for p in &mut cfg.profiles {
+            match p.plugin_config.iter_mut().find(|(n, _)| n == "NodeResourcesFit") {
+                Some((_, V1Args::Fit(a))) => a.ignored_resources = ignored.clone(),
+                Some(_) => {
+                    return Err("couldn't build extenders: want args to be of type NodeResourcesFitArgs, got *runtime.Unknown".into())
+                }
+                None => return Err("couldn't build extenders: can't find NodeResourcesFitArgs in plugin config".into()),
+            }
+        }
+    }
+    let mut profiles: Vec<Profile> = Vec::new();
+    let mut first_queue_sort: Option<(String, Option<Json>)> = None;
+    for p in &cfg.profiles {
+        let wrap = |e: String| {
+            format!(
+                "initializing profiles: creating profile for scheduler name {}: {e}",
+                p.scheduler_name
+            )
+        };
+        let mut args = PluginArgs::default();
+        let mut extra = BTreeMap::new();
+        let needed = enabled_names(&p.plugins);
+        for (name, a) in &p.plugin_config {
+            apply_engine_args(&mut args, a);
+            if let V1Args::Unknown(Some(raw)) = a {
+                extra.entry(name.clone()).or_insert_with(|| raw.clone());
+            }
+        }
+        // Plugin instantiation: NodeResourcesFit validates its args itself.
+        if needed.iter().any(|n| n == "NodeResourcesFit") {
+            if let Some((_, V1Args::Fit(a))) = p.plugin_config.iter().find(|(n, _)| n == "NodeResourcesFit") {
+                args.node_resources_fit = new_fit_args(a).map_err(|e| wrap(format!("initializing plugin \"NodeResourcesFit\": {e}")))?;
+            }
+        }
+        let mut profile = Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score).map_err(wrap)?;
+        profile.extra_plugin_args = extra;
+        // The profile map's checks: a name, unique, and one queue sort plugin (with the same
+        // args) for all profiles.
+        if p.scheduler_name.is_empty() {
+            return Err("initializing profiles: scheduler name is needed".into());
+        }
+        if profiles.iter().any(|q| q.scheduler_name == p.scheduler_name) {
+            return Err(format!(
+                "initializing profiles: duplicate profile with scheduler name {}",
+                go_quote(&p.scheduler_name)
+            ));
+        }
+        let qs = profile.plugins.queue_sort[0].as_str().to_string();
+        let qs_args = p
+            .plugin_config
+            .iter()
+            .find(|(n, _)| *n == qs)
+            .and_then(|(_, a)| if let V1Args::Unknown(x) = a { x.clone() } else { None });
+        match &first_queue_sort {
+            None => first_queue_sort = Some((qs, qs_args)),
+            Some((first, first_args)) => {
+                if *first != qs {
+                    return Err(format!(
+                        "initializing profiles: different queue sort plugins for profile {}: {}, first: {}",
+                        go_quote(&p.scheduler_name),
+                        go_quote(&qs),
+                        go_quote(first)
+                    ));
+                }
+                if *first_args != qs_args {
+                    return Err(format!(
+                        "initializing profiles: different queue sort plugin args for profile {}",
+                        go_quote(&p.scheduler_name)
+                    ));
+                }
+            }
+        }
+        profiles.push(profile);
+    }
+    Ok(SchedulerConfig {
+        parallelism: cfg.parallelism,
+        leader_election: cfg.leader_election,
+        client_connection: cfg.client_connection,
+        enable_profiling: cfg.enable_profiling,
+        enable_contention_profiling: cfg.enable_contention_profiling,
+        percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
+        pod_initial_backoff_seconds: cfg.pod_initial_backoff_seconds,
+        pod_max_backoff_seconds: cfg.pod_max_backoff_seconds,
+        profiles,
+        extenders: cfg.extenders,
+        delay_cache_until_active: cfg.delay_cache_until_active,
+    })
 }

@@ -7,10 +7,16 @@
 
 pub mod args;
 pub mod decode;
+mod effective;
+pub mod golang;
+pub mod validate;
+pub mod yaml;
 
 pub use args::*;
+pub use golang::GoDuration;
 
 use crate::plugins::{ep, PluginName};
+use golang::go_quote;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -78,6 +84,23 @@ impl PluginsCfg {
             (ep::BIND, &self.bind),
             (ep::POST_BIND, &self.post_bind),
         ]
+    }
+    /// The set of one specific extension point.
+    pub fn set(&self, point: u16) -> &PluginSetCfg {
+        match point {
+            ep::PRE_ENQUEUE => &self.pre_enqueue,
+            ep::QUEUE_SORT => &self.queue_sort,
+            ep::PRE_FILTER => &self.pre_filter,
+            ep::FILTER => &self.filter,
+            ep::POST_FILTER => &self.post_filter,
+            ep::PRE_SCORE => &self.pre_score,
+            ep::SCORE => &self.score,
+            ep::RESERVE => &self.reserve,
+            ep::PERMIT => &self.permit,
+            ep::PRE_BIND => &self.pre_bind,
+            ep::BIND => &self.bind,
+            _ => &self.post_bind,
+        }
     }
     fn points_mut(&mut self) -> [&mut PluginSetCfg; 13] {
         [
@@ -248,86 +271,99 @@ pub fn point_name(point: u16) -> &'static str {
     }
 }
 
+/// The order in which the framework fills (and checks) the extension points.
+pub const FRAMEWORK_ORDER: [u16; 12] = [
+    ep::PRE_FILTER,
+    ep::FILTER,
+    ep::POST_FILTER,
+    ep::RESERVE,
+    ep::PRE_SCORE,
+    ep::SCORE,
+    ep::PRE_BIND,
+    ep::BIND,
+    ep::POST_BIND,
+    ep::PERMIT,
+    ep::PRE_ENQUEUE,
+    ep::QUEUE_SORT,
+];
+
 fn lookup(name: &str, point: u16) -> Result<PluginName, String> {
-    PluginName::parse(name).ok_or_else(|| format!("{} {:?} does not exist", point_name(point), name))
+    PluginName::parse(name).ok_or_else(|| format!("{} {} does not exist", point_name(point), go_quote(name)))
+}
+
+fn already_registered(name: &str, point: u16) -> String {
+    format!("plugin {} already registered as {}", go_quote(name), go_quote(point_name(point)))
 }
 
 const MAX_TOTAL_SCORE: i64 = i64::MAX;
+const MAX_NODE_SCORE: i64 = 100;
 
 /// Resolves a (merged) plugins configuration into per-extension-point lists and score weights,
-/// as upstream's framework constructor does. Errors read like kube-scheduler's.
+/// as the framework constructor does; the first problem is returned in kube-scheduler's words.
 pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), String> {
     let mut out = ExpandedPlugins::default();
-    // Explicit per-extension-point lists.
-    for (point, set) in cfg.points() {
+    // The explicit per-extension-point lists.
+    for point in FRAMEWORK_ORDER {
         let slot = out.slot(point);
-        for p in &set.enabled {
+        for p in &cfg.set(point).enabled {
             let name = lookup(&p.name, point)?;
             if !name.implements(point) {
-                return Err(format!(
-                    "plugin {:?} does not extend {} plugin",
-                    p.name,
-                    &point_name(point)[..point_name(point).len() - 6]
-                ));
+                return Err(format!("plugin {} does not extend {} plugin", go_quote(&p.name), point_name(point)));
             }
             if slot.contains(&name) {
-                return Err(format!("plugin {:?} already registered as {:?}", p.name, point_name(point)));
+                return Err(already_registered(&p.name, point));
             }
             slot.push(name);
         }
     }
-    // multiPoint expansion.
+    // multiPoint expansion: per extension point, plugins also listed explicitly there keep
+    // their explicit position first, then the multiPoint ones, then the other explicit ones.
     if !cfg.multi_point.enabled.is_empty() {
-        for (point, set) in cfg.points() {
+        for point in FRAMEWORK_ORDER {
+            let set = cfg.set(point);
             if set.disabled.iter().any(|d| d == "*") {
                 continue;
             }
-            let enabled: Vec<&str> = set.enabled.iter().map(|p| p.name.as_str()).collect();
+            let explicit: Vec<PluginName> = out.slot(point).clone();
             let mut multi: Vec<PluginName> = Vec::new();
-            let mut overrides: Vec<&str> = Vec::new();
+            let mut overrides: Vec<PluginName> = Vec::new();
             for p in &cfg.multi_point.enabled {
                 let name = lookup(&p.name, point)?;
-                if !name.implements(point) {
+                if !name.implements(point) || set.disabled.iter().any(|d| d == &p.name) {
                     continue;
                 }
-                if set.disabled.iter().any(|d| d == &p.name) {
-                    continue;
-                }
-                if enabled.contains(&p.name.as_str()) {
-                    overrides.push(p.name.as_str());
+                if explicit.contains(&name) {
+                    if !overrides.contains(&name) {
+                        overrides.push(name);
+                    }
                     continue;
                 }
                 if multi.contains(&name) {
-                    return Err(format!("plugin {:?} already registered as {:?}", p.name, point_name(point)));
+                    return Err(already_registered(&p.name, point));
                 }
                 multi.push(name);
             }
-            let mut list = Vec::new();
-            let mut rest: Vec<&str> = enabled.clone();
-            for n in &enabled {
-                if overrides.contains(n) {
-                    list.push(PluginName::parse(n).expect("checked above"));
-                    rest.retain(|r| r != n);
-                }
-            }
+            let mut list: Vec<PluginName> = explicit.iter().copied().filter(|n| overrides.contains(n)).collect();
             list.extend(multi);
-            list.extend(rest.iter().map(|n| PluginName::parse(n).expect("checked above")));
+            list.extend(explicit.iter().copied().filter(|n| !overrides.contains(n)));
             *out.slot(point) = list;
         }
     }
     if out.queue_sort.len() != 1 {
         return Err(format!(
-            "only one queue sort plugin required for profile with scheduler name {:?}, but got {}",
-            profile,
+            "only one queue sort plugin required for profile with scheduler name {}, but got {}",
+            go_quote(profile),
             out.queue_sort.len()
         ));
     }
     if out.bind.is_empty() {
         return Err(format!(
-            "at least one bind plugin is needed for profile with scheduler name {profile:?}"
+            "at least one bind plugin is needed for profile with scheduler name {}",
+            go_quote(profile)
         ));
     }
-    // Score weights: score-specific configuration first, then multiPoint.
+    // Score weights: the score-specific configuration first, then multiPoint; an unset or zero
+    // weight counts as 1.
     let mut weights: BTreeMap<PluginName, i32> = BTreeMap::new();
     let mut total: i64 = 0;
     for p in cfg.score.enabled.iter().chain(cfg.multi_point.enabled.iter()) {
@@ -340,14 +376,14 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
             Some(w) => w,
         };
         weights.insert(name, w);
-        if (w as i64) * 100 > MAX_TOTAL_SCORE - total {
+        if (w as i64) * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total {
             return Err("total score of Score plugins could overflow".into());
         }
-        total += w as i64 * 100;
+        total += w as i64 * MAX_NODE_SCORE;
     }
     for p in &out.score {
         if weights.get(p).copied().unwrap_or(0) == 0 {
-            return Err(format!("score plugin {:?} is not configured with weight", p.as_str()));
+            return Err(format!("score plugin {} is not configured with weight", go_quote(p.as_str())));
         }
     }
     Ok((out, weights))
@@ -364,11 +400,19 @@ pub struct Profile {
     pub plugins: ExpandedPlugins,
     pub weights: BTreeMap<PluginName, i32>,
     pub args: PluginArgs,
+    /// `pluginConfig` args of plugins without an args kind, kept as given (printed back in the
+    /// effective configuration when the plugin is used).
+    pub extra_plugin_args: BTreeMap<String, serde_json::Value>,
 }
 
 impl Profile {
+    /// A profile from the user's plugins (merged with the defaults) and already defaulted args.
     pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
-        let plugins_config = merge_plugins(custom);
+        Profile::from_merged(scheduler_name, merge_plugins(custom), args, pct)
+    }
+
+    /// A profile from an already merged plugins configuration.
+    pub fn from_merged(scheduler_name: &str, plugins_config: PluginsCfg, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
         let (plugins, weights) = expand(scheduler_name, &plugins_config)?;
         Ok(Profile {
             scheduler_name: scheduler_name.to_string(),
@@ -377,28 +421,147 @@ impl Profile {
             plugins,
             weights,
             args,
+            extra_plugin_args: BTreeMap::new(),
         })
+    }
+
+    /// Every in-tree plugin the profile instantiates (enabled at any extension point or in
+    /// multiPoint, even where expansion then leaves it out), in name order. Each one registers
+    /// its cluster events, whether or not it runs at any extension point.
+    pub fn needed_plugins(&self) -> Vec<PluginName> {
+        decode::enabled_names(&self.plugins_config)
+            .iter()
+            .filter_map(|n| PluginName::parse(n))
+            .collect()
     }
 }
 
-/// The effective scheduler configuration.
+/// componentbaseconfig.LeaderElectionConfiguration (defaulted).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaderElectionConfig {
+    pub leader_elect: bool,
+    pub lease_duration: GoDuration,
+    pub renew_deadline: GoDuration,
+    pub retry_period: GoDuration,
+    pub resource_lock: String,
+    pub resource_name: String,
+    pub resource_namespace: String,
+}
+
+impl Default for LeaderElectionConfig {
+    fn default() -> Self {
+        LeaderElectionConfig {
+            leader_elect: true,
+            lease_duration: GoDuration::from_secs(15),
+            renew_deadline: GoDuration::from_secs(10),
+            retry_period: GoDuration::from_secs(2),
+            resource_lock: "leases".into(),
+            resource_name: "kube-scheduler".into(),
+            resource_namespace: "kube-system".into(),
+        }
+    }
+}
+
+/// componentbaseconfig.ClientConnectionConfiguration (defaulted).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientConnectionConfig {
+    pub kubeconfig: String,
+    pub accept_content_types: String,
+    pub content_type: String,
+    pub qps: f32,
+    pub burst: i32,
+}
+
+impl Default for ClientConnectionConfig {
+    fn default() -> Self {
+        ClientConnectionConfig {
+            kubeconfig: String::new(),
+            accept_content_types: String::new(),
+            content_type: "application/vnd.kubernetes.protobuf".into(),
+            qps: 50.0,
+            burst: 100,
+        }
+    }
+}
+
+/// A scheduler extender. The simulator does not call extenders; they are decoded, validated
+/// and printed back, and their `ignoredByScheduler` resources reach NodeResourcesFit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtenderConfig {
+    pub url_prefix: String,
+    pub filter_verb: String,
+    pub preempt_verb: String,
+    pub prioritize_verb: String,
+    pub weight: i64,
+    pub bind_verb: String,
+    #[serde(rename = "enableHTTPS")]
+    pub enable_https: bool,
+    pub tls_config: Option<ExtenderTlsConfig>,
+    pub http_timeout: GoDuration,
+    pub node_cache_capable: bool,
+    pub managed_resources: Vec<ExtenderManagedResource>,
+    pub ignorable: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtenderTlsConfig {
+    pub insecure: bool,
+    pub server_name: String,
+    pub cert_file: String,
+    pub key_file: String,
+    #[serde(rename = "caFile")]
+    pub ca_file: String,
+    /// Base64, as written in the configuration.
+    pub cert_data: String,
+    pub key_data: String,
+    #[serde(rename = "caData")]
+    pub ca_data: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtenderManagedResource {
+    pub name: String,
+    pub ignored_by_scheduler: bool,
+}
+
+/// The effective scheduler configuration: kube-scheduler's defaulted, validated
+/// KubeSchedulerConfiguration with each profile's framework resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SchedulerConfig {
+    pub parallelism: i32,
+    pub leader_election: LeaderElectionConfig,
+    pub client_connection: ClientConnectionConfig,
+    pub enable_profiling: bool,
+    pub enable_contention_profiling: bool,
     /// Global percentageOfNodesToScore; 0 means adaptive.
     pub percentage_of_nodes_to_score: i32,
     pub pod_initial_backoff_seconds: i64,
     pub pod_max_backoff_seconds: i64,
     pub profiles: Vec<Profile>,
+    pub extenders: Vec<ExtenderConfig>,
+    pub delay_cache_until_active: bool,
 }
 
 impl Default for SchedulerConfig {
     fn default() -> Self {
         SchedulerConfig {
+            parallelism: 16,
+            leader_election: LeaderElectionConfig::default(),
+            client_connection: ClientConnectionConfig::default(),
+            enable_profiling: true,
+            enable_contention_profiling: true,
             percentage_of_nodes_to_score: 0,
             pod_initial_backoff_seconds: 1,
             pod_max_backoff_seconds: 10,
             profiles: vec![Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None).expect("default profile is valid")],
+            extenders: vec![],
+            delay_cache_until_active: false,
         }
     }
 }
@@ -468,3 +631,6 @@ mod tests {
         assert_eq!(p.plugins.score[0], PluginName::NodeResourcesFit);
     }
 }
+
+#[cfg(test)]
+mod config_tests;

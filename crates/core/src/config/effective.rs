@@ -1,0 +1,314 @@
+//! The effective configuration as kube-scheduler prints it (`--write-config-to`, or the
+//! "Using component config" log line): the defaulted v1 KubeSchedulerConfiguration, each
+//! profile's merged plugins and, for every in-tree plugin the profile uses, its args, sorted by
+//! plugin name.
+
+use super::decode::GROUP_VERSION;
+use super::golang::{sorted_json, GoDuration, SECOND};
+use super::*;
+use serde_json::{json, Map, Value};
+
+fn plugin_set_json(s: &PluginSetCfg) -> Value {
+    let mut m = Map::new();
+    if !s.enabled.is_empty() {
+        m.insert(
+            "enabled".into(),
+            Value::Array(
+                s.enabled
+                    .iter()
+                    .map(|p| json!({"name": p.name, "weight": p.weight.unwrap_or(0)}))
+                    .collect(),
+            ),
+        );
+    }
+    if !s.disabled.is_empty() {
+        m.insert(
+            "disabled".into(),
+            Value::Array(s.disabled.iter().map(|n| json!({"name": n, "weight": 0})).collect()),
+        );
+    }
+    Value::Object(m)
+}
+
+fn plugins_json(p: &PluginsCfg) -> Value {
+    json!({
+        "preEnqueue": plugin_set_json(&p.pre_enqueue),
+        "queueSort": plugin_set_json(&p.queue_sort),
+        "preFilter": plugin_set_json(&p.pre_filter),
+        "filter": plugin_set_json(&p.filter),
+        "postFilter": plugin_set_json(&p.post_filter),
+        "preScore": plugin_set_json(&p.pre_score),
+        "score": plugin_set_json(&p.score),
+        "reserve": plugin_set_json(&p.reserve),
+        "permit": plugin_set_json(&p.permit),
+        "preBind": plugin_set_json(&p.pre_bind),
+        "bind": plugin_set_json(&p.bind),
+        "postBind": plugin_set_json(&p.post_bind),
+        "multiPoint": plugin_set_json(&p.multi_point),
+    })
+}
+
+fn resources_json(r: &[ResourceSpec]) -> Value {
+    Value::Array(
+        r.iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("name".into(), json!(r.name));
+                if r.weight != 0 {
+                    m.insert("weight".into(), json!(r.weight));
+                }
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
+fn shape_json(s: &[UtilizationShapePoint]) -> Value {
+    Value::Array(s.iter().map(|p| json!({"utilization": p.utilization, "score": p.score})).collect())
+}
+
+fn args_header(kind: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("apiVersion".into(), json!(GROUP_VERSION));
+    m.insert("kind".into(), json!(kind));
+    m
+}
+
+/// The v1 args object of an in-tree plugin that has an args kind.
+fn typed_args_json(name: PluginName, a: &PluginArgs) -> Option<Value> {
+    let mut m = match name {
+        PluginName::DefaultPreemption
+        | PluginName::InterPodAffinity
+        | PluginName::NodeAffinity
+        | PluginName::NodeResourcesBalancedAllocation
+        | PluginName::NodeResourcesFit
+        | PluginName::PodTopologySpread
+        | PluginName::VolumeBinding
+        | PluginName::DynamicResources => args_header(&format!("{}Args", name.as_str())),
+        _ => return None,
+    };
+    match name {
+        PluginName::DefaultPreemption => {
+            let x = &a.default_preemption;
+            m.insert("minCandidateNodesPercentage".into(), json!(x.min_candidate_nodes_percentage));
+            m.insert("minCandidateNodesAbsolute".into(), json!(x.min_candidate_nodes_absolute));
+        }
+        PluginName::InterPodAffinity => {
+            let x = &a.inter_pod_affinity;
+            m.insert("hardPodAffinityWeight".into(), json!(x.hard_pod_affinity_weight));
+            m.insert(
+                "ignorePreferredTermsOfExistingPods".into(),
+                json!(x.ignore_preferred_terms_of_existing_pods),
+            );
+        }
+        PluginName::NodeAffinity => {
+            if let Some(aff) = &a.node_affinity.added_affinity {
+                m.insert("addedAffinity".into(), serde_json::to_value(aff).unwrap_or(Value::Null));
+            }
+        }
+        PluginName::NodeResourcesBalancedAllocation => {
+            m.insert("resources".into(), resources_json(&a.node_resources_balanced_allocation.resources));
+        }
+        PluginName::NodeResourcesFit => {
+            let x = &a.node_resources_fit;
+            if !x.ignored_resources.is_empty() {
+                m.insert("ignoredResources".into(), json!(x.ignored_resources));
+            }
+            if !x.ignored_resource_groups.is_empty() {
+                m.insert("ignoredResourceGroups".into(), json!(x.ignored_resource_groups));
+            }
+            let s = &x.scoring_strategy;
+            let mut sm = Map::new();
+            let kind = match s.kind {
+                ScoringStrategyType::LeastAllocated => "LeastAllocated",
+                ScoringStrategyType::MostAllocated => "MostAllocated",
+                ScoringStrategyType::RequestedToCapacityRatio => "RequestedToCapacityRatio",
+            };
+            sm.insert("type".into(), json!(kind));
+            if !s.resources.is_empty() {
+                sm.insert("resources".into(), resources_json(&s.resources));
+            }
+            if !s.shape.is_empty() {
+                sm.insert("requestedToCapacityRatio".into(), json!({"shape": shape_json(&s.shape)}));
+            }
+            m.insert("scoringStrategy".into(), Value::Object(sm));
+        }
+        PluginName::PodTopologySpread => {
+            let x = &a.pod_topology_spread;
+            if !x.default_constraints.is_empty() {
+                m.insert(
+                    "defaultConstraints".into(),
+                    serde_json::to_value(&x.default_constraints).unwrap_or(Value::Null),
+                );
+            }
+            let dt = match x.defaulting_type {
+                DefaultingType::System => "System",
+                DefaultingType::List => "List",
+            };
+            m.insert("defaultingType".into(), json!(dt));
+        }
+        PluginName::VolumeBinding => {
+            let x = &a.volume_binding;
+            m.insert("bindTimeoutSeconds".into(), json!(x.bind_timeout_seconds));
+            if !x.shape.is_empty() {
+                m.insert("shape".into(), shape_json(&x.shape));
+            }
+        }
+        _ => {
+            let t = a
+                .dynamic_resources
+                .filter_timeout_seconds
+                .map(|s| GoDuration((s * SECOND as f64).round() as i64).to_string());
+            m.insert("filterTimeout".into(), json!(t));
+        }
+    }
+    Some(Value::Object(m))
+}
+
+fn profile_json(p: &Profile) -> Value {
+    let mut m = Map::new();
+    m.insert("schedulerName".into(), json!(p.scheduler_name));
+    if let Some(pct) = p.percentage_of_nodes_to_score {
+        m.insert("percentageOfNodesToScore".into(), json!(pct));
+    }
+    m.insert("plugins".into(), plugins_json(&p.plugins_config));
+    let mut needed: Vec<PluginName> = p.needed_plugins();
+    needed.sort_by_key(|n| n.as_str());
+    let mut pc = Vec::new();
+    for n in needed {
+        let args = typed_args_json(n, &p.args).or_else(|| p.extra_plugin_args.get(n.as_str()).map(sorted_json));
+        if let Some(args) = args {
+            pc.push(json!({"name": n.as_str(), "args": args}));
+        }
+    }
+    if !pc.is_empty() {
+        m.insert("pluginConfig".into(), Value::Array(pc));
+    }
+    Value::Object(m)
+}
+
+fn extender_json(e: &ExtenderConfig) -> Value {
+    let mut m = Map::new();
+    m.insert("urlPrefix".into(), json!(e.url_prefix));
+    for (k, v) in [
+        ("filterVerb", &e.filter_verb),
+        ("preemptVerb", &e.preempt_verb),
+        ("prioritizeVerb", &e.prioritize_verb),
+        ("bindVerb", &e.bind_verb),
+    ] {
+        if !v.is_empty() {
+            m.insert(k.into(), json!(v));
+        }
+    }
+    if e.weight != 0 {
+        m.insert("weight".into(), json!(e.weight));
+    }
+    if e.enable_https {
+        m.insert("enableHTTPS".into(), json!(true));
+    }
+    if let Some(t) = &e.tls_config {
+        let mut tm = Map::new();
+        if t.insecure {
+            tm.insert("insecure".into(), json!(true));
+        }
+        for (k, v) in [
+            ("serverName", &t.server_name),
+            ("certFile", &t.cert_file),
+            ("keyFile", &t.key_file),
+            ("caFile", &t.ca_file),
+            ("certData", &t.cert_data),
+            ("keyData", &t.key_data),
+            ("caData", &t.ca_data),
+        ] {
+            if !v.is_empty() {
+                tm.insert(k.into(), json!(v));
+            }
+        }
+        m.insert("tlsConfig".into(), Value::Object(tm));
+    }
+    m.insert("httpTimeout".into(), json!(e.http_timeout.to_string()));
+    if e.node_cache_capable {
+        m.insert("nodeCacheCapable".into(), json!(true));
+    }
+    if !e.managed_resources.is_empty() {
+        let list: Vec<Value> = e
+            .managed_resources
+            .iter()
+            .map(|r| {
+                let mut rm = Map::new();
+                rm.insert("name".into(), json!(r.name));
+                if r.ignored_by_scheduler {
+                    rm.insert("ignoredByScheduler".into(), json!(true));
+                }
+                Value::Object(rm)
+            })
+            .collect();
+        m.insert("managedResources".into(), Value::Array(list));
+    }
+    if e.ignorable {
+        m.insert("ignorable".into(), json!(true));
+    }
+    Value::Object(m)
+}
+
+/// A float32 as Go's JSON encoder prints it (shortest form that round-trips as a float32).
+fn f32_json(f: f32) -> Value {
+    format!("{f}")
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+impl SchedulerConfig {
+    /// The effective configuration as a v1 KubeSchedulerConfiguration JSON object.
+    pub fn to_effective_json(&self) -> Value {
+        let le = &self.leader_election;
+        let cc = &self.client_connection;
+        let mut m = Map::new();
+        m.insert("apiVersion".into(), json!(GROUP_VERSION));
+        m.insert("kind".into(), json!("KubeSchedulerConfiguration"));
+        m.insert("parallelism".into(), json!(self.parallelism));
+        m.insert(
+            "leaderElection".into(),
+            json!({
+                "leaderElect": le.leader_elect,
+                "leaseDuration": le.lease_duration.to_string(),
+                "renewDeadline": le.renew_deadline.to_string(),
+                "retryPeriod": le.retry_period.to_string(),
+                "resourceLock": le.resource_lock,
+                "resourceName": le.resource_name,
+                "resourceNamespace": le.resource_namespace,
+            }),
+        );
+        m.insert(
+            "clientConnection".into(),
+            json!({
+                "kubeconfig": cc.kubeconfig,
+                "acceptContentTypes": cc.accept_content_types,
+                "contentType": cc.content_type,
+                "qps": f32_json(cc.qps),
+                "burst": cc.burst,
+            }),
+        );
+        m.insert("enableProfiling".into(), json!(self.enable_profiling));
+        m.insert("enableContentionProfiling".into(), json!(self.enable_contention_profiling));
+        m.insert("percentageOfNodesToScore".into(), json!(self.percentage_of_nodes_to_score));
+        m.insert("podInitialBackoffSeconds".into(), json!(self.pod_initial_backoff_seconds));
+        m.insert("podMaxBackoffSeconds".into(), json!(self.pod_max_backoff_seconds));
+        m.insert("profiles".into(), Value::Array(self.profiles.iter().map(profile_json).collect()));
+        if !self.extenders.is_empty() {
+            m.insert("extenders".into(), Value::Array(self.extenders.iter().map(extender_json).collect()));
+        }
+        if self.delay_cache_until_active {
+            m.insert("delayCacheUntilActive".into(), json!(true));
+        }
+        sorted_json(&Value::Object(m))
+    }
+
+    /// The effective configuration as kube-scheduler prints it (YAML, keys sorted).
+    pub fn to_effective_yaml(&self) -> String {
+        yaml::to_yaml(&self.to_effective_json())
+    }
+}

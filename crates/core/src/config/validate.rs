@@ -1,0 +1,885 @@
+//! Validation of a defaulted KubeSchedulerConfiguration, as kube-scheduler's
+//! `ValidateKubeSchedulerConfiguration` and its plugin args validators do it, with their field
+//! paths and messages (one string per field error, duplicates dropped, in upstream's order).
+
+use super::decode::{
+    Defaulted, DefaultedProfile, V1Args, V1BalancedArgs, V1Constraint, V1DefaultPreemptionArgs, V1DynamicResourcesArgs, V1FitArgs,
+    V1InterPodAffinityArgs, V1NodeAffinityArgs, V1Requirement, V1ResourceSpec, V1Shape, V1SpreadArgs, V1Term, V1VolumeBindingArgs,
+    GROUP_VERSION,
+};
+use super::golang::{go_quote, json_compact, json_quote, sorted_json};
+use super::{PluginSetCfg, PluginsCfg};
+
+// ---------------------------------------------------------------------------------------------
+// Field paths and error texts (k8s.io/apimachinery/pkg/util/validation/field).
+
+pub(crate) fn child(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+pub(crate) fn index(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+fn with_detail(mut s: String, detail: &str) -> String {
+    if !detail.is_empty() {
+        s.push_str(": ");
+        s.push_str(detail);
+    }
+    s
+}
+
+/// `field.Invalid`; `value` is already rendered (see `go_quote`, `json_quote`).
+pub(crate) fn invalid(path: &str, value: &str, detail: &str) -> String {
+    with_detail(format!("{path}: Invalid value: {value}"), detail)
+}
+
+pub(crate) fn required(path: &str, detail: &str) -> String {
+    with_detail(format!("{path}: Required value"), detail)
+}
+
+pub(crate) fn duplicate(path: &str, value: &str) -> String {
+    format!("{path}: Duplicate value: {value}")
+}
+
+pub(crate) fn forbidden(path: &str, detail: &str) -> String {
+    with_detail(format!("{path}: Forbidden"), detail)
+}
+
+pub(crate) fn not_supported(path: &str, value: &str, supported: &[&str]) -> String {
+    let list: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
+    let detail = if list.is_empty() {
+        String::new()
+    } else {
+        format!("supported values: {}", list.join(", "))
+    };
+    with_detail(format!("{path}: Unsupported value: {value}"), &detail)
+}
+
+/// A string list as `encoding/json` prints it (`null` for a nil slice).
+fn json_strings(v: Option<&[String]>) -> String {
+    match v {
+        None => "null".into(),
+        Some(v) => format!("[{}]", v.iter().map(|s| json_quote(s)).collect::<Vec<_>>().join(",")),
+    }
+}
+
+/// `utilerrors.Aggregate.Error()`: one message as is, several in brackets.
+pub(crate) fn aggregate(errs: &[String]) -> String {
+    let mut seen: Vec<&String> = Vec::new();
+    for e in errs {
+        if !seen.contains(&e) {
+            seen.push(e);
+        }
+    }
+    match seen.len() {
+        0 => String::new(),
+        1 => seen[0].clone(),
+        _ => format!("[{}]", seen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn dedupe(errs: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(errs.len());
+    for e in errs {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name validation (k8s.io/apimachinery/pkg/util/validation).
+
+const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const QUALIFIED_NAME_ERR: &str =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+
+fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+    if examples.is_empty() {
+        return format!("{msg} (regex used for validation is '{fmt}')");
+    }
+    let mut s = format!("{msg} (e.g. ");
+    for (i, e) in examples.iter().enumerate() {
+        if i > 0 {
+            s.push_str(" or ");
+        }
+        s.push('\'');
+        s.push_str(e);
+        s.push_str("', ");
+    }
+    s.push_str("regex used for validation is '");
+    s.push_str(fmt);
+    s.push_str("')");
+    s
+}
+
+fn max_len_error(n: usize) -> String {
+    format!("must be no more than {n} characters")
+}
+
+fn is_qualified_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
+fn is_dns1123_label_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !b.is_empty() && ok(&b[0]) && ok(&b[b.len() - 1]) && b.iter().all(|c| ok(c) || *c == b'-')
+}
+
+/// `validation.IsDNS1123Subdomain`.
+pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if s.len() > 253 {
+        errs.push(max_len_error(253));
+    }
+    if !s.split('.').all(is_dns1123_label_part) {
+        errs.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
+    }
+    errs
+}
+
+/// `validation.IsQualifiedName`.
+pub fn is_qualified_name(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts.len() {
+        1 => parts[0],
+        2 => {
+            let prefix = parts[0];
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".to_string());
+            } else {
+                errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
+            }
+            parts[1]
+        }
+        _ => {
+            errs.push(format!(
+                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
+            ));
+            return errs;
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errs.push(format!("name part {}", max_len_error(63)));
+    }
+    if !is_qualified_name_part(name) {
+        errs.push(format!(
+            "name part {}",
+            regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
+        ));
+    }
+    errs
+}
+
+/// `validation.IsValidLabelValue`.
+pub fn is_valid_label_value(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    if !(value.is_empty() || is_qualified_name_part(value)) {
+        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
+    }
+    errs
+}
+
+/// `metav1validation.ValidateLabelName`: one error per message.
+fn label_name(path: &str, name: &str) -> Vec<String> {
+    is_qualified_name(name)
+        .into_iter()
+        .map(|m| invalid(path, &go_quote(name), &m))
+        .collect()
+}
+
+/// `v1helper.IsExtendedResourceName`.
+fn is_extended_resource_name(name: &str) -> bool {
+    let native = !name.contains('/') || name.contains("kubernetes.io/");
+    if native || name.starts_with("requests.") {
+        return false;
+    }
+    is_qualified_name(&format!("requests.{name}")).is_empty()
+}
+
+// ---------------------------------------------------------------------------------------------
+// ValidateKubeSchedulerConfiguration.
+
+/// Plugins removed from kubescheduler.config.k8s.io/v1.
+const INVALID_PLUGINS: &[&str] = &["AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"];
+
+fn invalid_plugin_detail() -> String {
+    format!(
+        "was invalid in version {} (KubeSchedulerConfiguration is version {})",
+        go_quote(GROUP_VERSION),
+        go_quote(GROUP_VERSION)
+    )
+}
+
+fn percentage(path: &str, p: Option<i32>, errs: &mut Vec<String>) {
+    if let Some(p) = p {
+        if !(0..=100).contains(&p) {
+            errs.push(invalid(path, &p.to_string(), "not in valid range [0-100]"));
+        }
+    }
+}
+
+pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
+    let mut errs = Vec::new();
+    // Client connection and leader election (component-base).
+    if cfg.client_connection.burst < 0 {
+        errs.push(invalid(
+            "clientConnection.burst",
+            &cfg.client_connection.burst.to_string(),
+            "must be non-negative",
+        ));
+    }
+    let le = &cfg.leader_election;
+    if le.leader_elect {
+        let dur = |d: super::GoDuration| json_quote(&d.to_string());
+        for (name, d) in [
+            ("leaseDuration", le.lease_duration),
+            ("renewDeadline", le.renew_deadline),
+            ("retryPeriod", le.retry_period),
+        ] {
+            if d.0 <= 0 {
+                errs.push(invalid(&format!("leaderElection.{name}"), &dur(d), "must be greater than zero"));
+            }
+        }
+        if le.lease_duration < le.renew_deadline {
+            errs.push(invalid(
+                "leaderElection.leaseDuration",
+                &dur(le.renew_deadline),
+                "LeaseDuration must be greater than RenewDeadline",
+            ));
+        }
+        for (name, v) in [
+            ("resourceLock", &le.resource_lock),
+            ("resourceNamespace", &le.resource_namespace),
+            ("resourceName", &le.resource_name),
+        ] {
+            if v.is_empty() {
+                errs.push(invalid(
+                    &format!("leaderElection.{name}"),
+                    &go_quote(v),
+                    &format!("{name} is required"),
+                ));
+            }
+        }
+        if le.resource_lock != "leases" {
+            errs.push(invalid(
+                "leaderElection.resourceLock",
+                &go_quote(&le.resource_lock),
+                "resourceLock value must be \"leases\"",
+            ));
+        }
+    }
+    if cfg.parallelism <= 0 {
+        errs.push(invalid(
+            "parallelism",
+            &cfg.parallelism.to_string(),
+            "should be an integer value greater than zero",
+        ));
+    }
+    if cfg.profiles.is_empty() {
+        errs.push(required("profiles", ""));
+    } else {
+        let mut existing: Vec<&str> = Vec::new();
+        for (i, p) in cfg.profiles.iter().enumerate() {
+            let path = index("profiles", i);
+            validate_profile(&path, p, &mut errs);
+            if existing.contains(&p.scheduler_name.as_str()) {
+                // The duplicate's "value" is a field path, which JSON-encodes as `{}`.
+                errs.push(duplicate(&child(&path, "schedulerName"), "{}"));
+            }
+            existing.push(&p.scheduler_name);
+        }
+        common_queue_sort(&cfg.profiles, &mut errs);
+    }
+    percentage("percentageOfNodesToScore", Some(cfg.percentage_of_nodes_to_score), &mut errs);
+    if cfg.pod_initial_backoff_seconds <= 0 {
+        errs.push(invalid(
+            "podInitialBackoffSeconds",
+            &cfg.pod_initial_backoff_seconds.to_string(),
+            "must be greater than 0",
+        ));
+    }
+    if cfg.pod_max_backoff_seconds < cfg.pod_initial_backoff_seconds {
+        errs.push(invalid(
+            "podMaxBackoffSeconds",
+            &cfg.pod_max_backoff_seconds.to_string(),
+            "must be greater than or equal to PodInitialBackoffSeconds",
+        ));
+    }
+    extenders(cfg, &mut errs);
+    dedupe(errs)
+}
+
+fn validate_profile(path: &str, p: &DefaultedProfile, errs: &mut Vec<String>) {
+    if p.scheduler_name.is_empty() {
+        errs.push(required(&child(path, "schedulerName"), ""));
+    }
+    percentage(&child(path, "percentageOfNodesToScore"), p.percentage_of_nodes_to_score, errs);
+    // Removed plugins at the specific extension points (multiPoint is not checked here).
+    let plugins_path = child(path, "plugins");
+    let stages: [(&str, &PluginSetCfg); 12] = [
+        ("preEnqueue", &p.plugins.pre_enqueue),
+        ("queueSort", &p.plugins.queue_sort),
+        ("preFilter", &p.plugins.pre_filter),
+        ("filter", &p.plugins.filter),
+        ("postFilter", &p.plugins.post_filter),
+        ("preScore", &p.plugins.pre_score),
+        ("score", &p.plugins.score),
+        ("reserve", &p.plugins.reserve),
+        ("permit", &p.plugins.permit),
+        ("preBind", &p.plugins.pre_bind),
+        ("bind", &p.plugins.bind),
+        ("postBind", &p.plugins.post_bind),
+    ];
+    for (stage, set) in stages {
+        for (i, pl) in set.enabled.iter().enumerate() {
+            if INVALID_PLUGINS.contains(&pl.name.as_str()) {
+                errs.push(invalid(
+                    &index(&child(&child(&plugins_path, stage), "enabled"), i),
+                    &go_quote(&pl.name),
+                    &invalid_plugin_detail(),
+                ));
+            }
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (j, (name, args)) in p.plugin_config.iter().enumerate() {
+        let pc_path = index(&child(path, "pluginConfig"), j);
+        if seen.contains(&name.as_str()) {
+            errs.push(duplicate(&pc_path, &go_quote(name)));
+        } else {
+            seen.push(name);
+        }
+        if INVALID_PLUGINS.contains(&name.as_str()) {
+            errs.push(invalid(&pc_path, &go_quote(name), &invalid_plugin_detail()));
+            continue;
+        }
+        let ap = child(&pc_path, "args");
+        // NodeResourcesFit is not validated here (upstream keys its validator under
+        // "NodeResourcesFitArgs"); the plugin validates its args when it is built.
+        match (name.as_str(), args) {
+            ("DefaultPreemption", V1Args::DefaultPreemption(a)) => errs.extend(default_preemption_args(&ap, a)),
+            ("InterPodAffinity", V1Args::InterPodAffinity(a)) => errs.extend(inter_pod_affinity_args(&ap, a)),
+            ("NodeAffinity", V1Args::NodeAffinity(a)) => errs.extend(node_affinity_args(&ap, a)),
+            ("NodeResourcesBalancedAllocation", V1Args::Balanced(a)) => errs.extend(balanced_args(&ap, a)),
+            ("PodTopologySpread", V1Args::Spread(a)) => errs.extend(spread_args(&ap, a)),
+            ("VolumeBinding", V1Args::VolumeBinding(a)) => errs.extend(volume_binding_args(&ap, a)),
+            ("DynamicResources", V1Args::DynamicResources(a)) => errs.extend(dynamic_resources_args(&ap, a)),
+            _ => {}
+        }
+    }
+}
+
+/// Semantic equality of two plugin sets (an unset weight is 0; empty and missing lists agree).
+fn same_set(a: &PluginSetCfg, b: &PluginSetCfg) -> bool {
+    a.disabled == b.disabled
+        && a.enabled.len() == b.enabled.len()
+        && a.enabled
+            .iter()
+            .zip(&b.enabled)
+            .all(|(x, y)| x.name == y.name && x.weight.unwrap_or(0) == y.weight.unwrap_or(0))
+}
+
+/// The internal PluginSet as `encoding/json` prints it (it has no JSON tags).
+fn set_json(s: &PluginSetCfg) -> String {
+    let enabled = if s.enabled.is_empty() {
+        "null".to_string()
+    } else {
+        let items: Vec<String> = s
+            .enabled
+            .iter()
+            .map(|p| format!("{{\"Name\":{},\"Weight\":{}}}", json_quote(&p.name), p.weight.unwrap_or(0)))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let disabled = if s.disabled.is_empty() {
+        "null".to_string()
+    } else {
+        let items: Vec<String> = s
+            .disabled
+            .iter()
+            .map(|n| format!("{{\"Name\":{},\"Weight\":0}}", json_quote(n)))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    format!("{{\"Enabled\":{enabled},\"Disabled\":{disabled}}}")
+}
+
+fn args_json(a: Option<&V1Args>) -> String {
+    match a {
+        None | Some(V1Args::Unknown(None)) => "null".into(),
+        Some(V1Args::Unknown(Some(v))) => json_compact(&sorted_json(v)),
+        Some(_) => "{}".into(),
+    }
+}
+
+fn same_args(a: Option<&V1Args>, b: Option<&V1Args>) -> bool {
+    let norm = |x: Option<&V1Args>| match x {
+        None => V1Args::Unknown(None),
+        Some(v) => v.clone(),
+    };
+    norm(a) == norm(b)
+}
+
+fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<String>) {
+    let first: &PluginsCfg = &profiles[0].plugins;
+    let canon = &first.queue_sort;
+    let name = canon.enabled.first().map(|p| p.name.clone()).unwrap_or_default();
+    if canon.enabled.len() > 1 {
+        errs.push(invalid(
+            "profiles[0].plugins.queueSort.Enabled",
+            &canon.enabled.len().to_string(),
+            "only one queue sort plugin can be enabled",
+        ));
+    }
+    let mut canon_args: Option<&V1Args> = None;
+    for (n, a) in &profiles[0].plugin_config {
+        if !name.is_empty() && *n == name {
+            canon_args = Some(a);
+        }
+    }
+    for (i, p) in profiles.iter().enumerate().skip(1) {
+        let curr = &p.plugins.queue_sort;
+        if !same_set(canon, curr) {
+            errs.push(invalid(
+                &format!("profiles[{i}].plugins.queueSort"),
+                &set_json(curr),
+                "must be the same for all profiles",
+            ));
+        }
+        for (n, a) in &p.plugin_config {
+            if *n == name && !same_args(canon_args, Some(a)) {
+                errs.push(invalid(
+                    &format!("profiles[{i}].pluginConfig.args"),
+                    &args_json(Some(a)),
+                    "queueSort must be the same for all profiles",
+                ));
+            }
+        }
+    }
+}
+
+fn extenders(cfg: &Defaulted, errs: &mut Vec<String>) {
+    let mut binders = 0;
+    let mut managed: Vec<&str> = Vec::new();
+    for (i, e) in cfg.extenders.iter().enumerate() {
+        let path = index("extenders", i);
+        if !e.prioritize_verb.is_empty() && e.weight <= 0 {
+            errs.push(invalid(
+                &child(&path, "weight"),
+                &e.weight.to_string(),
+                "must have a positive weight applied to it",
+            ));
+        }
+        if !e.bind_verb.is_empty() {
+            binders += 1;
+        }
+        for (j, r) in e.managed_resources.iter().enumerate() {
+            let p = child(&index(&child(&path, "managedResources"), j), "name");
+            let name_errs = is_qualified_name(&r.name);
+            if !name_errs.is_empty() {
+                errs.extend(name_errs.iter().map(|m| invalid(&p, &json_quote(&r.name), m)));
+            } else if !is_extended_resource_name(&r.name) {
+                errs.push(invalid(&p, &go_quote(&r.name), "is an invalid extended resource name"));
+            }
+            if managed.contains(&r.name.as_str()) {
+                errs.push(invalid(&p, &go_quote(&r.name), "duplicate extender managed resource name"));
+            }
+            managed.push(&r.name);
+        }
+    }
+    if binders > 1 {
+        errs.push(invalid(
+            "extenders",
+            &go_quote(&format!("found {binders} extenders implementing bind")),
+            "only one extender can implement bind",
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plugin args validators. `path` is the args' field path ("" for none, as when a plugin
+// validates its own args).
+
+pub(crate) fn default_preemption_args(path: &str, a: &V1DefaultPreemptionArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let pct = a.min_candidate_nodes_percentage.unwrap_or(10);
+    let abs = a.min_candidate_nodes_absolute.unwrap_or(100);
+    let pp = child(path, "minCandidateNodesPercentage");
+    let ap = child(path, "minCandidateNodesAbsolute");
+    if !(0..=100).contains(&pct) {
+        errs.push(invalid(&pp, &pct.to_string(), "not in valid range [0, 100]"));
+    }
+    if abs < 0 {
+        errs.push(invalid(&ap, &abs.to_string(), "not in valid range [0, inf)"));
+    }
+    if pct == 0 && abs == 0 {
+        errs.push(invalid(&pp, "0", "cannot be zero at the same time as minCandidateNodesAbsolute"));
+        errs.push(invalid(&ap, "0", "cannot be zero at the same time as minCandidateNodesPercentage"));
+    }
+    errs
+}
+
+pub(crate) fn inter_pod_affinity_args(path: &str, a: &V1InterPodAffinityArgs) -> Vec<String> {
+    let w = a.hard_pod_affinity_weight.unwrap_or(1);
+    if !(0..=100).contains(&w) {
+        return vec![invalid(
+            &child(path, "hardPodAffinityWeight"),
+            &w.to_string(),
+            "not in valid range [0, 100]",
+        )];
+    }
+    vec![]
+}
+
+pub(crate) fn spread_args(path: &str, a: &V1SpreadArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let dt = &a.defaulting_type;
+    let dtp = child(path, "defaultingType");
+    if dt != "System" && dt != "List" {
+        errs.push(not_supported(&dtp, &json_quote(dt), &["System", "List"]));
+    } else if dt == "System" && !a.default_constraints.is_empty() {
+        errs.push(invalid(&dtp, &json_quote(dt), "when .defaultConstraints are not empty"));
+    }
+    let cp = child(path, "defaultConstraints");
+    for (i, c) in a.default_constraints.iter().enumerate() {
+        let p = index(&cp, i);
+        if c.max_skew <= 0 {
+            errs.push(invalid(
+                &child(&p, "maxSkew"),
+                &c.max_skew.to_string(),
+                "not in valid range (0, inf)",
+            ));
+        }
+        let tk = child(&p, "topologyKey");
+        if c.topology_key.is_empty() {
+            errs.push(required(&tk, "can not be empty"));
+        } else {
+            errs.extend(label_name(&tk, &c.topology_key));
+        }
+        let wu = child(&p, "whenUnsatisfiable");
+        if c.when_unsatisfiable.is_empty() {
+            errs.push(required(&wu, "can not be empty"));
+        } else if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
+            errs.push(not_supported(
+                &wu,
+                &json_quote(&c.when_unsatisfiable),
+                &["DoNotSchedule", "ScheduleAnyway"],
+            ));
+        }
+        if c.label_selector.is_some() {
+            errs.push(forbidden(
+                &child(&p, "labelSelector"),
+                "constraint must not define a selector, as they deduced for each pod",
+            ));
+        }
+        let repeated = a.default_constraints[..i]
+            .iter()
+            .any(|o: &V1Constraint| o.topology_key == c.topology_key && o.when_unsatisfiable == c.when_unsatisfiable);
+        if repeated {
+            errs.push(duplicate(
+                &p,
+                &go_quote(&format!("{{{}, {}}}", c.topology_key, c.when_unsatisfiable)),
+            ));
+        }
+    }
+    errs
+}
+
+fn function_shape(shape: &[V1Shape], path: &str, errs: &mut Vec<String>) {
+    if shape.is_empty() {
+        errs.push(required(path, "at least one point must be specified"));
+        return;
+    }
+    for i in 1..shape.len() {
+        if shape[i - 1].utilization >= shape[i].utilization {
+            errs.push(invalid(
+                &child(&index(path, i), "utilization"),
+                &shape[i].utilization.to_string(),
+                "values must be sorted in increasing order",
+            ));
+            break;
+        }
+    }
+    for (i, p) in shape.iter().enumerate() {
+        if !(0..=100).contains(&p.utilization) {
+            errs.push(invalid(
+                &child(&index(path, i), "utilization"),
+                &p.utilization.to_string(),
+                "not in valid range [0, 100]",
+            ));
+        }
+        if !(0..=10).contains(&p.score) {
+            errs.push(invalid(
+                &child(&index(path, i), "score"),
+                &p.score.to_string(),
+                "not in valid range [0, 10]",
+            ));
+        }
+    }
+}
+
+fn resources(resources: &[V1ResourceSpec], path: &str, errs: &mut Vec<String>) {
+    for (i, r) in resources.iter().enumerate() {
+        if r.weight <= 0 || r.weight > 100 {
+            errs.push(invalid(
+                &child(&index(path, i), "weight"),
+                &r.weight.to_string(),
+                &format!("resource weight of {} not in valid range (0, 100]", r.name),
+            ));
+        }
+    }
+}
+
+pub(crate) fn balanced_args(path: &str, a: &V1BalancedArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let rp = child(path, "resources");
+    for (i, r) in a.resources.iter().enumerate() {
+        if seen.contains(&r.name.as_str()) {
+            errs.push(duplicate(&child(&index(&rp, i), "name"), &go_quote(&r.name)));
+        } else {
+            seen.push(&r.name);
+        }
+        if r.weight != 1 {
+            errs.push(invalid(&child(&index(&rp, i), "weight"), &r.weight.to_string(), "must be 1"));
+        }
+    }
+    errs
+}
+
+const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+
+/// `labels.NewRequirement`'s checks.
+fn requirement(path: &str, r: &V1Requirement, errs: &mut Vec<String>) {
+    let key_errs = is_qualified_name(&r.key);
+    if !key_errs.is_empty() {
+        errs.push(invalid(&child(path, "key"), &go_quote(&r.key), &key_errs.join("; ")));
+    }
+    let vp = child(path, "values");
+    let values: &[String] = r.values.as_deref().unwrap_or(&[]);
+    let vals_json = json_strings(r.values.as_deref());
+    match r.operator.as_str() {
+        "In" | "NotIn" if values.is_empty() => {
+            errs.push(invalid(&vp, &vals_json, "for 'in', 'notin' operators, values set can't be empty"))
+        }
+        "Exists" | "DoesNotExist" if !values.is_empty() => {
+            errs.push(invalid(&vp, &vals_json, "values set must be empty for exists and does not exist"))
+        }
+        "Gt" | "Lt" => {
+            if values.len() != 1 {
+                errs.push(invalid(&vp, &vals_json, "for 'Gt', 'Lt' operators, exactly one value is required"));
+            }
+            for (i, v) in values.iter().enumerate() {
+                if v.parse::<i64>().is_err() {
+                    errs.push(invalid(
+                        &index(&vp, i),
+                        &go_quote(v),
+                        "for 'Gt', 'Lt' operators, the value must be an integer",
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    for (i, v) in values.iter().enumerate() {
+        let ve = is_valid_label_value(v);
+        if !ve.is_empty() {
+            errs.push(invalid(&format!("{}[{}]", index(&vp, i), r.key), &go_quote(v), &ve.join("; ")));
+        }
+    }
+}
+
+fn term_is_empty(t: &V1Term) -> bool {
+    t.match_expressions.is_empty() && t.match_fields.is_empty()
+}
+
+/// A node selector term's parse errors (component-helpers' nodeaffinity).
+fn term(path: &str, t: &V1Term, errs: &mut Vec<String>) {
+    if !t.match_expressions.is_empty() {
+        let p = child(path, "matchExpressions");
+        for (i, r) in t.match_expressions.iter().enumerate() {
+            let pi = index(&p, i);
+            if !SELECTOR_OPERATORS.contains(&r.operator.as_str()) {
+                errs.push(not_supported(&child(&pi, "operator"), &json_quote(&r.operator), SELECTOR_OPERATORS));
+                continue;
+            }
+            requirement(&pi, r, errs);
+        }
+    }
+    if !t.match_fields.is_empty() {
+        let p = child(path, "matchFields");
+        for (i, r) in t.match_fields.iter().enumerate() {
+            let pi = index(&p, i);
+            match r.operator.as_str() {
+                "In" | "NotIn" => {
+                    if r.values.as_ref().map_or(0, |v| v.len()) != 1 {
+                        errs.push(invalid(
+                            &child(&pi, "values"),
+                            &json_strings(r.values.as_deref()),
+                            "must have one element",
+                        ));
+                    }
+                }
+                _ => errs.push(not_supported(&child(&pi, "operator"), &json_quote(&r.operator), &["In", "NotIn"])),
+            }
+        }
+    }
+}
+
+pub(crate) fn node_affinity_args(path: &str, a: &V1NodeAffinityArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let Some(aff) = &a.added_affinity else { return errs };
+    let base = child(path, "addedAffinity");
+    if let Some(ns) = &aff.required_during_scheduling_ignored_during_execution {
+        let p = child(&child(&base, "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
+        for (i, t) in ns.node_selector_terms.iter().enumerate() {
+            if !term_is_empty(t) {
+                term(&index(&p, i), t, &mut errs);
+            }
+        }
+    }
+    let p = child(&base, "preferredDuringSchedulingIgnoredDuringExecution");
+    for (i, t) in aff.preferred_during_scheduling_ignored_during_execution.iter().enumerate() {
+        if t.weight == 0 || term_is_empty(&t.preference) {
+            continue;
+        }
+        term(&index(&p, i), &t.preference, &mut errs);
+    }
+    errs
+}
+
+pub(crate) fn volume_binding_args(path: &str, a: &V1VolumeBindingArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let t = a.bind_timeout_seconds.unwrap_or(600);
+    if t < 0 {
+        errs.push(invalid(
+            &child(path, "bindTimeoutSeconds"),
+            &t.to_string(),
+            "invalid BindTimeoutSeconds, should not be a negative value",
+        ));
+    }
+    // StorageCapacityScoring is off by default: any shape, even empty, is refused.
+    if let Some(shape) = &a.shape {
+        let items: Vec<String> = shape
+            .iter()
+            .map(|s| format!("{{\"Utilization\":{},\"Score\":{}}}", s.utilization, s.score))
+            .collect();
+        errs.push(invalid(
+            &child(path, "shape"),
+            &format!("[{}]", items.join(",")),
+            "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+        ));
+    }
+    errs
+}
+
+pub(crate) fn fit_args(path: &str, a: &V1FitArgs) -> Vec<String> {
+    let mut errs = Vec::new();
+    let rp = child(path, "ignoredResources");
+    for (i, r) in a.ignored_resources.iter().enumerate() {
+        errs.extend(label_name(&index(&rp, i), r));
+    }
+    let gp = child(path, "ignoredResourceGroups");
+    for (i, g) in a.ignored_resource_groups.iter().enumerate() {
+        let p = index(&gp, i);
+        if g.contains('/') {
+            errs.push(invalid(&p, &go_quote(g), "resource group name can't contain '/'"));
+        }
+        errs.extend(label_name(&p, g));
+    }
+    let sp = child(path, "scoringStrategy");
+    if let Some(s) = &a.scoring_strategy {
+        if !["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"].contains(&s.kind.as_str()) {
+            errs.push(not_supported(
+                &child(&sp, "type"),
+                &json_quote(&s.kind),
+                &["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"],
+            ));
+        }
+        resources(&s.resources, &child(&sp, "resources"), &mut errs);
+        if let Some(r) = &s.requested_to_capacity_ratio {
+            function_shape(&r.shape, &child(&sp, "shape"), &mut errs);
+        }
+    }
+    errs
+}
+
+pub(crate) fn dynamic_resources_args(path: &str, a: &V1DynamicResourcesArgs) -> Vec<String> {
+    // DRASchedulerFilterTimeout is on by default in v1.34.
+    match a.filter_timeout {
+        Some(d) if d.0 .0 < 0 => vec![invalid(
+            &child(path, "filterTimeout"),
+            &json_quote(&d.0.to_string()),
+            "must be zero or positive",
+        )],
+        _ => vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qualified_names() {
+        assert!(is_qualified_name("kubernetes.io/hostname").is_empty());
+        assert!(is_qualified_name("topology.kubernetes.io/zone").is_empty());
+        assert!(is_qualified_name("a").is_empty());
+        assert_eq!(
+            is_qualified_name("bad key"),
+            vec!["name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".to_string()]
+        );
+        assert_eq!(is_qualified_name("/x"), vec!["prefix part must be non-empty".to_string()]);
+        assert_eq!(
+            is_qualified_name("Foo.com/x"),
+            vec!["prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string()]
+        );
+        assert_eq!(is_qualified_name("a/b/c").len(), 1);
+        assert!(is_qualified_name("a/b/c")[0].starts_with("a qualified name must consist of"));
+        assert_eq!(is_qualified_name("").len(), 2);
+        assert_eq!(
+            is_qualified_name(&"a".repeat(64)),
+            vec!["name part must be no more than 63 characters".to_string()]
+        );
+        assert!(is_valid_label_value("").is_empty());
+        assert!(is_valid_label_value("general").is_empty());
+        assert_eq!(is_valid_label_value("-x").len(), 1);
+    }
+
+    #[test]
+    fn extended_resource_names() {
+        assert!(is_extended_resource_name("example.com/gpu"));
+        assert!(!is_extended_resource_name("cpu"));
+        assert!(!is_extended_resource_name("kubernetes.io/foo"));
+        assert!(!is_extended_resource_name("requests.example.com/gpu"));
+    }
+
+    #[test]
+    fn aggregate_text() {
+        assert_eq!(aggregate(&["a".into()]), "a");
+        assert_eq!(aggregate(&["a".into(), "b".into(), "a".into()]), "[a, b]");
+    }
+}
