@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   schedlab run FILE [--output json|text|trace] [--seed N]
+  schedlab config FILE          print the effective (defaulted) scheduler configuration
   schedlab bench [--nodes N] [--pods M] [--seed N]";
 
 fn main() -> ExitCode {
@@ -15,6 +16,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
+        Some("config") => config(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -33,6 +35,41 @@ fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
             .map(|s| Some(s.as_str()))
             .ok_or_else(|| format!("{name} needs a value")),
         None => Ok(None),
+    }
+}
+
+/// Reads and loads a scenario file, printing errors.
+fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
+    let text = match std::fs::read(file) {
+        Ok(b) => match String::from_utf8(b) {
+            Ok(t) => t,
+            Err(_) => {
+                eprintln!("error: {file}: the file is not UTF-8 text");
+                return Err(ExitCode::FAILURE);
+            }
+        },
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return Err(ExitCode::FAILURE);
+        }
+    };
+    load_str(&text, file).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::FAILURE
+    })
+}
+
+fn config(args: &[String]) -> ExitCode {
+    let Some(file) = args.first() else {
+        eprintln!("error: config needs a FILE\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    match load_file(file) {
+        Ok(sc) => {
+            print!("{}", sc.config.to_effective_yaml());
+            ExitCode::SUCCESS
+        }
+        Err(c) => c,
     }
 }
 
@@ -66,25 +103,9 @@ fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let text = match std::fs::read(&file) {
-        Ok(b) => match String::from_utf8(b) {
-            Ok(t) => t,
-            Err(_) => {
-                eprintln!("error: {file}: the file is not UTF-8 text");
-                return ExitCode::FAILURE;
-            }
-        },
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let sc = match load_str(&text, &file) {
+    let sc = match load_file(&file) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
+        Err(c) => return c,
     };
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
     engine.run();

@@ -35,8 +35,12 @@ pub struct ScoreResult {
 impl Framework {
     pub fn new(profile: Profile) -> Framework {
         let mut instances: Vec<Option<Box<dyn Plugin>>> = (0..PluginName::ALL.len()).map(|_| None).collect();
-        for p in profile.plugins.all() {
-            instances[p as usize] = Some(new_plugin(p, &profile.args));
+        // Every plugin the profile enables is instantiated (its cluster events count for
+        // queueing even when it runs at no extension point), as upstream does.
+        for p in profile.needed_plugins().into_iter().chain(profile.plugins.all()) {
+            if instances[p as usize].is_none() {
+                instances[p as usize] = Some(new_plugin(p, &profile.args));
+            }
         }
         Framework { profile, instances }
     }
