@@ -57,7 +57,8 @@ impl Framework {
     /// Replaces (or adds) one plugin's instance, keyed by its name: a stand-in for tests and
     /// tools. The profile's plugin lists are unchanged.
     pub fn set_instance(&mut self, p: Box<dyn Plugin>) {
-        self.instances.insert(p.name(), p);
+        let i = p.name() as usize;
+        self.instances[i] = Some(p);
     }
 
     /// Every plugin instance (for queueing hints).

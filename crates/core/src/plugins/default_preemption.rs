@@ -542,3 +542,462 @@ pub fn fill_pdb_statuses(cluster: &mut Cluster, running: &[Arc<PodInfo>]) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{LabelSelector, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus};
+    use crate::cluster::Snapshot;
+    use crate::config::{PluginArgs, Profile};
+    use crate::plugins::testing::{Env, MakeNode, MakePod};
+
+    fn framework() -> Framework {
+        Framework::new(Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap())
+    }
+
+    fn node(name: &str, cpu: &str) -> api::Node {
+        MakeNode::new(name)
+            .capacity(&[("cpu", cpu), ("memory", "32Gi"), ("pods", "110")])
+            .obj()
+    }
+
+    /// A running pod: name, node, priority, cpu, start time (s), labels.
+    fn running(name: &str, node: &str, prio: i32, cpu: &str, start: i64, labels: &[(&str, &str)]) -> Arc<PodInfo> {
+        let mut b = MakePod::new(name).node(node).priority(prio).req(&[("cpu", cpu)]);
+        for (k, v) in labels {
+            b = b.label(k, v);
+        }
+        let mut info = b.info();
+        info.start_time = Some(start * 1000);
+        Arc::new(info)
+    }
+
+    fn env(nodes: Vec<api::Node>, pods: Vec<Arc<PodInfo>>) -> Env {
+        let mut e = Env::new(vec![], vec![]);
+        e.snapshot = Snapshot::new(nodes.into_iter().map(Arc::new).collect());
+        for p in pods {
+            let n = p.node_name().unwrap().to_string();
+            e.snapshot.get_mut(&n).unwrap().add_pod(p);
+        }
+        e
+    }
+
+    fn pdb(name: &str, app: &str, allowed: i32) -> PodDisruptionBudget {
+        let mut p = PodDisruptionBudget::default();
+        p.metadata.name = name.into();
+        p.metadata.namespace = Some("default".into());
+        p.spec.selector = Some(LabelSelector {
+            match_labels: [("app".to_string(), app.to_string())].into(),
+            ..Default::default()
+        });
+        p.status = Some(PodDisruptionBudgetStatus {
+            disruptions_allowed: allowed,
+            ..Default::default()
+        });
+        p
+    }
+
+    fn names(v: &[Arc<PodInfo>]) -> Vec<&str> {
+        v.iter().map(|p| p.name()).collect()
+    }
+
+    /// SelectVictimsOnNode on `node-a` after the preemptor's PreFilter.
+    fn victims(e: &Env, preemptor: &PodInfo, pdbs: &[PodDisruptionBudget]) -> Result<(Vec<String>, i64), Status> {
+        let fw = framework();
+        let cx = e.cx();
+        let mut state = CycleState::new();
+        let (_, s, _) = fw.run_pre_filter(&cx, &mut state, preemptor);
+        assert!(s.is_success(), "{s:?}");
+        let pdbs: Vec<Pdb> = pdbs.iter().map(Pdb::from_api).collect();
+        let mut n = e.node("node-a").clone();
+        select_victims_on_node(&cx, &fw, &mut state, preemptor, &mut n, &pdbs)
+            .map(|(v, k)| (v.iter().map(|p| p.name().to_string()).collect(), k))
+    }
+
+    #[test]
+    fn victim_selection() {
+        let preemptor = |cpu: &str| MakePod::new("p").priority(1000).req(&[("cpu", cpu)]).info();
+        struct Case {
+            name: &'static str,
+            pods: Vec<Arc<PodInfo>>,
+            pdbs: Vec<PodDisruptionBudget>,
+            cpu: &'static str,
+            want: Result<(Vec<&'static str>, i64), &'static str>,
+        }
+        let cases = [
+            Case {
+                name: "the most important pods are reprieved first",
+                pods: vec![
+                    running("p100", "node-a", 100, "2", 1, &[]),
+                    running("p200", "node-a", 200, "1", 2, &[]),
+                    running("p300", "node-a", 300, "1", 3, &[]),
+                ],
+                pdbs: vec![],
+                cpu: "2",
+                want: Ok((vec!["p100"], 0)),
+            },
+            Case {
+                name: "several victims, most important first",
+                pods: vec![
+                    running("p100", "node-a", 100, "1", 1, &[]),
+                    running("p200", "node-a", 200, "1", 2, &[]),
+                    running("p300", "node-a", 300, "1", 3, &[]),
+                    running("p5000", "node-a", 5000, "1", 4, &[]),
+                ],
+                pdbs: vec![],
+                cpu: "2",
+                want: Ok((vec!["p200", "p100"], 0)),
+            },
+            Case {
+                name: "equal priority: the older pod is more important and stays",
+                pods: vec![
+                    running("young", "node-a", 100, "2", 9, &[]),
+                    running("old", "node-a", 100, "2", 1, &[]),
+                ],
+                pdbs: vec![],
+                cpu: "2",
+                want: Ok((vec!["young"], 0)),
+            },
+            Case {
+                name: "only pods of higher or equal priority: no victims",
+                pods: vec![
+                    running("eq", "node-a", 1000, "2", 1, &[]),
+                    running("hi", "node-a", 2000, "2", 2, &[]),
+                ],
+                pdbs: vec![],
+                cpu: "2",
+                want: Err(MSG_NO_VICTIMS),
+            },
+            Case {
+                name: "evicting every lower-priority pod is not enough",
+                pods: vec![running("lo", "node-a", 1, "1", 1, &[]), running("hi", "node-a", 2000, "3", 2, &[])],
+                pdbs: vec![],
+                cpu: "2",
+                want: Err("Insufficient cpu"),
+            },
+            Case {
+                name: "a pod protected by a PDB is reprieved before a more important one",
+                pods: vec![
+                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
+                    running("other", "node-a", 200, "2", 2, &[]),
+                ],
+                pdbs: vec![pdb("g", "g", 0)],
+                cpu: "2",
+                want: Ok((vec!["other"], 0)),
+            },
+            Case {
+                name: "without the PDB the less important one goes",
+                pods: vec![
+                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
+                    running("other", "node-a", 200, "2", 2, &[]),
+                ],
+                pdbs: vec![pdb("g", "g", 1)],
+                cpu: "2",
+                want: Ok((vec!["guarded"], 0)),
+            },
+            Case {
+                name: "a needed PDB-protected victim counts as a violation; victims sorted again",
+                pods: vec![
+                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
+                    running("other", "node-a", 200, "2", 2, &[]),
+                ],
+                pdbs: vec![pdb("g", "g", 0)],
+                cpu: "4",
+                want: Ok((vec!["other", "guarded"], 1)),
+            },
+        ];
+        for c in cases {
+            let e = env(vec![node("node-a", "4")], c.pods);
+            let got = victims(&e, &preemptor(c.cpu), &c.pdbs);
+            match (got, c.want) {
+                (Ok((v, n)), Ok((wv, wn))) => assert_eq!((v, n), (wv.iter().map(|s| s.to_string()).collect(), wn), "{}", c.name),
+                (Err(s), Err(msg)) => assert_eq!(s.message(), msg, "{}", c.name),
+                (got, want) => panic!("{}: got {got:?}, want {want:?}", c.name),
+            }
+        }
+    }
+
+    #[test]
+    fn pdb_violation_grouping() {
+        let pods = vec![
+            running("a1", "node-a", 1, "1", 1, &[("app", "a")]),
+            running("a2", "node-a", 1, "1", 2, &[("app", "a")]),
+            running("b1", "node-a", 1, "1", 3, &[("app", "b")]),
+            running("nolabels", "node-a", 1, "1", 4, &[]),
+        ];
+        let mut other_ns = pdb("b-elsewhere", "b", 0);
+        other_ns.metadata.namespace = Some("other".into());
+        let mut empty = pdb("everything", "x", 0);
+        empty.spec.selector = Some(LabelSelector::default());
+        let mut disrupted = pdb("a", "a", 0);
+        disrupted
+            .status
+            .as_mut()
+            .unwrap()
+            .disrupted_pods
+            .insert("a1".into(), serde_json::Value::Null);
+        let cases: [(&str, Vec<PodDisruptionBudget>, Vec<&str>); 4] = [
+            (
+                "one disruption allowed: the second match violates",
+                vec![pdb("a", "a", 1)],
+                vec!["a2"],
+            ),
+            ("other namespaces and empty selectors match nothing", vec![other_ns, empty], vec![]),
+            ("pods already disrupted do not count", vec![disrupted], vec!["a2"]),
+            (
+                "budgets are checked independently",
+                vec![pdb("a", "a", 2), pdb("b", "b", 0)],
+                vec!["b1"],
+            ),
+        ];
+        for (name, budgets, want) in cases {
+            let pdbs: Vec<Pdb> = budgets.iter().map(Pdb::from_api).collect();
+            let (violating, ok) = filter_pods_with_pdb_violation(&pods, &pdbs);
+            assert_eq!(names(&violating), want, "{name}");
+            assert_eq!(violating.len() + ok.len(), pods.len(), "{name}");
+        }
+    }
+
+    #[test]
+    fn candidate_choice() {
+        let p = |name: &str, prio: i32, start: i64| running(name, "n", prio, "1", start, &[]);
+        let cand = |name: &str, victims: Vec<Arc<PodInfo>>, pdb: i64| Candidate {
+            node: 0,
+            name: name.into(),
+            victims,
+            num_pdb_violations: pdb,
+        };
+        let cases = [
+            (
+                "fewest PDB violations first",
+                vec![cand("a", vec![p("x", 1, 1)], 1), cand("b", vec![p("y", 500, 1)], 0)],
+                "b",
+            ),
+            (
+                "lowest highest-priority victim",
+                vec![
+                    cand("a", vec![p("x", 300, 1)], 0),
+                    cand("b", vec![p("y", 200, 1), p("z", 100, 1)], 0),
+                ],
+                "b",
+            ),
+            (
+                "smallest sum of priorities",
+                vec![
+                    cand("a", vec![p("x", 200, 1), p("y", 150, 1)], 0),
+                    cand("b", vec![p("z", 200, 1), p("w", 100, 1)], 0),
+                ],
+                "b",
+            ),
+            (
+                "negative priorities: fewer pods beat a lower sum",
+                vec![cand("a", vec![p("x", -5, 1), p("y", -5, 1)], 0), cand("b", vec![p("z", -5, 1)], 0)],
+                "b",
+            ),
+            (
+                "fewest victims",
+                vec![cand("a", vec![p("x", 10, 1), p("y", 0, 1)], 0), cand("b", vec![p("z", 10, 1)], 0)],
+                "b",
+            ),
+            (
+                "latest start among the highest-priority victims",
+                vec![
+                    cand("a", vec![p("x", 10, 5), p("y", 10, 50)], 0),
+                    cand("b", vec![p("z", 10, 7), p("w", 10, 8)], 0),
+                ],
+                "b",
+            ),
+            (
+                "complete tie: the first candidate",
+                vec![cand("a", vec![p("x", 10, 5)], 0), cand("b", vec![p("z", 10, 5)], 0)],
+                "a",
+            ),
+        ];
+        for (name, cands, want) in cases {
+            let i = pick_one_candidate(&cands).unwrap();
+            assert_eq!(cands[i].name, want, "{name}");
+        }
+        assert_eq!(pick_one_candidate(&[]), None);
+    }
+
+    #[test]
+    fn num_candidates() {
+        let pl = |pct, abs| {
+            DefaultPreemption::new(&DefaultPreemptionArgs {
+                min_candidate_nodes_percentage: pct,
+                min_candidate_nodes_absolute: abs,
+            })
+        };
+        let cases = [
+            (10, 100, 5, 5),
+            (10, 100, 2000, 200),
+            (10, 100, 500, 100),
+            (0, 1, 50, 1),
+            (50, 0, 7, 3),
+        ];
+        for (pct, abs, nodes, want) in cases {
+            assert_eq!(pl(pct, abs).num_candidates(nodes), want, "{pct}% / {abs} of {nodes}");
+        }
+    }
+
+    fn post_filter(e: &Env, pod: &PodInfo, statuses: &NodeToStatus) -> (Option<PostFilterResult>, Status) {
+        let fw = framework();
+        let cx = e.cx();
+        let mut state = CycleState::new();
+        fw.run_pre_filter(&cx, &mut state, pod);
+        let pl = DefaultPreemption::new(&DefaultPreemptionArgs::default());
+        pl.post_filter(&cx, &fw, &state, pod, statuses, &mut Rng::new(1))
+    }
+
+    fn insufficient_cpu(nodes: &[usize]) -> NodeToStatus {
+        let mut s = NodeToStatus::default();
+        for &i in nodes {
+            s.map.insert(
+                i,
+                Status::unschedulable("Insufficient cpu").with_plugin(PluginName::NodeResourcesFit),
+            );
+        }
+        s
+    }
+
+    #[test]
+    fn post_filter_outcomes() {
+        let nodes = || vec![node("node-a", "4"), node("node-b", "4")];
+        let urgent = || MakePod::new("urgent").priority(1000).req(&[("cpu", "2")]);
+
+        // preemptionPolicy Never.
+        let e = env(nodes(), vec![running("lo", "node-a", 1, "3", 1, &[])]);
+        let (r, s) = post_filter(&e, &urgent().preempt_never().info(), &insufficient_cpu(&[0, 1]));
+        assert!(r.is_none());
+        assert_eq!(s.code, Code::Unschedulable);
+        assert_eq!(s.message(), "preemption: not eligible due to preemptionPolicy=Never.");
+
+        // No lower-priority pod on the only node where preemption might help.
+        let e = env(nodes(), vec![running("hi", "node-a", 5000, "3", 1, &[])]);
+        let mut statuses = insufficient_cpu(&[0]);
+        statuses.map.insert(1, Status::unresolvable("node(s) had untolerated taint {a: b}"));
+        let (r, s) = post_filter(&e, &urgent().info(), &statuses);
+        assert_eq!(s.code, Code::Unschedulable);
+        assert_eq!(
+            s.message(),
+            "preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
+        );
+        let r = r.unwrap();
+        assert_eq!(r.nominating.unwrap().nominated_node_name, "");
+        assert!(r.victims.is_empty());
+
+        // Nowhere to preempt at all.
+        let mut statuses = NodeToStatus::default();
+        statuses.absent = Status::unresolvable("node(s) didn't match Pod's node affinity/selector");
+        let (_, s) = post_filter(&e, &urgent().info(), &statuses);
+        assert_eq!(
+            s.message(),
+            "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+        );
+
+        // Success: the node whose victims matter least.
+        let e = env(
+            nodes(),
+            vec![
+                running("lo", "node-a", 100, "3", 1, &[]),
+                running("mid", "node-b", 500, "3", 2, &[]),
+            ],
+        );
+        let (r, s) = post_filter(&e, &urgent().info(), &insufficient_cpu(&[0, 1]));
+        assert!(s.is_success(), "{s:?}");
+        assert_eq!(s.message(), "");
+        let r = r.unwrap();
+        assert_eq!(r.nominating.unwrap().nominated_node_name, "node-a");
+        assert_eq!(r.victims, ["default/lo"]);
+        let d = r.detail.unwrap();
+        assert_eq!(d.chosen.as_deref(), Some("node-a"));
+        assert_eq!(d.candidates.len(), 2);
+
+        // A PDB steers the choice to the node without violations.
+        let mut e = env(
+            nodes(),
+            vec![
+                running("guarded", "node-a", 100, "3", 1, &[("app", "g")]),
+                running("mid", "node-b", 500, "3", 2, &[]),
+            ],
+        );
+        e.cluster.pdbs.push(pdb("g", "g", 0));
+        let (r, _) = post_filter(&e, &urgent().info(), &insufficient_cpu(&[0, 1]));
+        assert_eq!(r.unwrap().victims, ["default/mid"]);
+    }
+
+    #[test]
+    fn nominated_node_eligibility() {
+        let mut victim = MakePod::new("leaving").node("node-a").priority(1).req(&[("cpu", "3")]).obj();
+        victim.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:10Z"));
+        victim.status.conditions = Some(serde_json::json!([
+            {"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}
+        ]));
+        let e = env(
+            vec![node("node-a", "4"), node("node-b", "4")],
+            vec![Arc::new(PodInfo::new(victim, 0))],
+        );
+        let mut pod = MakePod::new("urgent").priority(1000).req(&[("cpu", "2")]).obj();
+        pod.status.nominated_node_name = Some("node-a".into());
+        let pod = PodInfo::new(pod, 1);
+        let pl = DefaultPreemption::new(&DefaultPreemptionArgs::default());
+        assert_eq!(
+            pl.eligible(&e.cx(), &pod, &insufficient_cpu(&[0, 1])),
+            Err(MSG_NOT_ELIGIBLE_TERMINATING)
+        );
+        // The nominated node is out of reach for good: preempt elsewhere.
+        let mut statuses = insufficient_cpu(&[1]);
+        statuses.map.insert(0, Status::unresolvable("node(s) were unschedulable"));
+        assert_eq!(pl.eligible(&e.cx(), &pod, &statuses), Ok(()));
+    }
+
+    #[test]
+    fn pdb_status_from_running_pods() {
+        let budget = |min: Option<IntOrString>, max: Option<IntOrString>| PodDisruptionBudget {
+            metadata: api::ObjectMeta {
+                name: "b".into(),
+                namespace: Some("default".into()),
+                ..Default::default()
+            },
+            spec: PodDisruptionBudgetSpec {
+                min_available: min,
+                max_unavailable: max,
+                selector: Some(LabelSelector {
+                    match_labels: [("app".to_string(), "w".to_string())].into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let pods: Vec<Arc<PodInfo>> = (0..3)
+            .map(|i| running(&format!("w{i}"), "node-a", 0, "1", i, &[("app", "w")]))
+            .chain([running("x", "node-a", 0, "1", 9, &[("app", "x")])])
+            .collect();
+        let pct = |s: &str| Some(IntOrString::String(s.into()));
+        let int = |i: i64| Some(IntOrString::Int(i));
+        let cases = [
+            ("minAvailable 1", budget(int(1), None), 2, 1),
+            ("minAvailable 50% rounds up to 2", budget(pct("50%"), None), 1, 2),
+            ("maxUnavailable 1", budget(None, int(1)), 1, 2),
+            ("maxUnavailable 50% rounds up to 2", budget(None, pct("50%")), 2, 1),
+            ("minAvailable above the pods", budget(int(5), None), 0, 5),
+        ];
+        for (name, b, allowed, desired) in cases {
+            let mut c = Cluster::default();
+            c.pdbs.push(b);
+            fill_pdb_statuses(&mut c, &pods);
+            let s = c.pdbs[0].status.as_ref().unwrap();
+            assert_eq!(
+                (s.disruptions_allowed, s.desired_healthy, s.expected_pods),
+                (allowed, desired, 3),
+                "{name}"
+            );
+        }
+        // A stated status is kept.
+        let mut c = Cluster::default();
+        c.pdbs.push(pdb("given", "w", 7));
+        fill_pdb_statuses(&mut c, &pods);
+        assert_eq!(c.pdbs[0].status.as_ref().unwrap().disruptions_allowed, 7);
+    }
+}
