@@ -98,6 +98,11 @@ pub struct Engine {
     /// An assumed pod forgotten after its binding was rejected: its AssignedPodDelete event is
     /// delivered once the failure has been handled (so that it does not requeue the pod itself).
     deferred_forget: Option<Arc<PodInfo>>,
+    /// Counts changes to the cluster (every cluster event and nomination change).
+    generation: u64,
+    /// The generation at each pod's last failed attempt: a pod that failed with an error is not
+    /// retried in a cluster that has not changed since (it would fail the same way forever).
+    failed_at: HashMap<String, u64>,
 }
 
 /// What one step did.
@@ -170,6 +175,8 @@ impl Engine {
             sched_start_ms,
             pending_victims: None,
             deferred_forget: None,
+            generation: 0,
+            failed_at: HashMap::new(),
         };
         e.trace.header = TraceHeader {
             pods: Vec::new(),
@@ -300,6 +307,15 @@ impl Engine {
             }
             if popped.is_some() {
                 return popped;
+            }
+            // Only pods that failed with errors wait (in the error backoff queue). Retrying them
+            // in an unchanged cluster would fail again: the run is quiet.
+            let stale = self
+                .queue
+                .backoff()
+                .all(|q| self.failed_at.get(&q.pod.key).is_some_and(|&g| g == self.generation));
+            if stale {
+                return None;
             }
             let t = self.queue.next_flush_time()?;
             if t > self.now {
@@ -901,6 +917,7 @@ impl Engine {
     }
 
     fn deliver(&mut self, ev: ClusterEvent, obj: EventObject, precheck: Option<&dyn Fn(&PodInfo) -> bool>) {
+        self.generation += 1;
         let now = self.tick();
         let moves = {
             let env = QueueEnv {
@@ -928,6 +945,7 @@ impl Engine {
             pod: pi as u32,
             node: node.clone(),
         });
+        self.generation += 1;
         let mut info = (*old).clone();
         info.pod.status.nominated_node_name = node.clone();
         let info = Arc::new(info);
@@ -1184,6 +1202,7 @@ impl Engine {
     fn handle_failure(&mut self, q: QueuedPodInfo, status: Status, message: String, nominating: Option<NominatingInfo>, cycle: u32) {
         let pi = self.pod_index[&q.pod.key];
         let _ = status;
+        self.failed_at.insert(q.pod.key.clone(), self.generation);
 
         // Back to the queue, with the pod object as it was when the attempt started.
         let now = self.tick();
@@ -1272,5 +1291,120 @@ impl Engine {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framework::Plugin;
+    use crate::plugins::PluginName;
+
+    const NODES: &str = r#"
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low}
+value: 100
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
+"#;
+
+    fn pod(name: &str, extra: &str, cpu: &str) -> String {
+        format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n{extra}  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '{cpu}'}}}}}}]\n")
+    }
+
+    fn engine(docs: &[String]) -> Engine {
+        let text = format!("{NODES}{}", docs.concat());
+        let sc = crate::load_str(&text, "test.yaml").unwrap_or_else(|e| panic!("{e}"));
+        Engine::new(sc, EngineOptions::default())
+    }
+
+    fn state<'a>(e: &'a Engine, name: &str) -> &'a PodState {
+        &e.pods[e.pod_by_key(&format!("default/{name}")).unwrap()]
+    }
+
+    /// A PreFilter that always fails with an error.
+    struct Broken;
+    impl Plugin for Broken {
+        fn name(&self) -> PluginName {
+            PluginName::NodeAffinity
+        }
+        fn pre_filter(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo) -> (Option<crate::framework::PreFilterResult>, Status) {
+            (None, Status::error("boom"))
+        }
+    }
+
+    #[test]
+    fn error_pods_are_not_retried_in_an_unchanged_cluster() {
+        let mut e = engine(&[pod("p", "", "1")]);
+        e.frameworks.get_mut("default-scheduler").unwrap().set_instance(Box::new(Broken));
+        e.run();
+        let p = state(&e, "p");
+        assert_eq!((p.attempts, p.phase), (1, Phase::Pending));
+        assert_eq!(p.message.as_deref(), Some("running PreFilter plugin \"NodeAffinity\": boom"));
+        assert_eq!(e.queue.backoff().count(), 1, "waits in the error backoff queue");
+        // Once the cluster changes it is retried, when its backoff ends (the clock jumps).
+        e.cluster_event(
+            ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
+            EventObject::Pod { old: None, new: None },
+        );
+        e.run();
+        assert_eq!(state(&e, "p").attempts, 2);
+        assert_eq!(e.now_ms(), 2000);
+    }
+
+    #[test]
+    fn preemption_nominates_evicts_and_retries() {
+        let mut e = engine(&[
+            pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+            pod("urgent", "  priorityClassName: high\n", "2"),
+            pod("small", "", "3"),
+        ]);
+        e.run();
+        let urgent = state(&e, "urgent");
+        assert_eq!(urgent.node.as_deref(), Some("node-a"));
+        assert_eq!(urgent.nominated_node.as_deref(), Some("node-a"), "kept after binding");
+        assert_eq!(urgent.attempts, 2);
+        assert!(state(&e, "victim").evicted);
+        assert!(e.nominator.is_empty());
+        // The lower-priority pod failed while urgent was nominated; urgent's binding (a
+        // nominated pod leaving the queue) retried it once more.
+        let small = state(&e, "small");
+        assert_eq!((small.attempts, small.phase), (2, Phase::Pending));
+        let reasons: Vec<(&str, &str)> = e.events.iter().map(|ev| (ev.reason.as_str(), e.pods[ev.pod].info.name())).collect();
+        assert_eq!(
+            reasons,
+            [
+                ("FailedScheduling", "urgent"),
+                ("Preempted", "victim"),
+                ("FailedScheduling", "small"),
+                ("Scheduled", "urgent"),
+                ("FailedScheduling", "small")
+            ]
+        );
+    }
+
+    #[test]
+    fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
+        // `mid` already carries a nomination for node-a; `urgent` preempts there.
+        let mut e = engine(&[
+            pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+            pod("urgent", "  priorityClassName: high\n", "2"),
+            pod("mid", "  priority: 500\n", "1") + "status: {nominatedNodeName: node-a}\n",
+        ]);
+        let on_a = |e: &Engine| -> Vec<String> { e.nominator.pods_for_node("node-a").iter().map(|p| p.name().to_string()).collect() };
+        assert_eq!(on_a(&e), ["mid"]);
+        assert_eq!(e.step(), StepOutcome::Unschedulable { pod: 1 });
+        assert_eq!(state(&e, "mid").nominated_node, None, "priority 500 < 1000: the nomination goes");
+        assert_eq!(state(&e, "urgent").nominated_node.as_deref(), Some("node-a"));
+        assert_eq!(on_a(&e), ["urgent"]);
     }
 }
