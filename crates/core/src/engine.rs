@@ -231,6 +231,10 @@ impl Engine {
         crate::plugins::default_preemption::fill_pdb_statuses(&mut e.cluster, &running);
         for i in pending {
             let info = e.pods[i].info.clone();
+            // Pods for another scheduler are not this scheduler's to queue (they stay pending).
+            if !e.frameworks.contains_key(info.scheduler_name()) {
+                continue;
+            }
             let now = e.tick();
             let q = QueuedPodInfo::new(info.clone(), now);
             let m = {
@@ -1340,6 +1344,19 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         fn pre_filter(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo) -> (Option<crate::framework::PreFilterResult>, Status) {
             (None, Status::error("boom"))
         }
+    }
+
+    #[test]
+    fn pods_of_other_schedulers_are_not_queued() {
+        let mut e = engine(&[pod("mine", "", "1"), pod("theirs", "  schedulerName: someone-else\n", "1")]);
+        e.run();
+        assert_eq!(state(&e, "mine").phase, Phase::Running);
+        let theirs = state(&e, "theirs");
+        assert_eq!(
+            (theirs.phase, theirs.attempts, theirs.message.as_deref()),
+            (Phase::Pending, 0, None)
+        );
+        assert_eq!(e.cycles.len(), 1);
     }
 
     #[test]

@@ -299,7 +299,7 @@ fn aggregate_errors(errs: &[String]) -> String {
 
 impl DefaultPreemption {
     pub fn new(args: &DefaultPreemptionArgs) -> DefaultPreemption {
-        DefaultPreemption { args: args.clone() }
+        DefaultPreemption { args: *args }
     }
 
     /// How many candidates the dry run looks for among `num_nodes` potential nodes.
@@ -892,8 +892,10 @@ mod tests {
         assert!(r.victims.is_empty());
 
         // Nowhere to preempt at all.
-        let mut statuses = NodeToStatus::default();
-        statuses.absent = Status::unresolvable("node(s) didn't match Pod's node affinity/selector");
+        let statuses = NodeToStatus {
+            absent: Status::unresolvable("node(s) didn't match Pod's node affinity/selector"),
+            ..Default::default()
+        };
         let (_, s) = post_filter(&e, &urgent().info(), &statuses);
         assert_eq!(
             s.message(),
