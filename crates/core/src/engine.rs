@@ -95,6 +95,14 @@ pub struct Engine {
     sched_start_ms: i64,
     /// Victims chosen by preemption in the current cycle: (preemptor, node, victim keys).
     pending_victims: Option<(Arc<PodInfo>, String, Vec<String>)>,
+    /// An assumed pod forgotten after its binding was rejected: its AssignedPodDelete event is
+    /// delivered once the failure has been handled (so that it does not requeue the pod itself).
+    deferred_forget: Option<Arc<PodInfo>>,
+    /// Counts changes to the cluster (every cluster event and nomination change).
+    generation: u64,
+    /// The generation at each pod's last failed attempt: a pod that failed with an error is not
+    /// retried in a cluster that has not changed since (it would fail the same way forever).
+    failed_at: HashMap<String, u64>,
 }
 
 /// What one step did.
@@ -141,7 +149,11 @@ impl Engine {
             .iter()
             .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone())))
             .collect();
-        let queue = SchedulingQueue::new(sc.config.pod_initial_backoff_seconds, sc.config.pod_max_backoff_seconds);
+        let queue = SchedulingQueue::with_profiles(
+            sc.config.pod_initial_backoff_seconds,
+            sc.config.pod_max_backoff_seconds,
+            &frameworks,
+        );
         let sched_start_ms = (sc.documents as i64 + 1) * 1000;
         let mut e = Engine {
             config: sc.config,
@@ -162,6 +174,9 @@ impl Engine {
             detail: opts.detail,
             sched_start_ms,
             pending_victims: None,
+            deferred_forget: None,
+            generation: 0,
+            failed_at: HashMap::new(),
         };
         e.trace.header = TraceHeader {
             pods: Vec::new(),
@@ -206,35 +221,35 @@ impl Engine {
                 tied_nodes: Vec::new(),
             });
         }
+        // PodDisruptionBudgets without a status get one from the running pods, once.
+        let running: Vec<Arc<PodInfo>> = e
+            .pods
+            .iter()
+            .filter(|p| p.phase == Phase::Running)
+            .map(|p| p.info.clone())
+            .collect();
+        crate::plugins::default_preemption::fill_pdb_statuses(&mut e.cluster, &running);
         for i in pending {
             let info = e.pods[i].info.clone();
-            if let Some(n) = info.nominated_node_name() {
-                e.nominator.add(info.clone(), n);
+            // Pods for another scheduler are not this scheduler's to queue (they stay pending).
+            if !e.frameworks.contains_key(info.scheduler_name()) {
+                continue;
             }
             let now = e.tick();
             let q = QueuedPodInfo::new(info.clone(), now);
-            let env = QueueEnv {
-                frameworks: &e.frameworks,
-                snapshot: &e.snapshot,
-                cluster: &e.cluster,
-                nominator: &e.nominator,
+            let m = {
+                let env = QueueEnv {
+                    frameworks: &e.frameworks,
+                    snapshot: &e.snapshot,
+                    cluster: &e.cluster,
+                    nominator: &e.nominator,
+                };
+                e.queue.add(&env, q, now)
             };
-            let m = e.queue.add(&env, q, now);
-            if m.to == QueueName::Gated {
-                if let Some(fw) = e.frameworks.get(info.scheduler_name()) {
-                    let cx = Ctx {
-                        snapshot: &e.snapshot,
-                        cluster: &e.cluster,
-                        nominator: &e.nominator,
-                    };
-                    let s = fw.run_pre_enqueue(&cx, &info);
-                    if let Some(p) = s.plugin {
-                        e.trace.push(TraceEvent::Gated {
-                            pod: i as u32,
-                            plugin: p,
-                            message: s.message(),
-                        });
-                    }
+            // A pod entering activeQ joins the nominator when it carries a nominated node.
+            if m.to == QueueName::ActiveQ {
+                if let Some(n) = info.nominated_node_name() {
+                    e.nominator.add(info.clone(), n);
                 }
             }
             e.record_move(m);
@@ -258,6 +273,13 @@ impl Engine {
 
     fn record_move(&mut self, m: Move) {
         let Some(&pod) = self.pod_index.get(&m.key) else { return };
+        if let Some((plugin, message)) = m.gated_by {
+            self.trace.push(TraceEvent::Gated {
+                pod: pod as u32,
+                plugin,
+                message,
+            });
+        }
         self.trace.push(TraceEvent::QueueMove {
             pod: pod as u32,
             from: m.from,
@@ -265,6 +287,58 @@ impl Engine {
             event: m.event,
             backoff_until_ms: m.backoff_until_ns.map(|t| t / NS_PER_MS),
         });
+    }
+
+    /// Pops the next pod. Scheduling takes no time, so the clock only jumps when nothing can be
+    /// popped while pods wait in the error backoff queue: to the periodic flush that releases
+    /// the first of them.
+    fn next_pod(&mut self) -> Option<(QueuedPodInfo, QueueName)> {
+        loop {
+            let now = self.tick();
+            let (moves, popped) = {
+                let env = QueueEnv {
+                    frameworks: &self.frameworks,
+                    snapshot: &self.snapshot,
+                    cluster: &self.cluster,
+                    nominator: &self.nominator,
+                };
+                let moves = self.queue.flush_if_due(&env, now);
+                let popped = self.queue.pop(&env, now);
+                (moves, popped)
+            };
+            for m in moves {
+                self.record_move(m);
+            }
+            if popped.is_some() {
+                return popped;
+            }
+            // Only pods that failed with errors wait (in the error backoff queue). Retrying them
+            // in an unchanged cluster would fail again: the run is quiet.
+            let stale = self
+                .queue
+                .backoff()
+                .all(|q| self.failed_at.get(&q.pod.key).is_some_and(|&g| g == self.generation));
+            if stale {
+                return None;
+            }
+            let t = self.queue.next_flush_time()?;
+            if t > self.now {
+                self.now = t;
+                self.trace.push(TraceEvent::Clock { time_ms: self.now_ms() });
+            }
+            let moves = {
+                let env = QueueEnv {
+                    frameworks: &self.frameworks,
+                    snapshot: &self.snapshot,
+                    cluster: &self.cluster,
+                    nominator: &self.nominator,
+                };
+                self.queue.flush_backoff_completed(&env, self.now)
+            };
+            for m in moves {
+                self.record_move(m);
+            }
+        }
     }
 
     /// Runs until no pod can make progress. Returns the number of cycles run.
@@ -276,17 +350,9 @@ impl Engine {
 
     /// Schedules one pod (one scheduling cycle plus its binding cycle or failure handling).
     pub fn step(&mut self) -> StepOutcome {
-        let now = self.tick();
-        let popped = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.pop(&env, now)
+        let Some((mut q, from)) = self.next_pod() else {
+            return StepOutcome::Quiet;
         };
-        let Some((mut q, from)) = popped else { return StepOutcome::Quiet };
         self.cycle += 1;
         let cycle = self.cycle;
         let pi = self.pod_index[&q.pod.key];
@@ -339,23 +405,29 @@ impl Engine {
                         });
                         StepOutcome::Bound { pod: pi, node: node_name }
                     }
-                    Err((status, message)) => {
+                    Err((status, message, fit_error)) => {
+                        // Only a Reserve or Permit rejection names the rejecting plugin.
                         q.unschedulable_plugins = PluginSet::default();
-                        if status.is_rejected() {
-                            if let Some(p) = status.plugin {
-                                q.unschedulable_plugins.insert(p);
-                            }
+                        q.pending_plugins = PluginSet::default();
+                        if fit_error {
+                            add_plugin_status(&status, &mut q.unschedulable_plugins, &mut q.pending_plugins);
                         }
                         let nominating = Some(NominatingInfo {
                             mode: NominatingMode::Override,
                             nominated_node_name: String::new(),
                         });
+                        let outcome = if status.code == Code::Error {
+                            CycleOutcome::Error
+                        } else {
+                            CycleOutcome::Unschedulable
+                        };
                         self.handle_failure(q, status, message, nominating, cycle);
-                        self.trace.push(TraceEvent::CycleEnd {
-                            cycle,
-                            outcome: CycleOutcome::Unschedulable,
-                        });
-                        StepOutcome::Unschedulable { pod: pi }
+                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
+                        if outcome == CycleOutcome::Error {
+                            StepOutcome::Error { pod: pi }
+                        } else {
+                            StepOutcome::Unschedulable { pod: pi }
+                        }
                     }
                 }
             }
@@ -840,6 +912,16 @@ pub fn fit_error_message(num_all: usize, pre_filter_msg: &str, diagnosis: &NodeT
 impl Engine {
     /// Delivers a cluster event to the queue and records the moves it caused.
     fn cluster_event(&mut self, ev: ClusterEvent, obj: EventObject) {
+        self.deliver(ev, obj, None);
+    }
+
+    /// Delivers a cluster event to the unschedulable pods that pass `precheck` only.
+    fn cluster_event_filtered(&mut self, ev: ClusterEvent, obj: EventObject, precheck: &dyn Fn(&PodInfo) -> bool) {
+        self.deliver(ev, obj, Some(precheck));
+    }
+
+    fn deliver(&mut self, ev: ClusterEvent, obj: EventObject, precheck: Option<&dyn Fn(&PodInfo) -> bool>) {
+        self.generation += 1;
         let now = self.tick();
         let moves = {
             let env = QueueEnv {
@@ -848,10 +930,55 @@ impl Engine {
                 cluster: &self.cluster,
                 nominator: &self.nominator,
             };
-            self.queue.on_event(&env, ev, &obj, now)
+            self.queue.move_all(&env, ev, &obj, precheck, now)
         };
         for m in moves {
             self.record_move(m);
+        }
+    }
+
+    /// A pending pod's nominated node changes (the scheduler patches its status): the queue and
+    /// the nominator get the new object, and a pod that loses or changes its nomination counts
+    /// as deleted from its old node for the pods of lower or equal priority.
+    fn set_nominated_node(&mut self, pi: usize, node: Option<String>) {
+        let old = self.pods[pi].info.clone();
+        if old.nominated_node_name() == node.as_deref() {
+            return;
+        }
+        self.trace.push(TraceEvent::Nominated {
+            pod: pi as u32,
+            node: node.clone(),
+        });
+        self.generation += 1;
+        let mut info = (*old).clone();
+        info.pod.status.nominated_node_name = node.clone();
+        let info = Arc::new(info);
+        self.pods[pi].info = info.clone();
+        self.pods[pi].nominated_node = node.clone();
+        let now = self.tick();
+        let moves = {
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
+            self.queue.update(&env, &old, info.clone(), now)
+        };
+        for m in moves {
+            self.record_move(m);
+        }
+        match &node {
+            Some(n) => self.nominator.add(info, n),
+            None => self.nominator.remove(&old.key),
+        }
+        if old.nominated_node_name().is_some() {
+            let prio = old.priority;
+            self.cluster_event_filtered(
+                ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+                EventObject::Pod { old: Some(old), new: None },
+                &|p: &PodInfo| p.priority <= prio,
+            );
         }
     }
 
@@ -863,20 +990,24 @@ impl Engine {
         }
     }
 
-    /// Assume, Reserve, Permit, then the binding cycle (PreBind, Bind, PostBind).
+    /// Assume, Reserve, Permit, then the binding cycle (PreBind, Bind, PostBind). On failure
+    /// returns the status, the FailedScheduling message, and whether the failure names rejecting
+    /// plugins (a Reserve or Permit rejection, reported as a FitError on one node).
     fn assume_reserve_permit_bind(
         &mut self,
         state: &mut CycleState,
         pod: &Arc<PodInfo>,
         node: usize,
         cycle: u32,
-    ) -> Result<(), (Status, String)> {
+    ) -> Result<(), (Status, String, bool)> {
         let node_name = self.snapshot.nodes[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
         assumed.start_time = Some(self.sched_start_ms + self.now_ms());
         let assumed = Arc::new(assumed);
         self.snapshot.nodes[node].add_pod(assumed.clone());
+        // An assumed pod is no longer a nominated one.
+        self.nominator.remove(&pod.key);
         let fw = &self.frameworks[pod.scheduler_name()];
 
         let fail_one_node = |s: &Status, node: usize| -> String {
@@ -899,8 +1030,9 @@ impl Engine {
         if !s.is_success() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
-            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
-            return Err((s, msg));
+            let rejected = s.is_rejected();
+            let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
+            return Err((s, msg, rejected));
         }
         let s = fw.run_permit(&cx, state, &assumed, &node_name);
         self.trace.push(TraceEvent::Permit {
@@ -911,11 +1043,14 @@ impl Engine {
         if !s.is_success() && !s.is_wait() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
-            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
-            return Err((s, msg));
+            let rejected = s.is_rejected();
+            let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
+            return Err((s, msg, rejected));
         }
 
-        // Binding cycle.
+        // Binding cycle. The pod's attempt is done for the queue: events from here on are not
+        // replayed for it.
+        self.queue.done(&pod.key);
         let s = fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name);
         self.trace.push(TraceEvent::PreBind {
             cycle,
@@ -936,16 +1071,22 @@ impl Engine {
             };
             fw.run_unreserve(&cx, state, &assumed, &node_name);
             self.snapshot.nodes[node].remove_pod(&pod.key);
-            let msg = if s.is_rejected() { fail_one_node(&s, node) } else { s.message() };
+            let msg = s.message();
             self.drain_cluster_events();
-            self.cluster_event(
-                ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
-                EventObject::Pod {
-                    old: Some(assumed.clone()),
-                    new: None,
-                },
-            );
-            return Err((s, msg));
+            // Forgetting the assumed pod frees its resources: an AssignedPodDelete event, held
+            // back until the failure is handled when the binding was rejected.
+            if s.is_rejected() {
+                self.deferred_forget = Some(assumed.clone());
+            } else {
+                self.cluster_event(
+                    ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+                    EventObject::Pod {
+                        old: Some(assumed.clone()),
+                        new: None,
+                    },
+                );
+            }
+            return Err((s, msg, false));
         }
         let binder = s.plugin;
         let pi = pod.index;
@@ -958,7 +1099,6 @@ impl Engine {
         let fw = &self.frameworks[pod.scheduler_name()];
         fw.run_post_bind(&mut self.cluster, state, &assumed, &node_name);
         self.trace.push(TraceEvent::PostBind { cycle });
-        self.nominator.remove(&pod.key);
         {
             let st = &mut self.pods[pi];
             st.info = assumed.clone();
@@ -986,6 +1126,7 @@ impl Engine {
             backoff_until_ms: None,
         });
         self.drain_cluster_events();
+        // The binding as the informers see it: the scheduled-pod handler adds the pod...
         self.cluster_event(
             ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
             EventObject::Pod {
@@ -993,6 +1134,19 @@ impl Engine {
                 new: Some(assumed),
             },
         );
+        // ...and the pending-pod handler sees it leave; a pod that had a nominated node is
+        // treated as deleted from that node by the pods of lower or equal priority.
+        if pod.nominated_node_name().is_some() {
+            let prio = pod.priority;
+            self.cluster_event_filtered(
+                ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+                EventObject::Pod {
+                    old: Some(pod.clone()),
+                    new: None,
+                },
+                &|p: &PodInfo| p.priority <= prio,
+            );
+        }
         Ok(())
     }
 
@@ -1043,11 +1197,43 @@ impl Engine {
         );
     }
 
-    /// Failure handling: the FailedScheduling event, preemption's effects, the nominated node,
-    /// and the pod's return to the queue.
-    fn handle_failure(&mut self, mut q: QueuedPodInfo, status: Status, message: String, nominating: Option<NominatingInfo>, cycle: u32) {
+    /// Failure handling (upstream handleSchedulingFailure), then what follows it in the
+    /// simulated cluster: the pod goes back to the queue (AddUnschedulableIfNotPresent), the
+    /// nominator records its nominated node, the FailedScheduling event and the status patch
+    /// (message, nominated node) are applied; then a successful preemption runs to completion:
+    /// lower-priority pods nominated to the chosen node lose their nomination and the victims
+    /// are deleted, all together.
+    fn handle_failure(&mut self, q: QueuedPodInfo, status: Status, message: String, nominating: Option<NominatingInfo>, cycle: u32) {
         let pi = self.pod_index[&q.pod.key];
         let _ = status;
+        self.failed_at.insert(q.pod.key.clone(), self.generation);
+
+        // Back to the queue, with the pod object as it was when the attempt started.
+        let now = self.tick();
+        let m = {
+            let env = QueueEnv {
+                frameworks: &self.frameworks,
+                snapshot: &self.snapshot,
+                cluster: &self.cluster,
+                nominator: &self.nominator,
+            };
+            self.queue.add_unschedulable(&env, q, now)
+        };
+        self.record_move(m);
+
+        // The nominator: Override sets (or clears) the nominated node; otherwise the pod keeps
+        // the one its status carries.
+        let current = self.pods[pi].info.clone();
+        let target = match &nominating {
+            Some(n) if n.mode == NominatingMode::Override => (!n.nominated_node_name.is_empty()).then(|| n.nominated_node_name.clone()),
+            _ => current.nominated_node_name().map(String::from),
+        };
+        match &target {
+            Some(n) => self.nominator.add(current.clone(), n),
+            None => self.nominator.remove(&current.key),
+        }
+
+        // The FailedScheduling event and the status patch.
         self.pods[pi].message = Some(message.clone());
         self.trace.push(TraceEvent::KubeEvent {
             cycle,
@@ -1061,66 +1247,181 @@ impl Engine {
             message,
             cycle,
         });
+        self.set_nominated_node(pi, target);
 
-        // Victims of a successful preemption are deleted (gracefully, all together).
+        // A binding that was rejected: its assumed pod is forgotten now.
+        if let Some(assumed) = self.deferred_forget.take() {
+            let uid = assumed.uid.clone();
+            self.cluster_event_filtered(
+                ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
+                EventObject::Pod {
+                    old: Some(assumed),
+                    new: None,
+                },
+                &|p: &PodInfo| p.uid != uid,
+            );
+        }
+
+        // A successful preemption completes.
         if let Some((preemptor, node, victims)) = self.pending_victims.take() {
-            for v in &victims {
-                if let Some(vi) = self.pod_by_key(v) {
-                    let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
-                    self.trace.push(TraceEvent::KubeEvent {
-                        cycle,
-                        reason: "Preempted".into(),
-                        pod: vi as u32,
-                        message: msg.clone(),
-                    });
-                    self.events.push(KubeEvent {
-                        reason: "Preempted".into(),
-                        pod: vi,
-                        message: msg,
-                        cycle,
-                    });
-                }
+            let lower: Vec<usize> = self
+                .nominator
+                .pods_for_node(&node)
+                .iter()
+                .filter(|p| p.priority < preemptor.priority)
+                .filter_map(|p| self.pod_by_key(&p.key))
+                .collect();
+            for p in lower {
+                self.set_nominated_node(p, None);
             }
             for v in &victims {
-                if let Some(vi) = self.pod_by_key(v) {
-                    self.delete_pod(vi);
+                let Some(vi) = self.pod_by_key(v) else { continue };
+                if self.pods[vi].phase != Phase::Running {
+                    continue;
                 }
+                self.delete_pod(vi);
+                let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
+                self.trace.push(TraceEvent::KubeEvent {
+                    cycle,
+                    reason: "Preempted".into(),
+                    pod: vi as u32,
+                    message: msg.clone(),
+                });
+                self.events.push(KubeEvent {
+                    reason: "Preempted".into(),
+                    pod: vi,
+                    message: msg,
+                    cycle,
+                });
             }
         }
+    }
+}
 
-        // The nominated node.
-        if let Some(n) = nominating {
-            if n.mode == NominatingMode::Override {
-                let node = (!n.nominated_node_name.is_empty()).then(|| n.nominated_node_name.clone());
-                if node != self.pods[pi].nominated_node {
-                    self.trace.push(TraceEvent::Nominated {
-                        pod: pi as u32,
-                        node: node.clone(),
-                    });
-                }
-                let mut info = (*q.pod).clone();
-                info.pod.status.nominated_node_name = node.clone();
-                let info = Arc::new(info);
-                q.pod = info.clone();
-                self.pods[pi].info = info.clone();
-                self.pods[pi].nominated_node = node.clone();
-                match node {
-                    Some(n) => self.nominator.add(info, &n),
-                    None => self.nominator.remove(&q.pod.key),
-                }
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framework::Plugin;
+    use crate::plugins::PluginName;
+
+    const NODES: &str = r#"
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low}
+value: 100
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
+"#;
+
+    fn pod(name: &str, extra: &str, cpu: &str) -> String {
+        format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n{extra}  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '{cpu}'}}}}}}]\n")
+    }
+
+    fn engine(docs: &[String]) -> Engine {
+        let text = format!("{NODES}{}", docs.concat());
+        let sc = crate::load_str(&text, "test.yaml").unwrap_or_else(|e| panic!("{e}"));
+        Engine::new(sc, EngineOptions::default())
+    }
+
+    fn state<'a>(e: &'a Engine, name: &str) -> &'a PodState {
+        &e.pods[e.pod_by_key(&format!("default/{name}")).unwrap()]
+    }
+
+    /// A PreFilter that always fails with an error.
+    struct Broken;
+    impl Plugin for Broken {
+        fn name(&self) -> PluginName {
+            PluginName::NodeAffinity
         }
+        fn pre_filter(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo) -> (Option<crate::framework::PreFilterResult>, Status) {
+            (None, Status::error("boom"))
+        }
+    }
 
-        let now = self.tick();
-        let m = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.add_unschedulable(&env, q, now)
-        };
-        self.record_move(m);
+    #[test]
+    fn pods_of_other_schedulers_are_not_queued() {
+        let mut e = engine(&[pod("mine", "", "1"), pod("theirs", "  schedulerName: someone-else\n", "1")]);
+        e.run();
+        assert_eq!(state(&e, "mine").phase, Phase::Running);
+        let theirs = state(&e, "theirs");
+        assert_eq!(
+            (theirs.phase, theirs.attempts, theirs.message.as_deref()),
+            (Phase::Pending, 0, None)
+        );
+        assert_eq!(e.cycles.len(), 1);
+    }
+
+    #[test]
+    fn error_pods_are_not_retried_in_an_unchanged_cluster() {
+        let mut e = engine(&[pod("p", "", "1")]);
+        e.frameworks.get_mut("default-scheduler").unwrap().set_instance(Box::new(Broken));
+        e.run();
+        let p = state(&e, "p");
+        assert_eq!((p.attempts, p.phase), (1, Phase::Pending));
+        assert_eq!(p.message.as_deref(), Some("running PreFilter plugin \"NodeAffinity\": boom"));
+        assert_eq!(e.queue.backoff().count(), 1, "waits in the error backoff queue");
+        // Once the cluster changes it is retried, when its backoff ends (the clock jumps).
+        e.cluster_event(
+            ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
+            EventObject::Pod { old: None, new: None },
+        );
+        e.run();
+        assert_eq!(state(&e, "p").attempts, 2);
+        assert_eq!(e.now_ms(), 2000);
+    }
+
+    #[test]
+    fn preemption_nominates_evicts_and_retries() {
+        let mut e = engine(&[
+            pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+            pod("urgent", "  priorityClassName: high\n", "2"),
+            pod("small", "", "3"),
+        ]);
+        e.run();
+        let urgent = state(&e, "urgent");
+        assert_eq!(urgent.node.as_deref(), Some("node-a"));
+        assert_eq!(urgent.nominated_node.as_deref(), Some("node-a"), "kept after binding");
+        assert_eq!(urgent.attempts, 2);
+        assert!(state(&e, "victim").evicted);
+        assert!(e.nominator.is_empty());
+        // The lower-priority pod failed while urgent was nominated; urgent's binding (a
+        // nominated pod leaving the queue) retried it once more.
+        let small = state(&e, "small");
+        assert_eq!((small.attempts, small.phase), (2, Phase::Pending));
+        let reasons: Vec<(&str, &str)> = e.events.iter().map(|ev| (ev.reason.as_str(), e.pods[ev.pod].info.name())).collect();
+        assert_eq!(
+            reasons,
+            [
+                ("FailedScheduling", "urgent"),
+                ("Preempted", "victim"),
+                ("FailedScheduling", "small"),
+                ("Scheduled", "urgent"),
+                ("FailedScheduling", "small")
+            ]
+        );
+    }
+
+    #[test]
+    fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
+        // `mid` already carries a nomination for node-a; `urgent` preempts there.
+        let mut e = engine(&[
+            pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+            pod("urgent", "  priorityClassName: high\n", "2"),
+            pod("mid", "  priority: 500\n", "1") + "status: {nominatedNodeName: node-a}\n",
+        ]);
+        let on_a = |e: &Engine| -> Vec<String> { e.nominator.pods_for_node("node-a").iter().map(|p| p.name().to_string()).collect() };
+        assert_eq!(on_a(&e), ["mid"]);
+        assert_eq!(e.step(), StepOutcome::Unschedulable { pod: 1 });
+        assert_eq!(state(&e, "mid").nominated_node, None, "priority 500 < 1000: the nomination goes");
+        assert_eq!(state(&e, "urgent").nominated_node.as_deref(), Some("node-a"));
+        assert_eq!(on_a(&e), ["urgent"]);
     }
 }

@@ -27,6 +27,29 @@ pub enum EventResource {
     WildCard,
 }
 
+impl EventResource {
+    /// Upstream's resource name (`storage.k8s.io/CSINode`, `*` for the wildcard, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventResource::Pod => "Pod",
+            EventResource::AssignedPod => "AssignedPod",
+            EventResource::UnscheduledPod => "UnschedulablePod",
+            EventResource::Node => "Node",
+            EventResource::PersistentVolume => "PersistentVolume",
+            EventResource::PersistentVolumeClaim => "PersistentVolumeClaim",
+            EventResource::CSINode => "storage.k8s.io/CSINode",
+            EventResource::CSIDriver => "storage.k8s.io/CSIDriver",
+            EventResource::VolumeAttachment => "storage.k8s.io/VolumeAttachment",
+            EventResource::CSIStorageCapacity => "storage.k8s.io/CSIStorageCapacity",
+            EventResource::StorageClass => "storage.k8s.io/StorageClass",
+            EventResource::ResourceClaim => "resource.k8s.io/ResourceClaim",
+            EventResource::ResourceSlice => "resource.k8s.io/ResourceSlice",
+            EventResource::DeviceClass => "resource.k8s.io/DeviceClass",
+            EventResource::WildCard => "*",
+        }
+    }
+}
+
 /// A bit set of actions (upstream ActionType).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct ActionType(pub u32);
@@ -48,6 +71,34 @@ impl ActionType {
     pub const ALL: ActionType = ActionType((1 << 12) - 1);
     pub const UPDATE: ActionType = ActionType(((1 << 12) - 1) & !0b11);
 
+    /// Upstream's name of the action (`Add`, `UpdateNodeTaint`, `Update`, `All`); other
+    /// combinations are listed with `|`.
+    pub fn name(self) -> String {
+        const NAMES: [&str; 12] = [
+            "Add",
+            "Delete",
+            "UpdateNodeAllocatable",
+            "UpdateNodeLabel",
+            "UpdateNodeTaint",
+            "UpdateNodeCondition",
+            "UpdateNodeAnnotation",
+            "UpdatePodLabel",
+            "UpdatePodScaleDown",
+            "UpdatePodToleration",
+            "UpdatePodSchedulingGatesEliminated",
+            "UpdatePodGeneratedResourceClaim",
+        ];
+        match self {
+            ActionType::ALL => "All".into(),
+            ActionType::UPDATE => "Update".into(),
+            ActionType::NONE => String::new(),
+            _ => (0..NAMES.len())
+                .filter(|i| self.0 & (1 << i) != 0)
+                .map(|i| NAMES[i])
+                .collect::<Vec<_>>()
+                .join("|"),
+        }
+    }
     pub const fn union(self, o: ActionType) -> ActionType {
         ActionType(self.0 | o.0)
     }
@@ -69,16 +120,23 @@ impl ClusterEvent {
     pub fn is_wildcard(&self) -> bool {
         self.resource == EventResource::WildCard && self.action == ActionType::ALL
     }
-    /// Whether a registered event `self` matches an incoming event.
+    /// Whether a registered event `self` matches an incoming event (upstream
+    /// MatchClusterEvents): the registered wildcard matches everything; otherwise the resources
+    /// must match and the incoming action must be covered by the registered one, so a general
+    /// `Update` does not reach plugins that registered only a specific `UpdatePodXYZ`.
     pub fn matches(&self, incoming: &ClusterEvent) -> bool {
+        if self.is_wildcard() {
+            return true;
+        }
         let res_ok = self.resource == EventResource::WildCard
             || self.resource == incoming.resource
             || (self.resource == EventResource::Pod
                 && matches!(incoming.resource, EventResource::AssignedPod | EventResource::UnscheduledPod));
-        res_ok && self.action.intersects(incoming.action)
+        res_ok && self.action.intersects(incoming.action) && incoming.action.0 <= self.action.0
     }
+    /// The event's name as upstream logs it (e.g. `AssignedPodDelete`, `NodeAdd`).
     pub fn label(&self) -> String {
-        format!("{:?}{:?}", self.resource, self.action)
+        format!("{}{}", self.resource.as_str(), self.action.name())
     }
 }
 

@@ -139,7 +139,7 @@ impl NodeToStatus {
 #[derive(Clone, Debug)]
 pub struct QueuedPodInfo {
     pub pod: Arc<PodInfo>,
-    /// When the pod was added to the queue (or last moved), in logical ms.
+    /// When the pod was added to the queue or last came back from a failed attempt (logical ns).
     pub timestamp: i64,
     pub attempts: u32,
     pub initial_attempt_timestamp: Option<i64>,
@@ -149,7 +149,8 @@ pub struct QueuedPodInfo {
     pub pending_plugins: PluginSet,
     pub gating_plugin: Option<PluginName>,
     pub gated: bool,
-    /// Cached backoff expiry (logical ns, aligned to the ordering window); 0 = not computed.
+    /// Backoff expiry (logical ns, truncated to the ordering window) while the pod waits in a
+    /// backoff queue; 0 otherwise.
     pub backoff_expiration: i64,
 }
 

@@ -54,6 +54,13 @@ impl Framework {
         self.instances[p as usize].as_deref().expect("the profile uses this plugin")
     }
 
+    /// Replaces (or adds) one plugin's instance, keyed by its name: a stand-in for tests and
+    /// tools. The profile's plugin lists are unchanged.
+    pub fn set_instance(&mut self, p: Box<dyn Plugin>) {
+        let i = p.name() as usize;
+        self.instances[i] = Some(p);
+    }
+
     /// Every plugin instance (for queueing hints).
     pub fn instances(&self) -> impl Iterator<Item = (PluginName, &dyn Plugin)> {
         self.instances
