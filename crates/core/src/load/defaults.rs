@@ -1,19 +1,309 @@
-//! The apiserver's defaulting and admission for scenario objects (see the conformance README).
+//! The apiserver's defaulting and admission for scenario objects (see the conformance README):
+//! per-object defaults applied right after decoding (before validation, as the apiserver
+//! does), then the cluster-wide steps once every object is known: priority admission,
+//! namespaces, volume binding status.
 
-use super::{LoadError, LoadErrors, Scenario};
-use crate::api;
+use super::{ErrorReason, LoadError, LoadErrors, Scenario};
+use crate::api::{self, LabelSelector, LabelSelectorRequirement, ObjectMeta, PodAffinityTerm};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 const BUILTIN_NAMESPACES: [&str; 4] = ["default", "kube-system", "kube-public", "kube-node-lease"];
 pub const SYSTEM_NODE_CRITICAL: i32 = 2_000_001_000;
 pub const SYSTEM_CLUSTER_CRITICAL: i32 = 2_000_000_000;
+const PREEMPT_LOWER: &str = "PreemptLowerPriority";
+/// 2025-01-01T00:00:00Z in seconds since the Unix epoch: the time of document 0.
+const BASE_TIME: i64 = 1_735_689_600;
 
-fn meta_uid(kind: &str, ns: &str, name: &str) -> String {
+/// `uid-<kind>-<namespace>-<name>`, the namespace part empty for cluster-scoped objects.
+pub(super) fn uid(kind: &str, ns: &str, name: &str) -> String {
     format!("uid-{}-{}-{}", kind.to_lowercase(), ns, name)
 }
 
-pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
-    // PriorityClasses that always exist.
+/// 2025-01-01T00:00:00Z plus `doc` seconds, RFC 3339.
+pub(super) fn timestamp(doc: usize) -> String {
+    let t = BASE_TIME + doc as i64;
+    let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// Identity the apiserver gives every created object: UID and creation time (anything the
+/// file says there is replaced, as the apiserver replaces it); cluster-scoped objects lose any
+/// namespace, namespaced ones default to `default`.
+pub(super) fn stamp(meta: &mut ObjectMeta, kind: &str, namespaced: bool, doc: usize) {
+    if namespaced {
+        if meta.namespace.as_deref().is_none_or(str::is_empty) {
+            meta.namespace = Some("default".into());
+        }
+    } else {
+        meta.namespace = None;
+    }
+    meta.uid = Some(uid(kind, meta.namespace.as_deref().unwrap_or(""), &meta.name));
+    meta.creation_timestamp = Some(serde_json::Value::String(timestamp(doc)));
+}
+
+fn requests_from_limits(r: &mut api::ResourceRequirements) {
+    for (k, v) in &r.limits {
+        r.requests.entry(k.clone()).or_insert(*v);
+    }
+}
+
+/// The pull policy the apiserver picks: `Always` for `:latest` or untagged images.
+fn image_pull_policy(image: &str) -> &'static str {
+    if image.contains('@') {
+        return "IfNotPresent";
+    }
+    let last = image.rsplit('/').next().unwrap_or(image);
+    match last.rsplit_once(':') {
+        Some((_, tag)) if tag != "latest" => "IfNotPresent",
+        _ => "Always",
+    }
+}
+
+pub(super) fn default_pod(p: &mut api::Pod, doc: usize) {
+    stamp(&mut p.metadata, "Pod", true, doc);
+    let s = &mut p.spec;
+    if s.scheduler_name.as_deref().is_none_or(str::is_empty) {
+        s.scheduler_name = Some(crate::config::DEFAULT_SCHEDULER_NAME.into());
+    }
+    if s.restart_policy.as_deref().is_none_or(str::is_empty) {
+        s.restart_policy = Some("Always".into());
+    }
+    if s.dns_policy.as_deref().is_none_or(str::is_empty) {
+        s.dns_policy = Some("ClusterFirst".into());
+    }
+    s.termination_grace_period_seconds.get_or_insert(30);
+    s.enable_service_links.get_or_insert(true);
+    s.security_context.get_or_insert_with(|| serde_json::json!({}));
+    let host_network = s.host_network == Some(true);
+    for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
+        requests_from_limits(&mut c.resources);
+        for port in &mut c.ports {
+            if port.protocol.as_deref().is_none_or(str::is_empty) {
+                port.protocol = Some("TCP".into());
+            }
+            if host_network && port.host_port.unwrap_or(0) == 0 {
+                port.host_port = Some(port.container_port);
+            }
+        }
+        if c.termination_message_path.as_deref().is_none_or(str::is_empty) {
+            c.termination_message_path = Some("/dev/termination-log".into());
+        }
+        if c.termination_message_policy.as_deref().is_none_or(str::is_empty) {
+            c.termination_message_policy = Some("File".into());
+        }
+        if c.image_pull_policy.as_deref().is_none_or(str::is_empty) {
+            if let Some(img) = c.image.as_deref().filter(|i| !i.is_empty()) {
+                c.image_pull_policy = Some(image_pull_policy(img).into());
+            }
+        }
+    }
+    default_pod_level_resources(p);
+    merge_match_label_keys(p);
+    if p.status.phase.as_deref().is_none_or(str::is_empty) {
+        let running = p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
+        p.status.phase = Some(if running { "Running" } else { "Pending" }.into());
+    }
+    if p.status.phase.as_deref() == Some("Running") && p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) {
+        // Running pods started when their document was created: earlier documents are older.
+        p.status.start_time = Some(serde_json::Value::String(timestamp(doc)));
+    }
+}
+
+fn is_pod_level_resource(name: &str) -> bool {
+    name == "cpu" || name == "memory" || name.starts_with("hugepages-")
+}
+
+/// Pod-level resources (PodLevelResources, on in v1.34): when limits are given, hugepage
+/// limits default to the containers' total and requests to the containers' total or else to
+/// the pod-level limit.
+fn default_pod_level_resources(p: &mut api::Pod) {
+    let Some(r) = &p.spec.resources else { return };
+    if r.limits.is_empty() && r.requests.is_empty() {
+        return;
+    }
+    let mut bare = api::Pod::default();
+    bare.spec.containers = p.spec.containers.clone();
+    bare.spec.init_containers = p.spec.init_containers.clone();
+    let aggr_reqs = crate::framework::pod_requests(&bare, None);
+    // Aggregate limits: the same rule applied to limits.
+    for c in bare.spec.containers.iter_mut().chain(bare.spec.init_containers.iter_mut()) {
+        c.resources.requests = c.resources.limits.clone();
+    }
+    let aggr_lims = crate::framework::pod_requests(&bare, None);
+    let r = p.spec.resources.as_mut().expect("checked above");
+    for (k, v) in &aggr_lims {
+        if k.starts_with("hugepages-") && !r.requests.contains_key(k) {
+            r.limits.entry(k.clone()).or_insert(*v);
+        }
+    }
+    if r.limits.is_empty() {
+        return;
+    }
+    for (k, v) in &aggr_reqs {
+        if is_pod_level_resource(k) && super::validate::is_overcommit_allowed(k) && !r.requests.contains_key(k) {
+            r.requests.insert(k.clone(), *v);
+        }
+    }
+    for (k, v) in r.limits.clone() {
+        if is_pod_level_resource(&k) {
+            r.requests.entry(k).or_insert(v);
+        }
+    }
+}
+
+/// What the apiserver does on pod creation with matchLabelKeys / mismatchLabelKeys: each key
+/// the pod has becomes an `In` (or `NotIn`) requirement of the term's labelSelector (pod
+/// (anti-)affinity, and topology spread constraints with v1.34's selector merge).
+fn merge_match_label_keys(p: &mut api::Pod) {
+    let labels = p.metadata.labels.clone();
+    let add = |sel: &mut LabelSelector, keys: &[String], op: &str| {
+        for k in keys {
+            if let Some(v) = labels.get(k) {
+                sel.match_expressions.push(LabelSelectorRequirement {
+                    key: k.clone(),
+                    operator: op.into(),
+                    values: vec![v.clone()],
+                });
+            }
+        }
+    };
+    let term = |t: &mut PodAffinityTerm| {
+        if t.match_label_keys.is_empty() && t.mismatch_label_keys.is_empty() {
+            return;
+        }
+        if let Some(sel) = t.label_selector.as_mut() {
+            add(sel, &t.match_label_keys, "In");
+            add(sel, &t.mismatch_label_keys, "NotIn");
+        }
+    };
+    if let Some(a) = p.spec.affinity.as_mut() {
+        for pa in [a.pod_affinity.as_mut(), a.pod_anti_affinity.as_mut()].into_iter().flatten() {
+            pa.required_during_scheduling_ignored_during_execution.iter_mut().for_each(term);
+            pa.preferred_during_scheduling_ignored_during_execution
+                .iter_mut()
+                .for_each(|w| term(&mut w.pod_affinity_term));
+        }
+    }
+    for c in &mut p.spec.topology_spread_constraints {
+        if let Some(sel) = c.label_selector.as_mut() {
+            add(sel, &c.match_label_keys, "In");
+        }
+    }
+}
+
+pub(super) fn default_node(n: &mut api::Node, doc: usize) {
+    stamp(&mut n.metadata, "Node", false, doc);
+    if n.status.allocatable.is_empty() {
+        n.status.allocatable = n.status.capacity.clone();
+    }
+}
+
+pub(super) fn default_namespace(ns: &mut api::Namespace, doc: usize) {
+    stamp(&mut ns.metadata, "Namespace", false, doc);
+    if !ns.metadata.name.is_empty() {
+        ns.metadata
+            .labels
+            .insert("kubernetes.io/metadata.name".into(), ns.metadata.name.clone());
+    }
+}
+
+pub(super) fn default_priority_class(pc: &mut api::PriorityClass, doc: usize) {
+    stamp(&mut pc.metadata, "PriorityClass", false, doc);
+    if pc.preemption_policy.is_none() {
+        pc.preemption_policy = Some(PREEMPT_LOWER.into());
+    }
+}
+
+pub(super) fn default_pv(pv: &mut api::PersistentVolume, doc: usize) {
+    stamp(&mut pv.metadata, "PersistentVolume", false, doc);
+    if pv.spec.persistent_volume_reclaim_policy.as_deref().is_none_or(str::is_empty) {
+        pv.spec.persistent_volume_reclaim_policy = Some("Retain".into());
+    }
+    pv.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
+}
+
+pub(super) fn default_pvc(pvc: &mut api::PersistentVolumeClaim, doc: usize) {
+    stamp(&mut pvc.metadata, "PersistentVolumeClaim", true, doc);
+    pvc.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
+}
+
+pub(super) fn default_storage_class(s: &mut api::StorageClass, doc: usize) {
+    stamp(&mut s.metadata, "StorageClass", false, doc);
+    if s.reclaim_policy.as_deref().is_none_or(str::is_empty) {
+        s.reclaim_policy = Some("Delete".into());
+    }
+    s.volume_binding_mode.get_or_insert_with(|| "Immediate".into());
+}
+
+pub(super) fn default_csi_node(n: &mut api::CsiNode, doc: usize) {
+    stamp(&mut n.metadata, "CSINode", false, doc);
+}
+
+pub(super) fn default_csi_driver(d: &mut api::CsiDriver, doc: usize) {
+    stamp(&mut d.metadata, "CSIDriver", false, doc);
+    let s = &mut d.spec;
+    s.attach_required.get_or_insert(true);
+    s.pod_info_on_mount.get_or_insert(false);
+    s.storage_capacity.get_or_insert(false);
+    s.requires_republish.get_or_insert(false);
+    s.se_linux_mount.get_or_insert(false);
+    s.fs_group_policy.get_or_insert_with(|| "ReadWriteOnceWithFSType".into());
+    s.volume_lifecycle_modes.get_or_insert_with(|| vec!["Persistent".into()]);
+}
+
+pub(super) fn default_pdb(pdb: &mut api::PodDisruptionBudget, doc: usize) {
+    stamp(&mut pdb.metadata, "PodDisruptionBudget", true, doc);
+}
+
+/// The built-in PriorityClasses, as the apiserver creates them.
+fn system_class(name: &str, value: i32) -> api::PriorityClass {
+    let mut pc = api::PriorityClass {
+        api_version: "scheduling.k8s.io/v1".into(),
+        kind: "PriorityClass".into(),
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        value,
+        description: Some("Used for system critical pods that must not be moved from their current node.".into()),
+        ..Default::default()
+    };
+    default_priority_class(&mut pc, 0);
+    pc
+}
+
+/// Where a pod's fields are in the file, for admission errors.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PodOrigin {
+    pub doc: usize,
+    pub root: (usize, usize),
+    pub priority_class_name: Option<(usize, usize)>,
+    pub priority: Option<(usize, usize)>,
+    pub preemption_policy: Option<(usize, usize)>,
+}
+
+fn forbidden(pod: &api::Pod, o: &PodOrigin, at: Option<(usize, usize)>, field: &str, why: String) -> LoadError {
+    let (line, column) = at.unwrap_or(o.root);
+    let mut e = LoadError::at(line, column, format!("pods {:?} is forbidden: {why}", pod.metadata.name)).with_reason(ErrorReason::Rejected);
+    e.object = Some(format!("Pod/{}", pod.metadata.name));
+    e.field = Some(field.into());
+    e.document = Some(o.doc);
+    e
+}
+
+/// The cluster-wide steps, once every object is decoded, defaulted and valid.
+pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErrors) {
     for (name, value) in [
         ("system-node-critical", SYSTEM_NODE_CRITICAL),
         ("system-cluster-critical", SYSTEM_CLUSTER_CRITICAL),
@@ -21,24 +311,7 @@ pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
         sc.cluster
             .priority_classes
             .entry(name.to_string())
-            .or_insert_with(|| api::PriorityClass {
-                api_version: "scheduling.k8s.io/v1".into(),
-                kind: "PriorityClass".into(),
-                metadata: api::ObjectMeta {
-                    name: name.into(),
-                    ..Default::default()
-                },
-                value,
-                ..Default::default()
-            });
-    }
-    for pc in sc.cluster.priority_classes.values_mut() {
-        if pc.preemption_policy.is_none() {
-            pc.preemption_policy = Some("PreemptLowerPriority".into());
-        }
-        pc.metadata
-            .uid
-            .get_or_insert_with(|| meta_uid("PriorityClass", "", &pc.metadata.name));
+            .or_insert_with(|| system_class(name, value));
     }
     // The global default class: the lowest value if several claim it.
     let global_default = sc
@@ -47,146 +320,144 @@ pub(super) fn apply(sc: &mut Scenario, errs: &mut LoadErrors) {
         .values()
         .filter(|pc| pc.global_default)
         .min_by_key(|pc| pc.value)
-        .map(|pc| (pc.value, pc.preemption_policy.clone()));
+        .map(|pc| (pc.metadata.name.clone(), pc.value, pc.preemption_policy.clone()));
 
-    // Nodes: allocatable defaults to capacity.
-    for n in &mut sc.nodes {
-        for (k, v) in n.status.capacity.clone() {
-            n.status.allocatable.entry(k).or_insert(v);
-        }
-        n.metadata.uid.get_or_insert_with(|| meta_uid("Node", "", &n.metadata.name));
-    }
-
-    let mut referenced: BTreeSet<String> = BTreeSet::new();
-    for (i, p) in sc.pods.iter_mut().enumerate() {
-        let ns = p.metadata.namespace.get_or_insert_with(|| "default".into()).clone();
-        referenced.insert(ns.clone());
-        p.metadata.uid.get_or_insert_with(|| meta_uid("Pod", &ns, &p.metadata.name));
-        if p.spec.scheduler_name.as_deref().is_none_or(str::is_empty) {
-            p.spec.scheduler_name = Some(crate::config::DEFAULT_SCHEDULER_NAME.into());
-        }
-        // Requests default to limits, per container.
-        for c in p.spec.containers.iter_mut().chain(p.spec.init_containers.iter_mut()) {
-            for (k, v) in c.resources.limits.clone() {
-                c.resources.requests.entry(k).or_insert(v);
-            }
-            // hostNetwork pods: hostPort defaults to containerPort.
-            for port in &mut c.ports {
-                if p.spec.host_network == Some(true) && port.host_port.unwrap_or(0) == 0 {
-                    port.host_port = Some(port.container_port);
-                }
-                if port.protocol.is_none() {
-                    port.protocol = Some("TCP".into());
-                }
-            }
-        }
-        if let Some(r) = &mut p.spec.resources {
-            for (k, v) in r.limits.clone() {
-                r.requests.entry(k).or_insert(v);
-            }
-        }
-        // Priority admission.
-        match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+    // Priority admission.
+    for (p, o) in sc.pods.iter_mut().zip(origins) {
+        let (class, value, policy) = match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
             Some(name) => match sc.cluster.priority_classes.get(name) {
-                Some(pc) => {
-                    p.spec.priority = Some(pc.value);
-                    if p.spec.preemption_policy.is_none() {
-                        p.spec.preemption_policy = pc.preemption_policy.clone();
-                    }
-                }
+                Some(pc) => (name.to_string(), pc.value, pc.preemption_policy.clone()),
                 None => {
-                    let mut e = LoadError::at(0, 0, format!("no PriorityClass with name {name} was found"));
-                    e.object = Some(format!("Pod/{}", p.metadata.name));
-                    e.field = Some("spec.priorityClassName".into());
-                    errs.push(e);
+                    let why = format!("no PriorityClass with name {name} was found");
+                    errs.push(forbidden(p, o, o.priority_class_name, "spec.priorityClassName", why));
+                    continue;
                 }
             },
-            None => {
-                if let Some((v, policy)) = &global_default {
-                    p.spec.priority = Some(*v);
-                    if p.spec.preemption_policy.is_none() {
-                        p.spec.preemption_policy = policy.clone();
-                    }
-                } else if p.spec.priority.is_none() {
-                    p.spec.priority = Some(0);
-                }
+            None => match &global_default {
+                Some((n, v, pp)) => (n.clone(), *v, pp.clone()),
+                None => (String::new(), 0, Some(PREEMPT_LOWER.to_string())),
+            },
+        };
+        if let Some(given) = p.spec.priority.filter(|&g| g != value) {
+            let why = format!(
+                "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
+            );
+            errs.push(forbidden(p, o, o.priority, "spec.priority", why));
+            continue;
+        }
+        if let (Some(given), Some(computed)) = (p.spec.preemption_policy.as_deref(), policy.as_deref()) {
+            if given != computed {
+                let why = format!(
+                    "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {computed} from the given PriorityClass name"
+                );
+                errs.push(forbidden(p, o, o.preemption_policy, "spec.preemptionPolicy", why));
+                continue;
             }
         }
-        if p.spec.preemption_policy.is_none() {
-            p.spec.preemption_policy = Some("PreemptLowerPriority".into());
+        if !class.is_empty() {
+            p.spec.priority_class_name = Some(class);
         }
-        let _ = i;
+        p.spec.priority = Some(value);
+        if policy.is_some() {
+            p.spec.preemption_policy = policy;
+        }
     }
-    for pvc in sc.cluster.pvcs.values() {
-        referenced.insert(pvc.metadata.namespace.clone().unwrap_or_else(|| "default".into()));
-    }
-    volume_defaults(&mut sc.cluster);
-    for pdb in &mut sc.cluster.pdbs {
-        let ns = pdb.metadata.namespace.get_or_insert_with(|| "default".into()).clone();
-        referenced.insert(ns);
-    }
+
+    bind_claims(sc);
+
     // Namespaces: built-ins, declared, referenced; each labelled with its name.
+    let mut referenced: BTreeSet<String> = BTreeSet::new();
+    referenced.extend(sc.pods.iter().filter_map(|p| p.metadata.namespace.clone()));
+    referenced.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.clone()));
+    referenced.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.clone()));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
-        sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| api::Namespace {
-            api_version: "v1".into(),
-            kind: "Namespace".into(),
-            metadata: api::ObjectMeta {
-                name: n.clone(),
+        sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| {
+            let mut ns = api::Namespace {
+                api_version: "v1".into(),
+                kind: "Namespace".into(),
+                metadata: ObjectMeta {
+                    name: n.clone(),
+                    ..Default::default()
+                },
                 ..Default::default()
-            },
-            ..Default::default()
+            };
+            default_namespace(&mut ns, 0);
+            ns
         });
-    }
-    for ns in sc.cluster.namespaces.values_mut() {
-        ns.metadata
-            .labels
-            .insert("kubernetes.io/metadata.name".into(), ns.metadata.name.clone());
-        ns.metadata.uid.get_or_insert_with(|| meta_uid("Namespace", "", &ns.metadata.name));
     }
 }
 
-/// Volume objects as the simulated cluster holds them (conformance README, "Volumes"): a PV
-/// without a claimRef is Available, one with a claimRef is Bound; a PVC naming a volume is
-/// bound (the PV controller's bind-completed annotation and phase); StorageClasses get the
-/// apiserver's defaults (Immediate binding, Delete reclaim policy).
-fn volume_defaults(cluster: &mut crate::cluster::Cluster) {
-    for pv in cluster.pvs.values_mut() {
-        let pv = std::sync::Arc::make_mut(pv);
-        pv.metadata
-            .uid
-            .get_or_insert_with(|| meta_uid("PersistentVolume", "", &pv.metadata.name));
-        if pv.status.phase.as_deref().is_none_or(str::is_empty) {
-            pv.status.phase = Some(if pv.spec.claim_ref.is_some() { "Bound" } else { "Available" }.into());
-        }
-    }
-    for pvc in cluster.pvcs.values_mut() {
-        let pvc = std::sync::Arc::make_mut(pvc);
-        let ns = pvc.metadata.namespace.get_or_insert_with(|| "default".into()).clone();
-        pvc.metadata
-            .uid
-            .get_or_insert_with(|| meta_uid("PersistentVolumeClaim", &ns, &pvc.metadata.name));
-        if pvc.spec.volume_name.as_deref().is_some_and(|v| !v.is_empty()) {
-            pvc.metadata
-                .annotations
-                .entry("pv.kubernetes.io/bind-completed".into())
-                .or_insert_with(|| "yes".into());
-            if pvc.status.phase.as_deref().is_none_or(str::is_empty) {
-                pvc.status.phase = Some("Bound".into());
+/// Volume objects as the simulated cluster holds them (conformance README, "Volumes"): a PVC
+/// naming a volume is bound (phase, the PV controller's bind-completed annotation, status from
+/// the volume), and a volume it names that has no claimRef gets one; a PV without a claimRef is
+/// Available, one with a claimRef is Bound.
+fn bind_claims(sc: &mut Scenario) {
+    for pvc in sc.cluster.pvcs.values_mut() {
+        let claim = Arc::make_mut(pvc);
+        let Some(vol) = claim.spec.volume_name.clone().filter(|v| !v.is_empty()) else {
+            if claim.status.phase.as_deref().is_none_or(str::is_empty) {
+                claim.status.phase = Some("Pending".into());
             }
-        } else if pvc.status.phase.as_deref().is_none_or(str::is_empty) {
-            pvc.status.phase = Some("Pending".into());
+            continue;
+        };
+        if claim.status.phase.as_deref().is_none_or(str::is_empty) {
+            claim.status.phase = Some("Bound".into());
+        }
+        claim
+            .metadata
+            .annotations
+            .entry("pv.kubernetes.io/bind-completed".into())
+            .or_insert_with(|| "yes".into());
+        let Some(pv) = sc.cluster.pvs.get_mut(&vol) else { continue };
+        if claim.status.access_modes.is_empty() {
+            claim.status.access_modes = pv.spec.access_modes.clone();
+        }
+        if claim.status.capacity.is_empty() {
+            claim.status.capacity = pv.spec.capacity.clone();
+        }
+        if pv.spec.claim_ref.is_none() {
+            Arc::make_mut(pv).spec.claim_ref = Some(api::ObjectReference {
+                kind: Some("PersistentVolumeClaim".into()),
+                api_version: Some("v1".into()),
+                namespace: claim.metadata.namespace.clone(),
+                name: Some(claim.metadata.name.clone()),
+                uid: claim.metadata.uid.clone(),
+                ..Default::default()
+            });
         }
     }
-    for class in cluster.storage_classes.values_mut() {
-        class
-            .metadata
-            .uid
-            .get_or_insert_with(|| meta_uid("StorageClass", "", &class.metadata.name));
-        if class.volume_binding_mode.as_deref().is_none_or(str::is_empty) {
-            class.volume_binding_mode = Some("Immediate".into());
+    for pv in sc.cluster.pvs.values_mut() {
+        if pv.status.phase.as_deref().is_none_or(str::is_empty) {
+            let phase = if pv.spec.claim_ref.is_some() { "Bound" } else { "Available" };
+            Arc::make_mut(pv).status.phase = Some(phase.into());
         }
-        if class.reclaim_policy.as_deref().is_none_or(str::is_empty) {
-            class.reclaim_policy = Some("Delete".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(timestamp(0), "2025-01-01T00:00:00Z");
+        assert_eq!(timestamp(61), "2025-01-01T00:01:01Z");
+        assert_eq!(timestamp(86_400 * 31 + 3_600), "2025-02-01T01:00:00Z");
+        assert_eq!(timestamp(86_400 * 365), "2026-01-01T00:00:00Z");
+        assert_eq!(timestamp(86_400 * (365 + 31 + 28)), "2026-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn pull_policy() {
+        for (img, want) in [
+            ("nginx", "Always"),
+            ("nginx:latest", "Always"),
+            ("nginx:1.27", "IfNotPresent"),
+            ("registry:5000/app", "Always"),
+            ("registry:5000/app:v1", "IfNotPresent"),
+            ("app@sha256:abc", "IfNotPresent"),
+        ] {
+            assert_eq!(image_pull_policy(img), want, "{img}");
         }
     }
 }

@@ -1,6 +1,22 @@
-//! Load errors: where (file, line, column), what (object, field) and why.
+//! Load errors: where (file, line, column), what (object, field) and why, worded like kubectl's.
 
 use std::fmt;
+
+/// What kind of problem an error reports; decides how it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub enum ErrorReason {
+    /// The input is not readable YAML/JSON (or is too large, or not UTF-8).
+    Syntax,
+    /// A document is not an object of a kind the simulator accepts.
+    Kind,
+    /// The object does not decode: unknown field, wrong type.
+    Decode,
+    /// The object decodes but fails the apiserver's validation (`field` says where).
+    #[default]
+    Invalid,
+    /// Admission or cross-object checks: duplicates, a missing PriorityClass, ...
+    Rejected,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -11,9 +27,14 @@ pub struct LoadError {
     pub column: usize,
     /// `Kind/name` of the object, when known.
     pub object: Option<String>,
-    /// Field path such as `spec.containers[0].resources.requests.cpu`.
+    /// Field path such as `spec.containers[0].resources.requests[cpu]`.
     pub field: Option<String>,
+    /// The explanation. For `Invalid` errors, what follows the field path in kubectl's
+    /// `The Pod "web" is invalid: <field>: <message>`; otherwise the whole explanation.
     pub message: String,
+    pub reason: ErrorReason,
+    /// Index of the object among the scenario's objects, when the error concerns one.
+    pub document: Option<usize>,
 }
 
 impl LoadError {
@@ -24,7 +45,19 @@ impl LoadError {
             object: None,
             field: None,
             message,
+            reason: ErrorReason::Invalid,
+            document: None,
         }
+    }
+
+    pub(crate) fn with_reason(mut self, reason: ErrorReason) -> LoadError {
+        self.reason = reason;
+        self
+    }
+
+    /// The object's kind and name, from `object`.
+    fn kind_name(&self) -> Option<(&str, &str)> {
+        self.object.as_deref().map(|o| o.split_once('/').unwrap_or((o, "")))
     }
 }
 
@@ -34,6 +67,9 @@ pub struct LoadErrors {
     pub file: String,
     pub errors: Vec<LoadError>,
 }
+
+/// Errors kept per input; past this the list ends with a note.
+pub const MAX_ERRORS: usize = 200;
 
 impl LoadErrors {
     pub fn new(file: &str) -> LoadErrors {
@@ -48,29 +84,51 @@ impl LoadErrors {
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
+    /// Sorts by position (stable, so errors at one place keep their order) and caps the list.
+    pub(crate) fn finish(&mut self) {
+        self.errors.sort_by_key(|e| (e.line == 0, e.line, e.column));
+        self.errors.dedup();
+        if self.errors.len() > MAX_ERRORS {
+            let more = self.errors.len() - MAX_ERRORS;
+            self.errors.truncate(MAX_ERRORS);
+            self.errors
+                .push(LoadError::at(0, 0, format!("{more} more errors not shown")).with_reason(ErrorReason::Syntax));
+        }
+    }
 }
 
 impl fmt::Display for LoadError {
+    /// The explanation as kubectl would word it (without the position).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(o) = &self.object {
-            write!(f, "{o}: ")?;
-        }
-        if let Some(p) = &self.field {
-            if !p.is_empty() && p != "." {
-                write!(f, "{p}: ")?;
+        match (self.reason, self.kind_name()) {
+            (ErrorReason::Invalid, Some((kind, name))) => {
+                write!(f, "The {kind} {name:?} is invalid: ")?;
+                match self.field.as_deref() {
+                    Some(p) if !p.is_empty() => write!(f, "{p}: {}", self.message),
+                    _ => f.write_str(&self.message),
+                }
             }
+            (ErrorReason::Invalid, None) => match self.field.as_deref() {
+                Some(p) if !p.is_empty() => write!(f, "{p}: {}", self.message),
+                _ => f.write_str(&self.message),
+            },
+            _ => f.write_str(&self.message),
         }
-        f.write_str(&self.message)
     }
 }
 
 impl fmt::Display for LoadErrors {
+    /// One line per error: `error: FILE:LINE:COLUMN: explanation`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, e) in self.errors.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "error: {}:{}:{}: {}", self.file, e.line, e.column, e)?;
+            if e.line > 0 {
+                write!(f, "error: {}:{}:{}: {}", self.file, e.line, e.column, e)?;
+            } else {
+                write!(f, "error: {}: {}", self.file, e)?;
+            }
         }
         Ok(())
     }

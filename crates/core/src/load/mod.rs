@@ -1,16 +1,27 @@
-//! Loading a scenario: multi-document YAML (or JSON) into typed objects, then the apiserver's
-//! defaulting and admission as the conformance README describes.
+//! Loading a scenario: one multi-document YAML (or JSON) file, `kind: List` documents
+//! included, into typed objects; then the apiserver's defaulting, validation and admission as
+//! the conformance README describes. Every problem found is reported (one object's errors do
+//! not stop the others), each with file, line, column, object and field, worded like kubectl.
 
 mod defaults;
 mod error;
+mod validate;
+pub(crate) mod yaml;
 
-pub use error::{LoadError, LoadErrors};
+#[cfg(test)]
+mod tests;
 
-use crate::api;
+pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
+
+use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;
 use crate::config::SchedulerConfig;
+use defaults::PodOrigin;
 use serde::de::DeserializeOwned;
 use serde_yaml::Value;
+use std::collections::HashMap;
+use validate::{Ctx, FieldPath};
+use yaml::{Pos, Seg, Val, YNode};
 
 /// Everything a scenario declares, defaulted and admitted, in document order.
 #[derive(Clone, Debug, Default)]
@@ -25,234 +36,590 @@ pub struct Scenario {
     pub config: SchedulerConfig,
     /// Whether the scenario carried a KubeSchedulerConfiguration.
     pub has_config: bool,
-    /// Number of documents (objects) in the scenario.
+    /// Number of objects in the scenario (the KubeSchedulerConfiguration aside). Objects are
+    /// numbered in file order from 0, each item of a `kind: List` counting as one; empty or
+    /// comment-only documents do not count. An object's number is its "document index": its
+    /// creation time (and a running pod's start time) is 2025-01-01T00:00:00Z plus that many
+    /// seconds.
     pub documents: usize,
 }
 
 /// Inputs larger than this are refused before parsing.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-/// One object from the input with where it came from.
-pub(crate) struct RawObject {
-    pub value: Value,
-    pub kind: String,
-    pub api_version: String,
-    pub doc: usize,
-    /// 1-based line where the document starts (best effort).
-    pub line: usize,
+/// Parses and loads a scenario given as bytes (checked to be UTF-8). `file` names the input
+/// in error messages.
+pub fn load_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadErrors> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load_str(text, file),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+            let mut errs = LoadErrors::new(file);
+            errs.push(
+                LoadError::at(
+                    line,
+                    column,
+                    format!(
+                        "error converting YAML to JSON: yaml: invalid UTF-8: byte 0x{:02x} (the file must be UTF-8 text)",
+                        bytes[e.valid_up_to()]
+                    ),
+                )
+                .with_reason(ErrorReason::Syntax),
+            );
+            Err(errs)
+        }
+    }
 }
 
 /// Parses and loads a scenario. `file` names the input in error messages.
 pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     let mut errs = LoadErrors::new(file);
     if text.len() > MAX_INPUT_BYTES {
-        errs.push(LoadError::at(
-            0,
-            0,
-            format!("input is too large ({} bytes; the limit is {MAX_INPUT_BYTES})", text.len()),
-        ));
+        errs.push(
+            LoadError::at(
+                0,
+                0,
+                format!("input is too large ({} bytes; the limit is {MAX_INPUT_BYTES})", text.len()),
+            )
+            .with_reason(ErrorReason::Syntax),
+        );
         return Err(errs);
     }
-    let objects = match split_documents(text, &mut errs) {
-        Some(o) => o,
-        None => return Err(errs),
-    };
-    let mut sc = Scenario::default();
-    let mut config_value: Option<(Value, usize)> = None;
-    let mut doc_index = 0usize;
-    for obj in objects {
-        let idx = doc_index;
-        doc_index += 1;
-        let ctx = |e: String| LoadError::at(obj.line, 1, e);
-        macro_rules! decode {
-            ($t:ty) => {
-                match decode_typed::<$t>(&obj.value) {
-                    Ok(v) => v,
-                    Err((path, msg)) => {
-                        let mut e = ctx(format!(
-                            "{} in version {:?} cannot be handled as a {}: {}",
-                            obj.kind,
-                            version_of(&obj.api_version),
-                            obj.kind,
-                            msg
-                        ));
-                        e.object = Some(format!("{}/{}", obj.kind, name_of(&obj.value)));
-                        e.field = Some(path);
-                        errs.push(e);
-                        continue;
-                    }
-                }
-            };
-        }
-        match (obj.api_version.as_str(), obj.kind.as_str()) {
-            ("v1", "Node") => sc.nodes.push(decode!(api::Node)),
-            ("v1", "Pod") => {
-                sc.pods.push(decode!(api::Pod));
-                sc.pod_docs.push(idx);
-            }
-            ("v1", "Namespace") => {
-                let ns: api::Namespace = decode!(api::Namespace);
-                sc.cluster.namespaces.insert(ns.metadata.name.clone(), ns);
-            }
-            ("scheduling.k8s.io/v1", "PriorityClass") => {
-                let pc: api::PriorityClass = decode!(api::PriorityClass);
-                sc.cluster.priority_classes.insert(pc.metadata.name.clone(), pc);
-            }
-            ("v1", "PersistentVolume") => {
-                let pv: api::PersistentVolume = decode!(api::PersistentVolume);
-                sc.cluster.pvs.insert(pv.metadata.name.clone(), pv.into());
-            }
-            ("v1", "PersistentVolumeClaim") => {
-                let pvc: api::PersistentVolumeClaim = decode!(api::PersistentVolumeClaim);
-                let key = format!("{}/{}", pvc.metadata.namespace.as_deref().unwrap_or("default"), pvc.metadata.name);
-                sc.cluster.pvcs.insert(key, pvc.into());
-            }
-            ("storage.k8s.io/v1", "StorageClass") => {
-                let s: api::StorageClass = decode!(api::StorageClass);
-                sc.cluster.storage_classes.insert(s.metadata.name.clone(), s);
-            }
-            ("storage.k8s.io/v1", "CSINode") => {
-                let s: api::CsiNode = decode!(api::CsiNode);
-                sc.cluster.csi_nodes.insert(s.metadata.name.clone(), s);
-            }
-            ("storage.k8s.io/v1", "CSIDriver") => {
-                let s: api::CsiDriver = decode!(api::CsiDriver);
-                sc.cluster.csi_drivers.insert(s.metadata.name.clone(), s);
-            }
-            ("policy/v1", "PodDisruptionBudget") => sc.cluster.pdbs.push(decode!(api::PodDisruptionBudget)),
-            ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration") => {
-                if config_value.is_some() {
-                    errs.push(ctx("at most one KubeSchedulerConfiguration may be given".into()));
-                    continue;
-                }
-                config_value = Some((obj.value.clone(), obj.line));
-                doc_index -= 1;
-            }
-            (av, kind) => {
-                errs.push(ctx(format!("no kind {kind:?} is registered for version {av:?} in this simulator")));
-            }
-        }
+    let (docs, syntax) = yaml::read_documents(text);
+    for e in syntax {
+        errs.push(
+            LoadError::at(e.pos.line, e.pos.column, format!("error converting YAML to JSON: {}", e.message))
+                .with_reason(ErrorReason::Syntax),
+        );
     }
-    sc.documents = doc_index;
-    if let Some((v, line)) = config_value {
+    let mut ld = Loader {
+        errs: &mut errs,
+        sc: Scenario::default(),
+        origins: Vec::new(),
+        next_doc: 0,
+        seen: HashMap::new(),
+        config: None,
+    };
+    for d in &docs {
+        ld.document(d);
+    }
+    drop(docs);
+    let Loader {
+        mut sc,
+        origins,
+        next_doc,
+        config,
+        ..
+    } = ld;
+    sc.documents = next_doc;
+    if let Some((v, pos)) = config {
         sc.has_config = true;
         match crate::config::decode::decode_value(&v) {
             Ok(c) => sc.config = c,
             Err(list) => {
                 for m in list {
-                    let mut e = LoadError::at(line, 1, m);
+                    let mut e =
+                        LoadError::at(pos.line, pos.column, format!("KubeSchedulerConfiguration: {m}")).with_reason(ErrorReason::Rejected);
                     e.object = Some("KubeSchedulerConfiguration".into());
                     errs.push(e);
                 }
             }
         }
     }
-    if !errs.is_empty() {
-        return Err(errs);
+    if errs.is_empty() {
+        defaults::apply(&mut sc, &origins, &mut errs);
     }
-    defaults::apply(&mut sc, &mut errs);
     if !errs.is_empty() {
+        errs.finish();
         return Err(errs);
     }
     Ok(sc)
 }
 
-fn version_of(api_version: &str) -> &str {
-    api_version.rsplit('/').next().unwrap_or(api_version)
+/// The kinds a scenario may hold: (apiVersion, kind, resource name in messages, namespaced).
+const KINDS: [(&str, &str, &str, bool); 10] = [
+    ("v1", "Node", "nodes", false),
+    ("v1", "Pod", "pods", true),
+    ("v1", "Namespace", "namespaces", false),
+    ("v1", "PersistentVolume", "persistentvolumes", false),
+    ("v1", "PersistentVolumeClaim", "persistentvolumeclaims", true),
+    ("scheduling.k8s.io/v1", "PriorityClass", "priorityclasses.scheduling.k8s.io", false),
+    ("storage.k8s.io/v1", "StorageClass", "storageclasses.storage.k8s.io", false),
+    ("storage.k8s.io/v1", "CSINode", "csinodes.storage.k8s.io", false),
+    ("storage.k8s.io/v1", "CSIDriver", "csidrivers.storage.k8s.io", false),
+    ("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
+];
+const CONFIG: (&str, &str) = ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration");
+
+fn json_type(n: &YNode) -> &'static str {
+    match n.val {
+        Val::Null => "null",
+        Val::Bool(_) => "bool",
+        Val::Int(_) | Val::UInt(_) | Val::Float(_) => "number",
+        Val::Str(_) => "string",
+        Val::Seq(_) => "array",
+        Val::Map(_) => "object",
+    }
 }
 
-fn name_of(v: &Value) -> String {
-    v.get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(|n| n.as_str())
-        .unwrap_or("")
-        .to_string()
+fn str_at<'a>(n: &'a YNode, key: &str) -> Option<&'a str> {
+    n.get(key).and_then(YNode::as_str)
 }
 
-/// Decodes a value into a typed object, reporting the field path of the first error.
-fn decode_typed<T: DeserializeOwned>(v: &Value) -> Result<T, (String, String)> {
-    serde_path_to_error::deserialize::<_, T>(v.clone()).map_err(|e| (e.path().to_string(), e.inner().to_string()))
+struct Loader<'e> {
+    errs: &'e mut LoadErrors,
+    sc: Scenario,
+    origins: Vec<PodOrigin>,
+    next_doc: usize,
+    /// (kind, namespace, name) of each object, with where its name is.
+    seen: HashMap<(&'static str, String, String), Pos>,
+    config: Option<(Value, Pos)>,
 }
 
-/// Splits the input into objects, expanding `kind: List` documents.
-fn split_documents(text: &str, errs: &mut LoadErrors) -> Option<Vec<RawObject>> {
-    let mut out = Vec::new();
-    let starts = document_start_lines(text);
-    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let line = starts.get(i).copied().unwrap_or(1);
-        let value: Value = match serde::Deserialize::deserialize(de) {
-            Ok(v) => v,
+impl Loader<'_> {
+    fn error(&mut self, pos: Pos, reason: ErrorReason, object: Option<String>, doc: Option<usize>, message: String) {
+        let mut e = LoadError::at(pos.line, pos.column, message).with_reason(reason);
+        e.object = object;
+        e.document = doc;
+        self.errs.push(e);
+    }
+
+    fn document(&mut self, node: &YNode) {
+        if !matches!(node.val, Val::Map(_)) {
+            let msg = format!(
+                "unable to decode document: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                json_type(node)
+            );
+            self.error(node.pos, ErrorReason::Syntax, None, None, msg);
+            return;
+        }
+        let kind = str_at(node, "kind").unwrap_or("");
+        let list_of = kind.strip_suffix("List").and_then(|k| {
+            KINDS
+                .iter()
+                .find(|(av, kk, _, _)| *kk == k && Some(*av) == str_at(node, "apiVersion"))
+        });
+        if kind == "List" || list_of.is_some() {
+            self.list(node, list_of.map(|(av, k, _, _)| (*av, *k)));
+        } else {
+            self.object(node, None);
+        }
+    }
+
+    /// A `kind: List` (as `kubectl get -o yaml` prints) or a typed list such as `PodList`
+    /// (whose items may leave out kind and apiVersion).
+    fn list(&mut self, node: &YNode, item_kind: Option<(&str, &str)>) {
+        let Val::Map(entries) = &node.val else { return };
+        for e in entries {
+            if !matches!(e.key.as_str(), "apiVersion" | "kind" | "items" | "metadata") {
+                let msg = format!("List cannot be handled: strict decoding error: unknown field {:?}", e.key);
+                self.error(e.key_pos, ErrorReason::Decode, None, None, msg);
+            }
+        }
+        match node.get("items").map(|i| &i.val) {
+            None | Some(Val::Null) => {}
+            Some(Val::Seq(items)) => {
+                for item in items {
+                    self.object(item, item_kind);
+                }
+            }
+            Some(_) => {
+                let n = node.get("items").expect("matched");
+                let msg = format!(
+                    "List cannot be handled: json: cannot unmarshal {} into Go struct field List.items of type []runtime.RawExtension",
+                    json_type(n)
+                );
+                self.error(n.pos, ErrorReason::Decode, None, None, msg);
+            }
+        }
+    }
+
+    fn object(&mut self, node: &YNode, default_kind: Option<(&str, &str)>) {
+        if !matches!(node.val, Val::Map(_)) {
+            let msg = format!(
+                "unable to decode object: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                json_type(node)
+            );
+            self.error(node.pos, ErrorReason::Syntax, None, None, msg);
+            return;
+        }
+        let api_version = str_at(node, "apiVersion").or(default_kind.map(|d| d.0)).unwrap_or("");
+        let kind = str_at(node, "kind").or(default_kind.map(|d| d.1)).unwrap_or("");
+        let name = node.get("metadata").and_then(|m| str_at(m, "name")).unwrap_or("");
+        if api_version.is_empty() || kind.is_empty() {
+            let missing = match (api_version.is_empty(), kind.is_empty()) {
+                (true, true) => "[apiVersion not set, kind not set]",
+                (true, false) => "apiVersion not set",
+                _ => "kind not set",
+            };
+            let object = (!kind.is_empty()).then(|| format!("{kind}/{name}"));
+            self.error(
+                node.pos,
+                ErrorReason::Kind,
+                object,
+                None,
+                format!("error validating data: {missing}"),
+            );
+            return;
+        }
+        if (api_version, kind) == CONFIG {
+            let pos = node.pos;
+            if let Some((_, first)) = &self.config {
+                let msg = format!(
+                    "at most one KubeSchedulerConfiguration may be given (the first is at line {})",
+                    first.line
+                );
+                self.error(pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
+            } else {
+                self.config = Some((node.to_value(), pos));
+            }
+            return;
+        }
+        let doc = self.next_doc;
+        self.next_doc += 1;
+        let Some(&(_, kind, resource, namespaced)) = KINDS.iter().find(|(av, k, _, _)| *av == api_version && *k == kind) else {
+            let pos = node.get("kind").map(|_| node.locate(&[Seg::Key("kind")])).unwrap_or(node.pos);
+            let msg = format!(
+                "no matches for kind {kind:?} in version {api_version:?} (a scenario may hold: {})",
+                kinds_list()
+            );
+            self.error(pos, ErrorReason::Kind, Some(format!("{kind}/{name}")), Some(doc), msg);
+            return;
+        };
+        let cx = |n| Ctx::new(Some(n));
+        match kind {
+            "Pod" => {
+                let Some(mut p) = self.decode::<api::Pod>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_pod(&mut p, doc);
+                let mut c = cx(node);
+                validate::validate_pod(&mut c, &p);
+                if self.accept(node, kind, resource, namespaced, &p.metadata, doc, c) {
+                    let at = |k: &str| {
+                        node.get("spec")
+                            .and_then(|s| s.get(k))
+                            .map(|_| pair(node.locate(&[Seg::Key("spec"), Seg::Key(k)])))
+                    };
+                    self.origins.push(PodOrigin {
+                        doc,
+                        root: pair(node.pos),
+                        priority_class_name: at("priorityClassName"),
+                        priority: at("priority"),
+                        preemption_policy: at("preemptionPolicy"),
+                    });
+                    p.api_version = api_version.into();
+                    p.kind = kind.into();
+                    self.sc.pods.push(p);
+                    self.sc.pod_docs.push(doc);
+                }
+            }
+            "Node" => {
+                let Some(mut n) = self.decode::<api::Node>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_node(&mut n, doc);
+                let mut c = cx(node);
+                validate::validate_node(&mut c, &n);
+                if self.accept(node, kind, resource, namespaced, &n.metadata, doc, c) {
+                    n.api_version = api_version.into();
+                    n.kind = kind.into();
+                    self.sc.nodes.push(n);
+                }
+            }
+            "Namespace" => {
+                let Some(mut ns) = self.decode::<api::Namespace>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_namespace(&mut ns, doc);
+                let mut c = cx(node);
+                validate::validate_namespace(&mut c, &ns);
+                if self.accept(node, kind, resource, namespaced, &ns.metadata, doc, c) {
+                    ns.api_version = api_version.into();
+                    ns.kind = kind.into();
+                    self.sc.cluster.namespaces.insert(ns.metadata.name.clone(), ns);
+                }
+            }
+            "PriorityClass" => {
+                let Some(mut pc) = self.decode::<api::PriorityClass>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_priority_class(&mut pc, doc);
+                let mut c = cx(node);
+                validate::validate_priority_class(&mut c, &pc);
+                if self.accept(node, kind, resource, namespaced, &pc.metadata, doc, c) {
+                    pc.api_version = api_version.into();
+                    pc.kind = kind.into();
+                    self.sc.cluster.priority_classes.insert(pc.metadata.name.clone(), pc);
+                }
+            }
+            "PersistentVolume" => {
+                let Some(mut pv) = self.decode::<api::PersistentVolume>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_pv(&mut pv, doc);
+                let mut c = cx(node);
+                validate::validate_pv(&mut c, &pv);
+                if self.accept(node, kind, resource, namespaced, &pv.metadata, doc, c) {
+                    pv.api_version = api_version.into();
+                    pv.kind = kind.into();
+                    self.sc.cluster.pvs.insert(pv.metadata.name.clone(), pv.into());
+                }
+            }
+            "PersistentVolumeClaim" => {
+                let Some(mut pvc) = self.decode::<api::PersistentVolumeClaim>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_pvc(&mut pvc, doc);
+                let mut c = cx(node);
+                validate::validate_pvc(&mut c, &pvc);
+                if self.accept(node, kind, resource, namespaced, &pvc.metadata, doc, c) {
+                    pvc.api_version = api_version.into();
+                    pvc.kind = kind.into();
+                    let key = format!("{}/{}", pvc.metadata.namespace.as_deref().unwrap_or("default"), pvc.metadata.name);
+                    self.sc.cluster.pvcs.insert(key, pvc.into());
+                }
+            }
+            "StorageClass" => {
+                let Some(mut s) = self.decode::<api::StorageClass>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_storage_class(&mut s, doc);
+                let mut c = cx(node);
+                validate::validate_storage_class(&mut c, &s);
+                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
+                    s.api_version = api_version.into();
+                    s.kind = kind.into();
+                    self.sc.cluster.storage_classes.insert(s.metadata.name.clone(), s);
+                }
+            }
+            "CSINode" => {
+                let Some(mut s) = self.decode::<api::CsiNode>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_csi_node(&mut s, doc);
+                let mut c = cx(node);
+                validate::validate_csi_node(&mut c, &s);
+                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
+                    s.api_version = api_version.into();
+                    s.kind = kind.into();
+                    self.sc.cluster.csi_nodes.insert(s.metadata.name.clone(), s);
+                }
+            }
+            "CSIDriver" => {
+                let Some(mut s) = self.decode::<api::CsiDriver>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_csi_driver(&mut s, doc);
+                let mut c = cx(node);
+                validate::validate_csi_driver(&mut c, &s);
+                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
+                    s.api_version = api_version.into();
+                    s.kind = kind.into();
+                    self.sc.cluster.csi_drivers.insert(s.metadata.name.clone(), s);
+                }
+            }
+            "PodDisruptionBudget" => {
+                let Some(mut s) = self.decode::<api::PodDisruptionBudget>(node, kind, api_version, doc) else {
+                    return;
+                };
+                defaults::default_pdb(&mut s, doc);
+                let mut c = cx(node);
+                validate::validate_pdb(&mut c, &s);
+                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
+                    s.api_version = api_version.into();
+                    s.kind = kind.into();
+                    self.sc.cluster.pdbs.push(s);
+                }
+            }
+            _ => unreachable!("every kind of KINDS is handled"),
+        }
+    }
+
+    /// Decodes strictly; on failure reports where and why.
+    fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
+        match serde_path_to_error::deserialize::<_, T>(node.to_value()) {
+            Ok(v) => Some(v),
             Err(e) => {
-                let (l, c) = e.location().map(|l| (l.line(), l.column())).unwrap_or((line, 1));
-                errs.push(LoadError::at(l, c, format!("error converting YAML to JSON: {e}")));
-                return None;
+                let name = node.get("metadata").and_then(|m| str_at(m, "name")).unwrap_or("");
+                let mut le = decode_error(node, kind, api_version, e);
+                le.object = Some(format!("{kind}/{name}"));
+                le.document = Some(doc);
+                self.errs.push(le);
+                None
             }
+        }
+    }
+
+    /// Reports the object's validation errors and checks that its name is not taken; returns
+    /// whether the object joins the scenario (an invalid one still does, so that later checks
+    /// do not report it missing).
+    #[allow(clippy::too_many_arguments)]
+    fn accept(
+        &mut self,
+        node: &YNode,
+        kind: &'static str,
+        resource: &str,
+        namespaced: bool,
+        meta: &ObjectMeta,
+        doc: usize,
+        cx: Ctx,
+    ) -> bool {
+        let object = format!("{kind}/{}", meta.name);
+        for fe in cx.errs {
+            let at = fe.at.as_ref().unwrap_or(&fe.path);
+            let pos = node.locate(&at.segs());
+            let mut e = LoadError::at(pos.line, pos.column, fe.body).with_reason(ErrorReason::Invalid);
+            e.object = Some(object.clone());
+            e.field = Some(fe.path.render());
+            e.document = Some(doc);
+            self.errs.push(e);
+        }
+        if meta.name.is_empty() {
+            return true;
+        }
+        let ns = if namespaced {
+            meta.namespace.clone().unwrap_or_default()
+        } else {
+            String::new()
         };
-        if value.is_null() {
-            continue;
-        }
-        let Some(map) = value.as_mapping() else {
-            errs.push(LoadError::at(
-                line,
-                1,
-                "each document must be a Kubernetes object (a mapping)".into(),
-            ));
-            continue;
-        };
-        let kind = map.get("kind").and_then(|k| k.as_str()).unwrap_or("").to_string();
-        let api_version = map.get("apiVersion").and_then(|k| k.as_str()).unwrap_or("").to_string();
-        if kind.is_empty() {
-            errs.push(LoadError::at(line, 1, "Object 'Kind' is missing".into()));
-            continue;
-        }
-        if api_version.is_empty() {
-            errs.push(LoadError::at(line, 1, "Object 'apiVersion' is missing".into()));
-            continue;
-        }
-        if kind == "List" {
-            let items = map.get("items").and_then(|i| i.as_sequence()).cloned().unwrap_or_default();
-            for item in items {
-                let kind = item.get("kind").and_then(|k| k.as_str()).unwrap_or("").to_string();
-                let api_version = item.get("apiVersion").and_then(|k| k.as_str()).unwrap_or("").to_string();
-                out.push(RawObject {
-                    value: item,
-                    kind,
-                    api_version,
-                    doc: i,
-                    line,
-                });
+        let name_pos = node.locate(&FieldPath::new("metadata").child("name").segs());
+        match self.seen.get(&(kind, ns.clone(), meta.name.clone())) {
+            Some(first) => {
+                let msg = format!("{resource} {:?} already exists (first defined at line {})", meta.name, first.line);
+                let mut e = LoadError::at(name_pos.line, name_pos.column, msg).with_reason(ErrorReason::Rejected);
+                e.object = Some(object);
+                e.field = Some("metadata.name".into());
+                e.document = Some(doc);
+                self.errs.push(e);
+                false
             }
-            continue;
+            None => {
+                self.seen.insert((kind, ns, meta.name.clone()), name_pos);
+                true
+            }
         }
-        out.push(RawObject {
-            value,
-            kind,
-            api_version,
-            doc: i,
-            line,
+    }
+}
+
+fn pair(p: Pos) -> (usize, usize) {
+    (p.line, p.column)
+}
+
+fn kinds_list() -> String {
+    let mut s: Vec<String> = KINDS.iter().map(|(av, k, _, _)| format!("{av} {k}")).collect();
+    s.push(format!("{} {}", CONFIG.0, CONFIG.1));
+    s.join(", ")
+}
+
+/// Go's name for what serde expected.
+fn go_type(expected: &str) -> String {
+    match expected {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => {
+            let (sign, bits) = expected.split_at(1);
+            format!("{}int{bits}", if sign == "u" { "u" } else { "" })
+        }
+        "f32" | "f64" => format!("float{}", &expected[1..]),
+        "a string" => "string".into(),
+        "a boolean" => "bool".into(),
+        "a sequence" => "array".into(),
+        "a map" => "map[string]string".into(),
+        e if e.starts_with("struct ") => "object".into(),
+        e if e.starts_with("a quantity") => "resource.Quantity".into(),
+        e => e.trim_start_matches("a ").trim_start_matches("an ").to_string(),
+    }
+}
+
+/// A decoding failure worded like the apiserver's (`Pod in version "v1" cannot be handled as
+/// a Pod: ...`), placed at the offending key.
+fn decode_error(node: &YNode, kind: &str, api_version: &str, e: serde_path_to_error::Error<serde_yaml::Error>) -> LoadError {
+    use serde_path_to_error::Segment;
+    enum S {
+        K(String),
+        I(usize),
+    }
+    let mut segs = Vec::new();
+    for s in e.path().iter() {
+        match s {
+            Segment::Seq { index } => segs.push(S::I(*index)),
+            Segment::Map { key } => segs.push(S::K(key.clone())),
+            Segment::Enum { variant } => segs.push(S::K(variant.clone())),
+            Segment::Unknown => break,
+        }
+    }
+    let mut shown = String::new();
+    for s in &segs {
+        match s {
+            S::K(k) => {
+                if !shown.is_empty() {
+                    shown.push('.');
+                }
+                shown.push_str(k);
+            }
+            S::I(i) => shown.push_str(&format!("[{i}]")),
+        }
+    }
+    let ysegs: Vec<Seg> = segs
+        .iter()
+        .map(|s| match s {
+            S::K(k) => Seg::Key(k),
+            S::I(i) => Seg::Index(*i),
+        })
+        .collect();
+    let pos = node.locate(&ysegs);
+    // The value the error is about, when the path reaches it.
+    let mut target = Some(node);
+    for s in &ysegs {
+        target = target.and_then(|n| match (s, &n.val) {
+            (Seg::Key(k), Val::Map(es)) => es.iter().find(|e| e.key == *k).map(|e| &e.value),
+            (Seg::Index(i), Val::Seq(items)) => items.get(*i),
+            _ => None,
         });
     }
-    Some(out)
-}
-
-/// 1-based line numbers where each YAML document starts (after `---` separators).
-fn document_start_lines(text: &str) -> Vec<usize> {
-    let mut starts = vec![];
-    let mut current: Option<usize> = None;
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim_end();
-        if t == "---" || t.starts_with("--- ") {
-            if let Some(c) = current.take() {
-                starts.push(c);
+    let inner = e.into_inner().to_string();
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    let prefix = format!("{kind} in version {version:?} cannot be handled as a {kind}: ");
+    if let Some(rest) = inner.strip_prefix("missing field `") {
+        let field = rest.split('`').next().unwrap_or("");
+        let mut le = LoadError::at(pos.line, pos.column, "Required value".into()).with_reason(ErrorReason::Invalid);
+        le.field = Some(if shown.is_empty() {
+            field.to_string()
+        } else {
+            format!("{shown}.{field}")
+        });
+        return le;
+    }
+    let detail = if inner.starts_with("unknown field `") {
+        format!("strict decoding error: unknown field {shown:?}")
+    } else if let Some(rest) = inner
+        .strip_prefix("invalid type: ")
+        .or_else(|| inner.strip_prefix("invalid value: "))
+    {
+        let expected = rest.rsplit_once(", expected ").map(|(_, x)| x).unwrap_or("");
+        let got = match target {
+            Some(n) if inner.starts_with("invalid value") && json_type(n) == "number" => {
+                let v = rest.split('`').nth(1).unwrap_or("");
+                format!("number {v}")
             }
-            continue;
-        }
-        if current.is_none() && !t.trim().is_empty() && !t.trim_start().starts_with('#') {
-            current = Some(i + 1);
-        }
-    }
-    if let Some(c) = current {
-        starts.push(c);
-    }
-    starts
+            Some(n) => json_type(n).to_string(),
+            None => "value".into(),
+        };
+        format!(
+            "json: cannot unmarshal {got} into Go struct field {shown} of type {}",
+            go_type(expected)
+        )
+    } else if inner.contains("did not match any variant of untagged enum IntOrString") {
+        let got = target.map(json_type).unwrap_or("value");
+        format!("json: cannot unmarshal {got} into Go struct field {shown} of type intstr.IntOrString")
+    } else if shown.is_empty() {
+        inner
+    } else {
+        format!("{shown}: {inner}")
+    };
+    let mut le = LoadError::at(pos.line, pos.column, format!("{prefix}{detail}")).with_reason(ErrorReason::Decode);
+    le.field = (!shown.is_empty()).then_some(shown);
+    le
 }

@@ -1,0 +1,1 @@
+//! Table-driven tests of loading: error positions and texts, defaulting, hostile input.

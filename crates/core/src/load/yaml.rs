@@ -1,0 +1,718 @@
+//! A YAML reader that remembers where everything is.
+//!
+//! The text is cut into documents at `---` lines and each piece is read with an event parser
+//! into a small tree in which every node and every mapping key carries its line and column, so
+//! that decoding and validation errors can point at the offending line. Cutting first means a
+//! syntax error in one document does not hide the errors of the others.
+//!
+//! Plain scalars are typed as kubectl's YAML-to-JSON conversion types them (YAML 1.1 rules):
+//! `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0755` is octal, `0x1F` hex, `1e3` a float,
+//! timestamps stay strings. Quoted and block scalars are always strings. Merge keys (`<<`) are
+//! applied; duplicate keys are errors.
+//!
+//! Hostile input is bounded: nesting depth, the nodes alias expansion may add ("billion
+//! laughs"), and everything else is linear in the input, which the caller caps.
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use serde_yaml::{Mapping, Number, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Deepest nesting of mappings and sequences accepted.
+pub const MAX_DEPTH: usize = 100;
+/// Most nodes that alias expansion may add to one document.
+pub const MAX_ALIAS_NODES: u64 = 1_000_000;
+
+/// A 1-based line and column (columns count characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<YNode>),
+    Map(Vec<Entry>),
+}
+
+/// A node with its position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YNode {
+    pub pos: Pos,
+    pub val: Val,
+    /// Nodes in this subtree (saturating), to bound alias expansion.
+    size: u64,
+}
+
+/// A mapping entry: the key (always a string) with its own position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub key_pos: Pos,
+    pub value: YNode,
+}
+
+/// A YAML syntax (or structure) error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// One step of a path into a tree: a mapping key or a sequence index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl YNode {
+    fn new(pos: Pos, val: Val) -> YNode {
+        let size = match &val {
+            Val::Seq(items) => items.iter().fold(1u64, |a, n| a.saturating_add(n.size)),
+            Val::Map(entries) => entries.iter().fold(1u64, |a, e| a.saturating_add(e.value.size)),
+            _ => 1,
+        };
+        YNode { pos, val, size }
+    }
+
+    /// The value under `key` when this is a mapping.
+    pub fn get(&self, key: &str) -> Option<&YNode> {
+        match &self.val {
+            Val::Map(entries) => entries.iter().find(|e| e.key == key).map(|e| &e.value),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.val {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Where `path` points: the key of the last mapping entry found (or the item of the last
+    /// sequence index); when the path leaves the tree, the deepest node reached.
+    pub fn locate(&self, path: &[Seg]) -> Pos {
+        let mut node = self;
+        let mut at = self.pos;
+        for seg in path {
+            match (seg, &node.val) {
+                (Seg::Key(k), Val::Map(entries)) => match entries.iter().find(|e| e.key == *k) {
+                    Some(e) => {
+                        at = e.key_pos;
+                        node = &e.value;
+                    }
+                    None => return at,
+                },
+                (Seg::Index(i), Val::Seq(items)) => match items.get(*i) {
+                    Some(n) => {
+                        at = n.pos;
+                        node = n;
+                    }
+                    None => return at,
+                },
+                _ => return at,
+            }
+        }
+        at
+    }
+
+    /// The JSON-like value serde decodes from. Null mapping values are dropped (the apiserver's
+    /// JSON decoding leaves such fields unset); integral floats become integers, as they do on
+    /// the way through JSON.
+    pub fn to_value(&self) -> Value {
+        match &self.val {
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Int(i) => Value::Number(Number::from(*i)),
+            Val::UInt(u) => Value::Number(Number::from(*u)),
+            Val::Float(f) => {
+                if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    Value::Number(Number::from(*f as i64))
+                } else {
+                    Value::Number(Number::from(*f))
+                }
+            }
+            Val::Str(s) => Value::String(s.clone()),
+            Val::Seq(items) => Value::Sequence(items.iter().map(YNode::to_value).collect()),
+            Val::Map(entries) => {
+                let mut m = Mapping::with_capacity(entries.len());
+                for e in entries {
+                    if e.value.val != Val::Null {
+                        m.insert(Value::String(e.key.clone()), e.value.to_value());
+                    }
+                }
+                Value::Mapping(m)
+            }
+        }
+    }
+}
+
+/// Reads every document of a YAML (or JSON) stream. Empty documents (only comments, or
+/// nothing after `---`) are skipped. Returns the documents read and the syntax errors met (at
+/// most one per `---` piece).
+pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
+    let mut docs = Vec::new();
+    let mut errs = Vec::new();
+    for (start, first_line) in pieces(text) {
+        let piece = &text[start.0..start.1];
+        let mut b = Builder::new(first_line);
+        if let Err(mut e) = b.run(piece) {
+            // An error met at the end of the piece belongs to its last line, not to the `---`
+            // line that follows.
+            let body = piece.trim_end();
+            let last_line = first_line + body.matches('\n').count();
+            if e.pos.line > last_line {
+                let last = body.rsplit('\n').next().unwrap_or("");
+                e.pos = Pos {
+                    line: last_line,
+                    column: last.chars().count() + 1,
+                };
+                if let Some(rest) = e.message.strip_prefix("yaml: line ") {
+                    if let Some((_, tail)) = rest.split_once(": ") {
+                        e.message = format!("yaml: line {last_line}: {tail}");
+                    }
+                }
+            }
+            errs.push(e);
+        }
+        docs.extend(b.docs.into_iter().filter(|d| d.val != Val::Null));
+    }
+    (docs, errs)
+}
+
+/// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
+/// starts at a `---` line (or at the `%` directive lines just before it).
+fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
+    let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
+    let mut offset = 0;
+    // Directive lines seen since the last non-directive line: (offset, line).
+    let mut directives: Option<(usize, usize)> = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let lineno = i + 1;
+        let b = line.as_bytes();
+        if b.starts_with(b"---") && b.get(3).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')) {
+            let (o, l) = directives.unwrap_or((offset, lineno));
+            if o > 0 {
+                starts.push((o, l));
+            }
+            directives = None;
+        } else if b.starts_with(b"%") {
+            directives.get_or_insert((offset, lineno));
+        } else {
+            directives = None;
+        }
+        offset += line.len();
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &(o, l)) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map(|s| s.0).unwrap_or(text.len());
+        out.push(((o, end), l));
+    }
+    out
+}
+
+enum Frame {
+    Seq {
+        pos: Pos,
+        anchor: usize,
+        items: Vec<YNode>,
+    },
+    Map {
+        pos: Pos,
+        anchor: usize,
+        entries: Vec<Entry>,
+        index: HashMap<String, usize>,
+        /// The key read, waiting for its value: (key, position, whether it is a merge key).
+        key: Option<(String, Pos, bool)>,
+        merges: Vec<YNode>,
+    },
+}
+
+struct Builder {
+    frames: Vec<Frame>,
+    anchors: HashMap<usize, YNode>,
+    alias_nodes: u64,
+    docs: Vec<YNode>,
+    first_line: usize,
+}
+
+fn err(pos: Pos, message: impl Into<String>) -> SyntaxError {
+    SyntaxError {
+        pos,
+        message: message.into(),
+    }
+}
+
+impl Builder {
+    fn new(first_line: usize) -> Builder {
+        Builder {
+            frames: Vec::new(),
+            anchors: HashMap::new(),
+            alias_nodes: 0,
+            docs: Vec::new(),
+            first_line,
+        }
+    }
+
+    fn pos(&self, m: &saphyr_parser::Marker) -> Pos {
+        Pos {
+            line: m.line() + self.first_line - 1,
+            column: m.col() + 1,
+        }
+    }
+
+    fn run(&mut self, piece: &str) -> Result<(), SyntaxError> {
+        let mut parser = Parser::new_from_str(piece);
+        while let Some(ev) = parser.next_event() {
+            let (ev, span) = ev.map_err(|e| {
+                let pos = self.pos(e.marker());
+                err(pos, format!("yaml: line {}: {}", pos.line, e.info()))
+            })?;
+            let pos = self.pos(&span.start);
+            match ev {
+                Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+                Event::DocumentStart(_) => {
+                    self.anchors.clear();
+                    self.alias_nodes = 0;
+                }
+                Event::DocumentEnd => {}
+                Event::Scalar(text, style, anchor, tag) => {
+                    let merge = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
+                    let raw = text.to_string();
+                    let val = resolve(text, style, tag.as_deref()).map_err(|m| err(pos, format!("yaml: line {}: {m}", pos.line)))?;
+                    self.finish(YNode::new(pos, val), anchor, Some((raw, merge)))?;
+                }
+                Event::SequenceStart(anchor, _) => {
+                    self.open(pos)?;
+                    self.frames.push(Frame::Seq {
+                        pos,
+                        anchor,
+                        items: Vec::new(),
+                    });
+                }
+                Event::MappingStart(anchor, _) => {
+                    self.open(pos)?;
+                    self.frames.push(Frame::Map {
+                        pos,
+                        anchor,
+                        entries: Vec::new(),
+                        index: HashMap::new(),
+                        key: None,
+                        merges: Vec::new(),
+                    });
+                }
+                Event::SequenceEnd => match self.frames.pop() {
+                    Some(Frame::Seq { pos, anchor, items }) => self.finish(YNode::new(pos, Val::Seq(items)), anchor, None)?,
+                    _ => return Err(err(pos, "yaml: unbalanced sequence end")),
+                },
+                Event::MappingEnd => match self.frames.pop() {
+                    Some(Frame::Map {
+                        pos,
+                        anchor,
+                        mut entries,
+                        mut index,
+                        merges,
+                        ..
+                    }) => {
+                        apply_merges(&mut entries, &mut index, merges);
+                        self.finish(YNode::new(pos, Val::Map(entries)), anchor, None)?;
+                    }
+                    _ => return Err(err(pos, "yaml: unbalanced mapping end")),
+                },
+                Event::Alias(id) => {
+                    let Some(node) = self.anchors.get(&id) else {
+                        return Err(err(pos, format!("yaml: line {}: unknown anchor referenced", pos.line)));
+                    };
+                    self.alias_nodes = self.alias_nodes.saturating_add(node.size);
+                    if self.alias_nodes > MAX_ALIAS_NODES {
+                        return Err(err(pos, "yaml: document contains excessive aliasing"));
+                    }
+                    let mut node = node.clone();
+                    node.pos = pos;
+                    let raw = scalar_text(&node).map(|s| (s, false));
+                    self.finish(node, 0, raw)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that a collection may start here: not as a mapping key, not too deep.
+    fn open(&self, pos: Pos) -> Result<(), SyntaxError> {
+        if self.frames.len() >= MAX_DEPTH {
+            return Err(err(pos, format!("yaml: exceeded max depth of {MAX_DEPTH}")));
+        }
+        if let Some(Frame::Map { key: None, .. }) = self.frames.last() {
+            return Err(err(pos, format!("yaml: line {}: mapping keys must be strings", pos.line)));
+        }
+        Ok(())
+    }
+
+    /// Places a completed node: as a document root, a sequence item, a mapping key or value.
+    fn finish(&mut self, node: YNode, anchor: usize, raw: Option<(String, bool)>) -> Result<(), SyntaxError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        match self.frames.last_mut() {
+            None => self.docs.push(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map {
+                entries,
+                index,
+                key,
+                merges,
+                ..
+            }) => match key.take() {
+                None => {
+                    let Some((k, merge)) = raw else {
+                        return Err(err(node.pos, format!("yaml: line {}: mapping keys must be strings", node.pos.line)));
+                    };
+                    *key = Some((k, node.pos, merge));
+                }
+                Some((k, key_pos, true)) => {
+                    let ok = match &node.val {
+                        Val::Map(_) => true,
+                        Val::Seq(items) => items.iter().all(|n| matches!(n.val, Val::Map(_))),
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err(err(
+                            key_pos,
+                            format!(
+                                "yaml: line {}: map merge requires map or sequence of maps as the value",
+                                key_pos.line
+                            ),
+                        ));
+                    }
+                    let _ = k;
+                    merges.push(node);
+                }
+                Some((k, key_pos, false)) => {
+                    if index.contains_key(&k) {
+                        return Err(err(
+                            key_pos,
+                            format!("yaml: unmarshal errors:\n  line {}: key {:?} already set in map", key_pos.line, k),
+                        ));
+                    }
+                    index.insert(k.clone(), entries.len());
+                    entries.push(Entry {
+                        key: k,
+                        key_pos,
+                        value: node,
+                    });
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Adds the entries of merged mappings that the mapping does not set itself; with several
+/// merged mappings the earlier ones win.
+fn apply_merges(entries: &mut Vec<Entry>, index: &mut HashMap<String, usize>, merges: Vec<YNode>) {
+    for m in merges {
+        let sources = match m.val {
+            Val::Map(es) => vec![es],
+            Val::Seq(items) => items
+                .into_iter()
+                .filter_map(|n| match n.val {
+                    Val::Map(es) => Some(es),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        for es in sources {
+            for e in es {
+                if !index.contains_key(&e.key) {
+                    index.insert(e.key.clone(), entries.len());
+                    entries.push(e);
+                }
+            }
+        }
+    }
+}
+
+/// The text of a scalar node used as a mapping key.
+fn scalar_text(n: &YNode) -> Option<String> {
+    Some(match &n.val {
+        Val::Null => "null".into(),
+        Val::Bool(b) => b.to_string(),
+        Val::Int(i) => i.to_string(),
+        Val::UInt(u) => u.to_string(),
+        Val::Float(f) => f.to_string(),
+        Val::Str(s) => s.clone(),
+        Val::Seq(_) | Val::Map(_) => return None,
+    })
+}
+
+/// Types a scalar.
+fn resolve(text: Cow<str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Val, String> {
+    if let Some(tag) = tag {
+        if tag.is_yaml_core_schema() {
+            let s = text.as_ref();
+            return match tag.suffix.as_str() {
+                "str" | "binary" | "timestamp" => Ok(Val::Str(text.into_owned())),
+                "null" => Ok(Val::Null),
+                "bool" => match resolve_plain(s) {
+                    v @ Val::Bool(_) => Ok(v),
+                    _ => Err(format!("cannot decode !!str `{}` as a !!bool", clip(s))),
+                },
+                "int" => match resolve_plain(s) {
+                    v @ (Val::Int(_) | Val::UInt(_)) => Ok(v),
+                    _ => Err(format!("cannot decode !!str `{}` as a !!int", clip(s))),
+                },
+                "float" => match resolve_plain(s) {
+                    Val::Int(i) => Ok(Val::Float(i as f64)),
+                    Val::UInt(u) => Ok(Val::Float(u as f64)),
+                    v @ Val::Float(_) => Ok(v),
+                    _ => Err(format!("cannot decode !!str `{}` as a !!float", clip(s))),
+                },
+                other => Err(format!("unsupported tag !!{other}")),
+            };
+        }
+        // Local tags (`!foo`) carry no meaning for Kubernetes objects: the value is read as it
+        // is written.
+    }
+    if style != ScalarStyle::Plain {
+        return Ok(Val::Str(text.into_owned()));
+    }
+    Ok(match resolve_plain(&text) {
+        Val::Str(_) => Val::Str(text.into_owned()),
+        v => v,
+    })
+}
+
+fn clip(s: &str) -> String {
+    if s.len() <= 64 {
+        return s.to_string();
+    }
+    let mut end = 64;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}
+
+/// YAML 1.1 typing of a plain scalar, as go-yaml v2 (behind kubectl) does it. Returns
+/// `Val::Str` with an empty string when the scalar is a plain string (the caller keeps the text).
+fn resolve_plain(s: &str) -> Val {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Val::Null,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return Val::Bool(true),
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return Val::Bool(false),
+        ".nan" | ".NaN" | ".NAN" => return Val::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Val::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Val::Float(f64::NEG_INFINITY),
+        _ => {}
+    }
+    let first = s.as_bytes()[0];
+    if !(first.is_ascii_digit() || first == b'+' || first == b'-' || first == b'.') {
+        return Val::Str(String::new());
+    }
+    let plain: Cow<str> = if s.contains('_') {
+        Cow::Owned(s.replace('_', ""))
+    } else {
+        Cow::Borrowed(s)
+    };
+    if let Some(v) = parse_int(&plain) {
+        return v;
+    }
+    if is_yaml_float(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            return Val::Float(f);
+        }
+    }
+    Val::Str(String::new())
+}
+
+/// An integer with Go's base prefixes (0x, 0o, 0b, leading 0 = octal); `None` when it is not
+/// one or does not fit 64 bits.
+fn parse_int(s: &str) -> Option<Val> {
+    let (neg, body) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (radix, digits) = if let Some(d) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        (16, d)
+    } else if let Some(d) = body.strip_prefix("0o").or_else(|| body.strip_prefix("0O")) {
+        (8, d)
+    } else if let Some(d) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        (2, d)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || digits.len() > 70 || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let mag = u128::from_str_radix(digits, radix).ok()?;
+    if neg {
+        if mag <= 1u128 << 63 {
+            Some(Val::Int((mag as i128).wrapping_neg() as i64))
+        } else {
+            None
+        }
+    } else if mag <= i64::MAX as u128 {
+        Some(Val::Int(mag as i64))
+    } else if mag <= u64::MAX as u128 {
+        Some(Val::UInt(mag as u64))
+    } else {
+        None
+    }
+}
+
+/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
+fn is_yaml_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let st = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - st
+    };
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> YNode {
+        let (mut docs, errs) = read_documents(text);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(docs.len(), 1);
+        docs.remove(0)
+    }
+
+    #[test]
+    fn scalar_typing() {
+        let cases: &[(&str, Val)] = &[
+            ("a", Val::Str("a".into())),
+            ("'yes'", Val::Str("yes".into())),
+            ("yes", Val::Bool(true)),
+            ("Off", Val::Bool(false)),
+            ("~", Val::Null),
+            ("12", Val::Int(12)),
+            ("-12", Val::Int(-12)),
+            ("+7", Val::Int(7)),
+            ("0755", Val::Int(0o755)),
+            ("0x1F", Val::Int(31)),
+            ("0b101", Val::Int(5)),
+            ("1_000", Val::Int(1000)),
+            ("08", Val::Float(8.0)),
+            ("1.5", Val::Float(1.5)),
+            (".5", Val::Float(0.5)),
+            ("1e3", Val::Float(1000.0)),
+            ("18446744073709551615", Val::UInt(u64::MAX)),
+            ("2025-01-01T00:00:00Z", Val::Str("2025-01-01T00:00:00Z".into())),
+            ("500m", Val::Str("500m".into())),
+            ("1Gi", Val::Str("1Gi".into())),
+            ("\"1\"", Val::Str("1".into())),
+            ("!!str 12", Val::Str("12".into())),
+            ("!!int '12'", Val::Int(12)),
+        ];
+        for (text, want) in cases {
+            let d = one(&format!("v: {text}\n"));
+            assert_eq!(&d.get("v").unwrap().val, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn positions_and_pieces() {
+        let text = "# leading comment\n---\na: 1\nb:\n  c: [x, y]\n---\n# empty\n---\nd: |\n  text\n";
+        let (docs, errs) = read_documents(text);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].pos, Pos { line: 3, column: 1 });
+        assert_eq!(docs[0].locate(&[Seg::Key("b"), Seg::Key("c")]), Pos { line: 5, column: 3 });
+        assert_eq!(
+            docs[0].locate(&[Seg::Key("b"), Seg::Key("c"), Seg::Index(1)]),
+            Pos { line: 5, column: 10 }
+        );
+        // A missing key points at the deepest node found.
+        assert_eq!(docs[0].locate(&[Seg::Key("b"), Seg::Key("zz")]), Pos { line: 4, column: 1 });
+        assert_eq!(docs[1].locate(&[Seg::Key("d")]), Pos { line: 9, column: 1 });
+    }
+
+    #[test]
+    fn syntax_error_in_one_piece_keeps_the_others() {
+        let text = "a: 1\n---\nb: [1, 2\n---\nc: 3\n";
+        let (docs, errs) = read_documents(text);
+        assert_eq!(docs.len(), 2);
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].pos, Pos { line: 3, column: 9 }, "{errs:?}");
+    }
+
+    #[test]
+    fn duplicate_keys_and_merges() {
+        let (_, errs) = read_documents("a: 1\nb: 2\na: 3\n");
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].pos, Pos { line: 3, column: 1 });
+        assert!(errs[0].message.contains("key \"a\" already set in map"), "{}", errs[0].message);
+        let d = one("base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n");
+        let m = d.get("m").unwrap();
+        assert_eq!(m.get("x").unwrap().val, Val::Int(1));
+        assert_eq!(m.get("y").unwrap().val, Val::Int(3));
+    }
+
+    #[test]
+    fn limits() {
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 0..9 {
+            let p = (b'a' + i) as char;
+            let n = (b'a' + i + 1) as char;
+            bomb.push_str(&format!("{n}: &{n} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"));
+        }
+        let (_, errs) = read_documents(&bomb);
+        assert!(errs[0].message.contains("excessive aliasing"), "{errs:?}");
+        let deep = "[".repeat(100_000);
+        let (_, errs) = read_documents(&deep);
+        assert!(
+            errs[0].message.contains("max depth") || errs[0].message.contains("recursion limit"),
+            "{errs:?}"
+        );
+        let deep_block: String = (0..200).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        let (_, errs) = read_documents(&deep_block);
+        assert!(errs[0].message.contains("max depth"), "{errs:?}");
+    }
+}
