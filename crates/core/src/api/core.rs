@@ -121,12 +121,14 @@ pub struct PodSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PodSchedulingGate {
+    #[serde(default)]
     pub name: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PodResourceClaim {
+    #[serde(default)]
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_claim_name: Option<String>,
@@ -254,7 +256,9 @@ pub struct NodeSelectorTerm {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeSelectorRequirement {
+    #[serde(default)]
     pub key: String,
+    #[serde(default)]
     pub operator: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
@@ -263,7 +267,9 @@ pub struct NodeSelectorRequirement {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PreferredSchedulingTerm {
+    #[serde(default)]
     pub weight: i32,
+    #[serde(default)]
     pub preference: NodeSelectorTerm,
 }
 
@@ -297,7 +303,9 @@ pub struct PodAffinityTerm {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WeightedPodAffinityTerm {
+    #[serde(default)]
     pub weight: i32,
+    #[serde(default)]
     pub pod_affinity_term: PodAffinityTerm,
 }
 
@@ -319,8 +327,11 @@ pub struct Toleration {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologySpreadConstraint {
+    #[serde(default)]
     pub max_skew: i32,
+    #[serde(default)]
     pub topology_key: String,
+    #[serde(default)]
     pub when_unsatisfiable: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelector>,
@@ -381,6 +392,7 @@ pub struct PodStatus {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Volume {
+    #[serde(default)]
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
@@ -447,6 +459,7 @@ pub struct Volume {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PersistentVolumeClaimVolumeSource {
+    #[serde(default)]
     pub claim_name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
@@ -618,9 +631,11 @@ pub struct NodeSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Taint {
+    #[serde(default)]
     pub key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    #[serde(default)]
     pub effect: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_added: Option<String>,
@@ -763,6 +778,7 @@ pub struct PersistentVolumeSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CsiPersistentVolumeSource {
+    #[serde(default)]
     pub driver: String,
     #[serde(default)]
     pub volume_handle: String,

@@ -70,7 +70,9 @@ pub struct LabelSelector {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelectorRequirement {
+    #[serde(default)]
     pub key: String,
+    #[serde(default)]
     pub operator: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,

@@ -13,6 +13,7 @@ pub struct PriorityClass {
     pub kind: String,
     #[serde(default)]
     pub metadata: ObjectMeta,
+    #[serde(default)]
     pub value: i32,
     #[serde(default)]
     pub global_default: bool,
@@ -57,7 +58,9 @@ pub struct TopologySelectorTerm {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologySelectorLabelRequirement {
+    #[serde(default)]
     pub key: String,
+    #[serde(default)]
     pub values: Vec<String>,
 }
 
@@ -94,6 +97,7 @@ pub struct CsiNodeSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CsiNodeDriver {
+    #[serde(default)]
     pub name: String,
     #[serde(default, rename = "nodeID")]
     pub node_id: String,

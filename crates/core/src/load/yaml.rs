@@ -6,8 +6,9 @@
 //! syntax error in one document does not hide the errors of the others.
 //!
 //! Plain scalars are typed as kubectl's YAML-to-JSON conversion types them (YAML 1.1 rules):
-//! `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0755` is octal, `0x1F` hex, `1e3` a float,
-//! timestamps stay strings. Quoted and block scalars are always strings. Merge keys (`<<`) are
+//! `yes`/`no`/`on`/`off` are booleans, `0755` is octal, `0x1F` hex, `1e3` a float, timestamps
+//! stay strings. (go-yaml v2 also reads a lone `y` or `n` as a boolean; other YAML 1.1 readers
+//! do not, and a node called `n` is too plausible to refuse, so they stay strings.) Quoted and block scalars are always strings. Merge keys (`<<`) are
 //! applied; duplicate keys are errors.
 //!
 //! Hostile input is bounded: nesting depth, the nodes alias expansion may add ("billion
@@ -503,13 +504,13 @@ fn clip(s: &str) -> String {
     format!("{}...", &s[..end])
 }
 
-/// YAML 1.1 typing of a plain scalar, as go-yaml v2 (behind kubectl) does it. Returns
+/// YAML 1.1 typing of a plain scalar, as go-yaml v2 (behind kubectl) does it (but `y`/`n`). Returns
 /// `Val::Str` with an empty string when the scalar is a plain string (the caller keeps the text).
 fn resolve_plain(s: &str) -> Val {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Val::Null,
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return Val::Bool(true),
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return Val::Bool(false),
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return Val::Bool(true),
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return Val::Bool(false),
         ".nan" | ".NaN" | ".NAN" => return Val::Float(f64::NAN),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Val::Float(f64::INFINITY),
         "-.inf" | "-.Inf" | "-.INF" => return Val::Float(f64::NEG_INFINITY),
