@@ -3,7 +3,7 @@
 mod bench;
 
 use schedlab_core::trace::Detail;
-use schedlab_core::{load_str, Engine, EngineOptions};
+use schedlab_core::{Engine, EngineOptions};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -40,20 +40,15 @@ fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
 
 /// Reads and loads a scenario file, printing errors.
 fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
-    let text = match std::fs::read(file) {
-        Ok(b) => match String::from_utf8(b) {
-            Ok(t) => t,
-            Err(_) => {
-                eprintln!("error: {file}: the file is not UTF-8 text");
-                return Err(ExitCode::FAILURE);
-            }
-        },
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("error: {file}: {e}");
             return Err(ExitCode::FAILURE);
         }
     };
-    load_str(&text, file).map_err(|e| {
+    // load_bytes also reports where a file stops being UTF-8.
+    schedlab_core::load::load_bytes(&bytes, file).map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
     })

@@ -129,9 +129,8 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
             }
         }
     }
-    if errs.is_empty() {
-        defaults::apply(&mut sc, &origins, &mut errs);
-    }
+    // Admission runs even when other objects failed, so that its errors are reported too.
+    defaults::apply(&mut sc, &origins, &mut errs);
     if !errs.is_empty() {
         errs.finish();
         return Err(errs);

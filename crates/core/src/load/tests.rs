@@ -788,3 +788,68 @@ fn random_objects_never_panic() {
         exercise(&text);
     }
 }
+
+#[test]
+fn crlf_and_bom_read_the_same() {
+    for base in CORPUS {
+        let crlf = format!("\u{feff}{}", base.replace('\n', "\r\n"));
+        let (a, b) = (load(base), load(&crlf));
+        assert_eq!(a.pods, b.pods);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.documents, b.documents);
+    }
+    // Positions stay right with CRLF.
+    let e = errors(&pod("web", &format!("  foo: 1\n{C}")).replace('\n', "\r\n"));
+    assert_eq!((e.errors[0].line, e.errors[0].column), (6, 3));
+}
+
+#[test]
+fn pod_level_resources() {
+    let sc = load(&pod(
+        "p",
+        "  resources:\n    limits: {cpu: '2', memory: 2Gi}\n  containers:\n  - name: a\n    image: i\n    resources: {requests: {cpu: 500m}}\n",
+    ));
+    let r = sc.pods[0].spec.resources.as_ref().unwrap();
+    assert_eq!(
+        r.requests["cpu"],
+        crate::quantity::Quantity::parse("500m").unwrap(),
+        "from the containers"
+    );
+    assert_eq!(
+        r.requests["memory"],
+        crate::quantity::Quantity::parse("2Gi").unwrap(),
+        "from the pod limit"
+    );
+    let e = errors(&pod(
+        "p",
+        "  resources:\n    requests: {cpu: 100m, nvidia.com/gpu: 1}\n  containers:\n  - name: a\n    image: i\n    resources: {requests: {cpu: 500m}}\n",
+    ));
+    let shown = e.to_string();
+    assert!(
+        shown.contains(
+            "spec.resources.requests[cpu]: Invalid value: \"100m\": must be greater than or equal to aggregate container requests of 500m"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("spec.resources.requests[nvidia.com/gpu]: Unsupported value: \"nvidia.com/gpu\": supported values: \"cpu\", \"hugepages-\", \"memory\""), "{shown}");
+    assert!(shown.contains("Limit must be set for non overcommitable resources"), "{shown}");
+    assert_eq!(e.errors.len(), 3, "{shown}");
+}
+
+#[test]
+fn extended_resources_need_equal_limits() {
+    let e = errors(&pod(
+        "p",
+        "  containers:\n  - name: a\n    image: i\n    resources: {requests: {example.com/foo: 2}}\n",
+    ));
+    assert!(
+        e.to_string()
+            .contains("spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"),
+        "{e}"
+    );
+    let e = errors(&pod(
+        "p",
+        "  containers:\n  - name: a\n    image: i\n    resources: {requests: {example.com/foo: 500m}, limits: {example.com/foo: 500m}}\n",
+    ));
+    assert!(e.to_string().contains("must be an integer"), "{e}");
+}

@@ -301,7 +301,7 @@ fn validate_container_common(cx: &mut Ctx, c: &Container, claims: &BTreeSet<&str
             }
         }
     }
-    validate_resource_requirements(cx, &c.resources, claims, true, &path.child("resources"));
+    validate_resource_requirements(cx, &c.resources, claims, false, &path.child("resources"));
 }
 
 /// Host ports must be unique per protocol and host IP.
@@ -326,22 +326,30 @@ fn check_host_port_conflicts<'a>(cx: &mut Ctx, containers: impl Iterator<Item = 
     }
 }
 
-/// Resource names and quantities; requests within limits. `container` selects the container
-/// rules for names (pod overhead uses them too).
-fn validate_resource_requirements(cx: &mut Ctx, r: &ResourceRequirements, claims: &BTreeSet<&str>, container: bool, path: &FieldPath) {
+/// Resource names and quantities; requests within limits. `pod_level` selects the rules for
+/// `spec.resources` names (cpu, memory, hugepages) instead of the containers' (which pod
+/// overhead uses too).
+fn validate_resource_requirements(cx: &mut Ctx, r: &ResourceRequirements, claims: &BTreeSet<&str>, pod_level: bool, path: &FieldPath) {
+    let check_name = |cx: &mut Ctx, name: &str, p: &FieldPath| {
+        if !pod_level {
+            validate_container_resource_name(cx, name, p);
+        } else if validate_resource_name(cx, name, p) && !(name == "cpu" || name == "memory" || is_huge_page(name)) {
+            cx.push(not_supported(p, name, &["cpu", "hugepages-", "memory"]));
+        }
+    };
     let lim_path = path.child("limits");
     let req_path = path.child("requests");
     let (mut lim_cpu_mem, mut req_cpu_mem, mut lim_huge, mut req_huge) = (false, false, false, false);
     for (name, q) in &r.limits {
         let p = lim_path.key(name);
-        validate_container_resource_name(cx, name, &p);
+        check_name(cx, name, &p);
         validate_resource_quantity_value(cx, name, *q, &p);
         lim_huge |= is_huge_page(name);
         lim_cpu_mem |= name == "cpu" || name == "memory";
     }
     for (name, q) in &r.requests {
         let p = req_path.key(name);
-        validate_container_resource_name(cx, name, &p);
+        check_name(cx, name, &p);
         validate_resource_quantity_value(cx, name, *q, &p);
         match r.limits.get(name) {
             Some(l) => {
@@ -365,7 +373,7 @@ fn validate_resource_requirements(cx: &mut Ctx, r: &ResourceRequirements, claims
     if !lim_cpu_mem && !req_cpu_mem && (req_huge || lim_huge) {
         cx.push(forbidden(path, "HugePages require cpu or memory"));
     }
-    if container {
+    if !pod_level {
         validate_claim_refs(cx, r, claims, &path.child("claims"));
     }
 }
@@ -413,26 +421,7 @@ fn validate_pod_resources(cx: &mut Ctx, spec: &PodSpec, r: &ResourceRequirements
     if r.claims.is_some() {
         cx.push(forbidden(&path.child("claims"), "claims may not be set for Resources at pod-level"));
     }
-    // Names: cpu, memory and hugepages only.
-    for (list, sub) in [(&r.limits, "limits"), (&r.requests, "requests")] {
-        for name in list.keys() {
-            let p = path.child(sub).key(name);
-            if validate_resource_name(cx, name, &p) && !(name == "cpu" || name == "memory" || is_huge_page(name)) {
-                cx.push(not_supported(&p, name.as_str(), &["cpu", "hugepages-", "memory"]));
-            }
-        }
-    }
-    let before = cx.errs.len();
-    validate_resource_requirements(cx, r, claims, false, path);
-    // Container names were already reported; keep only the pod-level quantity and limit checks.
-    let mut i = before;
-    while i < cx.errs.len() {
-        if cx.errs[i].body.contains("must be a standard resource for containers") {
-            cx.errs.remove(i);
-        } else {
-            i += 1;
-        }
-    }
+    validate_resource_requirements(cx, r, claims, true, path);
     // Aggregate container requests must fit in the pod-level requests; container limits in the
     // pod-level limits.
     let mut bare = crate::api::Pod::default();
