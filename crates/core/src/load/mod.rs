@@ -561,6 +561,14 @@ fn decode_error(node: &YNode, kind: &str, api_version: &str, e: serde_path_to_er
             S::I(i) => shown.push_str(&format!("[{i}]")),
         }
     }
+    if shown.len() > 512 {
+        let mut end = 512;
+        while !shown.is_char_boundary(end) {
+            end -= 1;
+        }
+        shown.truncate(end);
+        shown.push_str("...");
+    }
     let ysegs: Vec<Seg> = segs
         .iter()
         .map(|s| match s {

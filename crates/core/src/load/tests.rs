@@ -853,3 +853,12 @@ fn extended_resources_need_equal_limits() {
     ));
     assert!(e.to_string().contains("must be an integer"), "{e}");
 }
+
+#[test]
+fn huge_keys_make_short_messages() {
+    let key = "k".repeat(1_000_000);
+    let e = errors(&pod("p", &format!("  {key}: 1\n{C}")));
+    assert!(e.to_string().len() < 2_000, "{}", e.to_string().len());
+    let e = errors(&format!("{key}: 1\n{key}: 2\n"));
+    assert!(e.to_string().len() < 2_000, "{}", e.to_string().len());
+}

@@ -401,7 +401,11 @@ impl Builder {
                     if index.contains_key(&k) {
                         return Err(err(
                             key_pos,
-                            format!("yaml: unmarshal errors:\n  line {}: key {:?} already set in map", key_pos.line, k),
+                            format!(
+                                "yaml: unmarshal errors:\n  line {}: key {:?} already set in map",
+                                key_pos.line,
+                                clip(&k)
+                            ),
                         ));
                     }
                     index.insert(k.clone(), entries.len());
