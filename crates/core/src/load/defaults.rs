@@ -335,7 +335,14 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
             },
             None => match &global_default {
                 Some((n, v, pp)) => (n.clone(), *v, pp.clone()),
-                None => (String::new(), 0, Some(PREEMPT_LOWER.to_string())),
+                None => {
+                    // No class applies. The real admission plugin would refuse an explicit
+                    // priority other than 0 here; the simulated cluster keeps what the pod says
+                    // (0 and PreemptLowerPriority when it says nothing).
+                    p.spec.priority.get_or_insert(0);
+                    p.spec.preemption_policy.get_or_insert_with(|| PREEMPT_LOWER.to_string());
+                    continue;
+                }
             },
         };
         if let Some(given) = p.spec.priority.filter(|&g| g != value) {

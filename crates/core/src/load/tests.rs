@@ -150,8 +150,18 @@ fn error_table() {
             vec![(9, 3, "spec.priorityClassName", ErrorReason::Rejected, "pods \"web\" is forbidden: no PriorityClass with name nope was found")],
         ),
         (
-            pod("web", &format!("{C}  priority: 7\n")),
-            vec![(9, 3, "spec.priority", ErrorReason::Rejected, "the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name")],
+            format!(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: high}}\nvalue: 1000\n---\n{}",
+                pod("web", &format!("{C}  priorityClassName: high\n  priority: 7\n"))
+            ),
+            vec![(15, 3, "spec.priority", ErrorReason::Rejected, "pods \"web\" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name")],
+        ),
+        (
+            format!(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: high}}\nvalue: 1000\n---\n{}",
+                pod("web", &format!("{C}  priorityClassName: high\n  preemptionPolicy: Never\n"))
+            ),
+            vec![(15, 3, "spec.preemptionPolicy", ErrorReason::Rejected, "the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name")],
         ),
         (
             format!("{}---\n{}", pod("web", C), pod("web", C)),
@@ -418,6 +428,10 @@ fn no_global_default_means_priority_zero() {
     assert_eq!(sc.pods[0].spec.priority, Some(0));
     assert_eq!(sc.pods[0].spec.preemption_policy.as_deref(), Some("PreemptLowerPriority"));
     assert_eq!(sc.documents, 1);
+    // Without any class, what the pod says is kept.
+    let sc = load(&pod("p", &format!("{C}  priority: 500\n  preemptionPolicy: Never\n")));
+    assert_eq!(sc.pods[0].spec.priority, Some(500));
+    assert_eq!(sc.pods[0].spec.preemption_policy.as_deref(), Some("Never"));
 }
 
 #[test]
