@@ -17,6 +17,7 @@ pub mod quantity;
 pub mod queue;
 pub mod rng;
 pub mod trace;
+pub mod view;
 
 pub use engine::{Engine, EngineOptions};
 pub use load::{load_str, LoadErrors, Scenario};
