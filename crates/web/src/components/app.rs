@@ -1,0 +1,239 @@
+//! The app shell: state, the worker bridge, the effects that talk to the outside world
+//! (worker requests, autosave, theme, keyboard, playback clock), and the layout.
+
+use crate::bridge::{self, BridgeHandle};
+use crate::components::{
+    cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
+    help::HelpDialog, queue::QueuePanel, topbar::TopBar, transport::Transport,
+};
+use crate::editor_js::TabbedEditor;
+use crate::scenario::{self, Saved};
+use crate::state::{speed_ms, AppState, Theme};
+use crate::storage;
+use leptos::ev;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::time::Duration;
+
+/// The CodeMirror editor, once created (shared so that keyboard shortcuts can focus it).
+pub type EditorHandle = StoredValue<Option<TabbedEditor>, LocalStorage>;
+
+fn initial_theme() -> Theme {
+    match storage::load_theme().as_deref() {
+        Some("dark") => Theme::Dark,
+        Some("light") => Theme::Light,
+        _ => {
+            let dark = web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+                .map(|m| m.matches())
+                .unwrap_or(false);
+            if dark {
+                Theme::Dark
+            } else {
+                Theme::Light
+            }
+        }
+    }
+}
+
+fn default_saved() -> Saved {
+    Saved::from_preset(scenario::preset(scenario::DEFAULT_PRESET).expect("the default preset exists"))
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let saved = storage::load_saved().unwrap_or_else(default_saved);
+    let st = AppState::new(saved, initial_theme());
+    provide_context(st);
+    let editor: EditorHandle = StoredValue::new_local(None);
+    provide_context(editor);
+    let bridge: BridgeHandle = bridge::start(st);
+    provide_context(bridge);
+
+    // A share link overrides the autosaved scenario.
+    if let Some(payload) = storage::hash_payload() {
+        spawn_local(async move {
+            match storage::decode(&payload).await {
+                Some(saved) => {
+                    st.replace_scenario(saved);
+                    st.flash("Loaded the scenario from the link");
+                }
+                None => st.flash("The link's scenario could not be read"),
+            }
+            storage::set_hash("");
+        });
+    }
+
+    // Run the scenario whenever it changes (edits are debounced by the editor).
+    Effect::new(move |_| {
+        let saved = st.saved.get();
+        let fresh = st.fresh.get_untracked();
+        bridge.update_value(|b| b.keep_playhead = !fresh);
+        match &saved.generated {
+            Some(spec) => bridge::generate(bridge, st, spec.clone(), saved.seed),
+            None => {
+                let (text, map) = scenario::join(&saved.parts);
+                bridge::load(bridge, st, text, map, saved.seed);
+            }
+        }
+    });
+
+    // A new run: a fresh scenario starts playing from the beginning.
+    Effect::new(move |prev: Option<u64>| {
+        let run = st.run.get();
+        if prev.is_some_and(|p| p != run) || (prev.is_none() && run > 0) {
+            if st.fresh.get_untracked() {
+                st.set_fresh.set(false);
+                st.set_playing.set(true);
+            }
+        }
+        run
+    });
+
+    // Autosave.
+    Effect::new(move |_| {
+        st.saved.with(storage::save);
+    });
+
+    // Theme on the document element.
+    Effect::new(move |_| {
+        let t = st.theme.get();
+        let name = if t == Theme::Dark { "dark" } else { "light" };
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-theme", name);
+        }
+    });
+
+    // Ask the worker for the frame at the playhead. Large runs fetch per-node detail only when
+    // paused (it costs a re-run in the worker).
+    Effect::new(move |_| {
+        let run = st.run.get();
+        let stop = st.stop.get();
+        let playing = st.playing.get();
+        let detail_all = st.summary.with(|s| s.as_ref().map(|s| s.detail_all).unwrap_or(true));
+        if run > 0 {
+            bridge::request_frame(bridge, run, stop, !detail_all && !playing);
+        }
+    });
+
+    // Explanations of clicked cells.
+    Effect::new(move |_| {
+        if let Some(c) = st.cell.get() {
+            st.set_explanation.set(None);
+            bridge::explain(bridge, st.run.get_untracked(), c.cycle, c.node, c.plugin, c.score);
+        }
+    });
+
+    // The playback clock: advance one stop per period once the current frame is shown.
+    let elapsed = StoredValue::new(0u32);
+    const TICK: u32 = 30;
+    let _ = set_interval_with_handle(
+        move || {
+            if !st.playing.get_untracked() {
+                elapsed.set_value(0);
+                return;
+            }
+            let e = elapsed.get_value() + TICK;
+            let period = speed_ms(st.speed.get_untracked());
+            let stop = st.stop.get_untracked();
+            let shown = st.frame.with_untracked(|f| f.as_ref().map(|f| f.stop)) == Some(stop);
+            if e >= period && shown {
+                elapsed.set_value(0);
+                let last = st.stops().saturating_sub(1);
+                if stop >= last {
+                    st.set_playing.set(false);
+                } else {
+                    st.set_stop.set(stop + 1);
+                }
+            } else {
+                elapsed.set_value(e.min(period));
+            }
+        },
+        Duration::from_millis(TICK as u64),
+    );
+
+    // Keyboard shortcuts (not while typing).
+    let _ = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        let typing = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .map(|el| {
+                let tag = el.tag_name().to_ascii_lowercase();
+                matches!(tag.as_str(), "input" | "textarea" | "select") || el.closest(".cm-editor").ok().flatten().is_some()
+            })
+            .unwrap_or(false);
+        let key = e.key();
+        if key == "Escape" {
+            st.set_cell.set(None);
+            st.set_show_help.set(false);
+            st.set_show_generate.set(false);
+            return;
+        }
+        if typing {
+            return;
+        }
+        let mut handled = true;
+        match key.as_str() {
+            " " | "k" => st.set_playing.update(|p| *p = !*p),
+            "ArrowRight" if e.shift_key() => {
+                st.set_playing.set(false);
+                st.step_pod(true)
+            }
+            "ArrowLeft" if e.shift_key() => {
+                st.set_playing.set(false);
+                st.step_pod(false)
+            }
+            "ArrowRight" | "l" => {
+                st.set_playing.set(false);
+                st.step_phase(true)
+            }
+            "ArrowLeft" | "j" => {
+                st.set_playing.set(false);
+                st.step_phase(false)
+            }
+            "Home" => st.seek(0),
+            "End" => st.seek(st.stops().saturating_sub(1)),
+            "1" | "2" | "3" | "4" => st.set_speed.set(key.parse().unwrap_or(2)),
+            "?" => st.set_show_help.update(|h| *h = !*h),
+            "e" => editor.with_value(|ed| {
+                if let Some(ed) = ed {
+                    ed.focus()
+                }
+            }),
+            _ => handled = false,
+        }
+        if handled {
+            e.prevent_default();
+        }
+    });
+
+    view! {
+        <div class="app">
+            <TopBar/>
+            <main class="workspace">
+                <section class="panel editor-panel" aria-label="Scenario editor">
+                    <Editor/>
+                </section>
+                <section class="panel cluster-panel" aria-label="Cluster">
+                    <ClusterView/>
+                </section>
+                <section class="panel queue-panel" aria-label="Scheduling queue">
+                    <QueuePanel/>
+                </section>
+                <section class="panel lower-panel" aria-label="Scheduling cycle">
+                    <LowerPanel/>
+                    <ExplainPanel/>
+                </section>
+            </main>
+            <Transport/>
+            <HelpDialog/>
+            <GenerateDialog/>
+            <div class="toast" role="status" aria-live="polite">
+                {move || st.toast.get().map(|t| view! { <span>{t}</span> })}
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,179 @@
+//! The lower panel: the scheduling cycle at the playhead (pipeline, filter matrix, score table,
+//! preemption, the FailedScheduling message) or the profiles.
+
+use crate::components::{
+    filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
+};
+use crate::fmt;
+use crate::state::{use_app, LowerTab};
+use leptos::prelude::*;
+use schedlab_core::view::{CycleView, Marker, Stage};
+
+#[component]
+pub fn LowerPanel() -> impl IntoView {
+    let st = use_app();
+    let tab_btn = move |t: LowerTab, label: &'static str| {
+        view! {
+            <button
+                role="tab"
+                class="tab"
+                class:active=move || st.lower.get() == t
+                aria-selected=move || (st.lower.get() == t).to_string()
+                on:click=move |_| st.set_lower.set(t)
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <div class="lower">
+            <div class="panel-head">
+                <div class="tabs" role="tablist" aria-label="Lower panel">
+                    {tab_btn(LowerTab::Cycle, "Scheduling cycle")}
+                    {tab_btn(LowerTab::Profiles, "Profiles")}
+                </div>
+                <CycleTitle/>
+            </div>
+            <Show when=move || st.lower.get() == LowerTab::Cycle fallback=|| view! { <Profiles/> }>
+                <CycleBody/>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn CycleTitle() -> impl IntoView {
+    let st = use_app();
+    let title = move || {
+        st.frame.with(|f| {
+            let f = f.as_ref()?;
+            let cv = f.cycle_view.as_ref()?;
+            let pod = st.pod_name(cv.pod);
+            Some(format!(
+                "cycle {} · pod {pod} · attempt {} · {} · t = {}",
+                cv.cycle,
+                cv.attempt,
+                cv.profile,
+                fmt::clock(cv.time_ms)
+            ))
+        })
+    };
+    view! { <span class="cycle-title">{title}</span> }
+}
+
+#[component]
+fn CycleBody() -> impl IntoView {
+    let st = use_app();
+    let cv = Memo::new(move |_| st.frame.with(|f| f.as_ref().and_then(|f| f.cycle_view.clone())));
+    let stage = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.stage)));
+    view! {
+        {move || match (cv.get(), stage.get()) {
+            (Some(_), _) => view! { <CycleDetail cv=cv/> }.into_any(),
+            (None, Some(Stage::Ready)) => view! {
+                <div class="placeholder">
+                    <p><strong>"Every pending pod is queued."</strong>" Press "<kbd>"Space"</kbd>" to play, "<kbd>"→"</kbd>" to step one phase."</p>
+                    <p class="muted">"Each cycle pops one pod and runs the extension points in order: PreFilter, Filter (every node), PostFilter (preemption) when no node fits, then Score, Reserve, Permit and Bind."</p>
+                </div>
+            }
+            .into_any(),
+            (None, Some(Stage::Quiet)) => view! {
+                <div class="placeholder">
+                    <p><strong>"Quiet."</strong>" No pod can make progress any more: the run is over."</p>
+                    <p class="muted">"Step back with "<kbd>"←"</kbd>", or jump to a cycle on the timeline."</p>
+                </div>
+            }
+            .into_any(),
+            _ => view! { <div class="placeholder muted">"Loading…"</div> }.into_any(),
+        }}
+    }
+}
+
+#[component]
+fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
+    let st = use_app();
+    let stage = Memo::new(move |_| cv.with(|c| c.as_ref().map(|c| c.stage).unwrap_or(Stage::QueueSort)));
+    let outcome = move || {
+        cv.with(|c| {
+            let c = c.as_ref()?;
+            if let Some(msg) = &c.message {
+                let pod = st.pod_name(c.pod);
+                return Some(
+                    view! {
+                        <div class="outcome failed" role="status">
+                            <div class="kubectl" aria-label="FailedScheduling event, as kubectl describe shows it">
+                                <span class="k-type">"Warning"</span>
+                                <span class="k-reason">"FailedScheduling"</span>
+                                <span class="k-obj">{format!("pod/{pod}")}</span>
+                                <div class="k-msg" data-testid="failed-message">{msg.clone()}</div>
+                            </div>
+                        </div>
+                    }
+                    .into_any(),
+                );
+            }
+            if let Some(msg) = &c.scheduled {
+                return Some(
+                    view! {
+                        <div class="outcome bound" role="status">
+                            <div class="kubectl">
+                                <span class="k-type">"Normal"</span>
+                                <span class="k-reason">"Scheduled"</span>
+                                <div class="k-msg">{msg.clone()}</div>
+                            </div>
+                        </div>
+                    }
+                    .into_any(),
+                );
+            }
+            match c.outcome {
+                Some(Marker::Error) => Some(view! { <div class="outcome failed">"The attempt ended with an error."</div> }.into_any()),
+                _ => None,
+            }
+        })
+    };
+    let show_filter = Memo::new(move |_| {
+        cv.with(|c| {
+            c.as_ref()
+                .is_some_and(|c| c.filter.is_some() || c.pre_filter.as_ref().is_some_and(|p| p.failed_plugin.is_some()))
+        })
+    });
+    let show_score = Memo::new(move |_| cv.with(|c| c.as_ref().is_some_and(|c| c.score.is_some())));
+    let show_post = Memo::new(move |_| cv.with(|c| c.as_ref().is_some_and(|c| c.post_filter.is_some())));
+    let prefilter_fail = move || {
+        cv.with(|c| {
+            let p = c.as_ref()?.pre_filter.as_ref()?;
+            let plugin = p.failed_plugin.clone()?;
+            Some(view! {
+                <div class="prefilter-fail">
+                    <strong>{format!("PreFilter: {plugin} rejected the pod")}</strong>
+                    {format!(" ({}): {}", p.code.clone().unwrap_or_default(), p.reasons.join("; "))}
+                    <div class="muted">"No node is filtered when PreFilter rejects: every node gets this verdict."</div>
+                </div>
+            })
+        })
+    };
+    view! {
+        <div class="cycle" data-stage=move || format!("{:?}", stage.get())>
+            <Pipeline cv=cv/>
+            <div class="cycle-grid">
+                <Show when=move || show_filter.get()>
+                    <div class="box filter-box" class:current=move || stage.get() == Stage::Filter>
+                        {prefilter_fail}
+                        <FilterMatrix cv=cv/>
+                    </div>
+                </Show>
+                <Show when=move || show_score.get()>
+                    <div class="box score-box" class:current=move || matches!(stage.get(), Stage::Score | Stage::NormalizeScore)>
+                        <ScoreTable cv=cv/>
+                    </div>
+                </Show>
+                <Show when=move || show_post.get()>
+                    <div class="box post-box" class:current=move || stage.get() == Stage::PostFilter>
+                        <Preemption cv=cv/>
+                    </div>
+                </Show>
+                <div class="box outcome-box">{outcome}</div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,21 @@
+//! The playground's components, one per file.
+
+pub mod app;
+pub mod cluster;
+pub mod cycle;
+pub mod editor;
+pub mod explain_panel;
+pub mod filter_matrix;
+pub mod generate_dialog;
+pub mod heatmap;
+pub mod help;
+pub mod node_card;
+pub mod pipeline;
+pub mod pod_chip;
+pub mod preemption;
+pub mod profiles;
+pub mod queue;
+pub mod score_table;
+pub mod timeline;
+pub mod topbar;
+pub mod transport;

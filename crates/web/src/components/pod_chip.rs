@@ -1,0 +1,100 @@
+//! A pod as a chip: its name, a glyph for its state (colour is never the only signal) and its
+//! priority and requests on hover.
+
+use crate::fmt;
+use crate::state::use_app;
+use leptos::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChipState {
+    Running,
+    /// Bound in the cycle on screen.
+    New,
+    /// Chosen as a preemption victim, not deleted yet.
+    Victim,
+    /// Deleted by a preemption in this cycle.
+    Leaving,
+    /// Pending, nominated to this node.
+    Nominated,
+    Queued,
+    InFlight,
+    Unschedulable,
+    Backoff,
+    Gated,
+}
+
+impl ChipState {
+    fn class(self) -> &'static str {
+        match self {
+            ChipState::Running => "running",
+            ChipState::New => "new",
+            ChipState::Victim => "victim",
+            ChipState::Leaving => "leaving",
+            ChipState::Nominated => "nominated",
+            ChipState::Queued => "queued",
+            ChipState::InFlight => "inflight",
+            ChipState::Unschedulable => "unschedulable",
+            ChipState::Backoff => "backoff",
+            ChipState::Gated => "gated",
+        }
+    }
+    fn glyph(self) -> &'static str {
+        match self {
+            ChipState::Running => "",
+            ChipState::New => "★ ",
+            ChipState::Victim => "⚔ ",
+            ChipState::Leaving => "✝ ",
+            ChipState::Nominated => "⚑ ",
+            ChipState::Queued => "",
+            ChipState::InFlight => "▶ ",
+            ChipState::Unschedulable => "◷ ",
+            ChipState::Backoff => "↻ ",
+            ChipState::Gated => "⊘ ",
+        }
+    }
+    fn word(self) -> &'static str {
+        match self {
+            ChipState::Running => "running",
+            ChipState::New => "just placed",
+            ChipState::Victim => "preemption victim",
+            ChipState::Leaving => "evicted",
+            ChipState::Nominated => "nominated here, waiting",
+            ChipState::Queued => "in activeQ",
+            ChipState::InFlight => "being scheduled",
+            ChipState::Unschedulable => "unschedulable",
+            ChipState::Backoff => "backing off",
+            ChipState::Gated => "gated",
+        }
+    }
+}
+
+#[component]
+pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
+    let st = use_app();
+    let info = st.summary.with_untracked(|s| {
+        s.as_ref().and_then(|s| {
+            let p = s.model.pods.get(pod as usize)?;
+            let mut req: Vec<String> = Vec::new();
+            for (i, c) in s.model.resources.iter().enumerate() {
+                let v = p.requests.get(i).copied().unwrap_or(0);
+                if v > 0 && c.name != "pods" {
+                    req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+                }
+            }
+            Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone()))
+        })
+    });
+    let (name, prio, req, profile) = info.unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()));
+    let title = format!(
+        "{name} — {}; priority {prio}; requests {}; scheduler {profile}",
+        state.word(),
+        if req.is_empty() { "nothing".to_string() } else { req }
+    );
+    let data_name = name.clone();
+    view! {
+        <span class=format!("chip {}", state.class()) data-pod=data_name data-state=state.class() title=title.clone() aria-label=title>
+            {state.glyph()}
+            {name}
+        </span>
+    }
+}

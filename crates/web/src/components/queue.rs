@@ -1,0 +1,143 @@
+//! The scheduling queue at the playhead: the pod in flight, activeQ in pop order, backoffQ with
+//! the remaining backoff, the unschedulable pool with reasons, gated pods with their gates.
+
+use crate::components::pod_chip::{ChipState, PodChip};
+use crate::fmt;
+use crate::state::use_app;
+use leptos::prelude::*;
+use schedlab_core::view::{QueueItem, QueueView};
+
+#[component]
+pub fn QueuePanel() -> impl IntoView {
+    let st = use_app();
+    let q = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.queue.clone()).unwrap_or_default()));
+    let clock = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms).unwrap_or(0)));
+    let in_flight = move || {
+        q.with(|q| q.in_flight).map(|p| {
+            let prio = st.summary.with_untracked(|s| {
+                s.as_ref()
+                    .and_then(|s| s.model.pods.get(p as usize))
+                    .map(|p| p.priority)
+                    .unwrap_or(0)
+            });
+            view! {
+                <div class="inflight" data-inflight=p>
+                    <span class="q-label">"Being scheduled"</span>
+                    <PodChip pod=p state=ChipState::InFlight/>
+                    <span class="muted">"priority "{prio}</span>
+                </div>
+            }
+        })
+    };
+    view! {
+        <div class="panel-head">
+            <h2>"Queue"</h2>
+            <span class="muted">{move || format!("t = {}", fmt::clock(clock.get()))}</span>
+        </div>
+        <div class="queue-body">
+            {in_flight}
+            <QueueSection
+                title="activeQ"
+                hint="Ready to be scheduled, in the order they will be popped (priority, then arrival)"
+                state=ChipState::Queued
+                items=Signal::derive(move || q.with(|q| q.active.clone()))
+                total=Signal::derive(move || q.with(|q| q.active_total))
+                clock=clock
+            />
+            <QueueSection
+                title="backoffQ"
+                hint="Failed recently; retried when the backoff ends"
+                state=ChipState::Backoff
+                items=Signal::derive(move || q.with(|q| q.backoff.clone()))
+                total=Signal::derive(move || q.with(|q| q.backoff_total))
+                clock=clock
+            />
+            <QueueSection
+                title="Unschedulable"
+                hint="Waiting for a cluster event that could make them schedulable"
+                state=ChipState::Unschedulable
+                items=Signal::derive(move || q.with(|q| q.unschedulable.clone()))
+                total=Signal::derive(move || q.with(|q| q.unschedulable_total))
+                clock=clock
+            />
+            <QueueSection
+                title="Gated"
+                hint="Held back by PreEnqueue (scheduling gates): never tried until the gates are removed"
+                state=ChipState::Gated
+                items=Signal::derive(move || q.with(|q| q.gated.clone()))
+                total=Signal::derive(move || q.with(|q| q.gated_total))
+                clock=clock
+            />
+            <Foreign q=q/>
+        </div>
+    }
+}
+
+#[component]
+fn QueueSection(
+    title: &'static str,
+    hint: &'static str,
+    state: ChipState,
+    items: Signal<Vec<QueueItem>>,
+    total: Signal<u32>,
+    clock: Memo<i64>,
+) -> impl IntoView {
+    let st = use_app();
+    view! {
+        <section class="q-section" class:empty=move || total.get() == 0 aria-label=title>
+            <h3 title=hint>
+                {title}
+                <span class="count">{move || total.get()}</span>
+            </h3>
+            <ol class="q-list">
+                <For
+                    each=move || items.get()
+                    key=|i| (i.pod, i.note.clone(), i.until_ms, i.nominated)
+                    children=move |i| {
+                        let detail = match state {
+                            ChipState::Backoff => i.until_ms.map(|u| {
+                                let left = u - clock.get_untracked();
+                                if left > 0 { format!("retry in {}", fmt::clock(left)) } else { "backoff over".to_string() }
+                            }),
+                            _ => None,
+                        };
+                        let nominated = i.nominated.map(|n| format!("nominated → {}", st.node_name(n)));
+                        view! {
+                            <li class="q-item">
+                                <div class="q-row">
+                                    <PodChip pod=i.pod state=state/>
+                                    <span class="muted prio" title="priority">"p="{i.priority}</span>
+                                    {detail.map(|d| view! { <span class="q-detail">{d}</span> })}
+                                </div>
+                                {nominated.map(|n| view! { <div class="q-nominated">"⚑ "{n}</div> })}
+                                {i.note.clone().map(|n| view! { <div class="q-note" title=n.clone()>{n.clone()}</div> })}
+                            </li>
+                        }
+                    }
+                />
+            </ol>
+            {move || {
+                let shown = items.with(|v| v.len() as u32);
+                let t = total.get();
+                (t > shown).then(|| view! { <div class="muted more">{format!("… and {} more", t - shown)}</div> })
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn Foreign(q: Memo<QueueView>) -> impl IntoView {
+    view! {
+        <Show when=move || q.with(|q| !q.foreign.is_empty())>
+            <section class="q-section" aria-label="Other schedulers">
+                <h3 title="Their schedulerName names no profile here: this scheduler leaves them alone">
+                    "Other schedulers"
+                    <span class="count">{move || q.with(|q| q.foreign.len())}</span>
+                </h3>
+                <div class="q-row wrap">
+                    {move || q.with(|q| q.foreign.iter().map(|&p| view! { <PodChip pod=p state=ChipState::Gated/> }).collect_view())}
+                </div>
+            </section>
+        </Show>
+    }
+}

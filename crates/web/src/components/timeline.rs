@@ -1,0 +1,87 @@
+//! The timeline: one mark per cycle (bound, unschedulable, preemption, error) and the playhead.
+//! A native range input over a canvas: drag, click and keyboard for free.
+
+use crate::state::{use_app, Theme};
+use leptos::ev;
+use leptos::html;
+use leptos::prelude::*;
+use schedlab_core::view::Marker;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn Timeline() -> impl IntoView {
+    let st = use_app();
+    let canvas = NodeRef::<html::Canvas>::new();
+    let (resized, set_resized) = signal(0u32);
+    let _ = window_event_listener(ev::resize, move |_| set_resized.update(|r| *r += 1));
+    let last = move || st.summary.with(|s| s.as_ref().map(|s| s.stops.saturating_sub(1)).unwrap_or(0));
+
+    Effect::new(move |_| {
+        resized.track();
+        let dark = st.theme.get() == Theme::Dark;
+        let Some(c) = canvas.get() else { return };
+        let w = c.client_width().max(50) as f64;
+        let h = c.client_height().max(10) as f64;
+        let dpr = window().device_pixel_ratio().max(1.0);
+        c.set_width((w * dpr) as u32);
+        c.set_height((h * dpr) as u32);
+        let Ok(Some(ctx)) = c.get_context("2d") else { return };
+        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+            return;
+        };
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        ctx.clear_rect(0.0, 0.0, w, h);
+        st.summary.with(|s| {
+            let Some(s) = s else { return };
+            let total = s.stops.max(1) as f64;
+            ctx.set_fill_style_str(if dark { "#2a3140" } else { "#e4e7ee" });
+            ctx.fill_rect(0.0, h / 2.0 - 2.0, w, 4.0);
+            // Draw in order of importance so rarer marks stay visible on dense timelines.
+            for pass in [Marker::Bound, Marker::Unschedulable, Marker::Error, Marker::Preempted] {
+                let (color, hh) = match pass {
+                    Marker::Bound => (if dark { "#3fbf7f" } else { "#1f9d55" }, 0.35),
+                    Marker::Unschedulable => (if dark { "#f0b429" } else { "#c27c0e" }, 0.6),
+                    Marker::Error => ("#d64545", 0.7),
+                    Marker::Preempted => (if dark { "#b794f4" } else { "#7c3aed" }, 0.9),
+                };
+                ctx.set_fill_style_str(color);
+                for (i, m) in s.cycle_marker.iter().enumerate() {
+                    if *m != pass {
+                        continue;
+                    }
+                    let x = s.cycle_first_stop[i] as f64 / total * w;
+                    let mh = h * hh;
+                    ctx.fill_rect(x, (h - mh) / 2.0, 2.0, mh);
+                }
+            }
+        });
+    });
+
+    view! {
+        <div class="timeline">
+            <canvas node_ref=canvas aria-hidden="true"></canvas>
+            <input
+                type="range"
+                min="0"
+                aria-label="Playhead (phase by phase)"
+                aria-valuetext=move || {
+                    let c = st.cycle_of(st.stop.get());
+                    st.frame.with(|f| format!("cycle {c}, {}", f.as_ref().map(|f| f.stage.label()).unwrap_or("")))
+                }
+                prop:max=move || last().to_string()
+                prop:value=move || st.stop.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                        st.set_playing.set(false);
+                        st.seek(v);
+                    }
+                }
+            />
+            <div class="timeline-legend muted" aria-hidden="true">
+                <span class="tl bound">"▮ bound"</span>
+                <span class="tl unsched">"▮ failed"</span>
+                <span class="tl preempt">"▮ preemption"</span>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,122 @@
+//! The top bar: presets, seed, large-cluster generator, share link, theme, help.
+
+use crate::scenario::{self, Saved};
+use crate::state::{use_app, Busy, Theme};
+use crate::storage;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+#[component]
+pub fn TopBar() -> impl IntoView {
+    let st = use_app();
+    let preset_value = move || st.saved.with(|s| s.preset.clone().unwrap_or_default());
+    let on_preset = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if let Some(p) = scenario::preset(&id) {
+            let mut saved = Saved::from_preset(p);
+            saved.seed = st.saved.with_untracked(|s| s.seed);
+            st.replace_scenario(saved);
+        }
+    };
+    let on_seed = move |ev: leptos::ev::Event| {
+        if let Ok(seed) = event_target_value(&ev).trim().parse::<u64>() {
+            st.set_fresh.set(false);
+            st.set_saved.update(|s| s.seed = seed);
+        }
+    };
+    let share = move |_| {
+        let saved = st.saved.get_untracked();
+        spawn_local(async move {
+            let Some(payload) = storage::encode(&saved).await else {
+                st.flash("Could not encode the scenario");
+                return;
+            };
+            let hash = format!("{}{payload}", storage::HASH_PREFIX);
+            storage::set_hash(&hash);
+            let url = window().location().href().unwrap_or_default();
+            let clip = window().navigator().clipboard();
+            let copied = wasm_bindgen_futures::JsFuture::from(clip.write_text(&url)).await.is_ok();
+            st.flash(if copied {
+                format!("Link copied ({} characters)", url.len())
+            } else {
+                "The link is in the address bar".to_string()
+            });
+        });
+    };
+    let toggle_theme = move |_| {
+        let next = if st.theme.get_untracked() == Theme::Dark {
+            Theme::Light
+        } else {
+            Theme::Dark
+        };
+        storage::save_theme(if next == Theme::Dark { "dark" } else { "light" });
+        st.set_theme.set(next);
+    };
+    let status = move || match st.busy.get() {
+        Busy::Idle => st.summary.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    format!(
+                        "{} nodes · {} pods · {} bound · {} pending{} · {:.0} ms",
+                        s.model.nodes.len(),
+                        s.model.pods.len(),
+                        s.bound,
+                        s.pending,
+                        if s.evicted > 0 {
+                            format!(" · {} evicted", s.evicted)
+                        } else {
+                            String::new()
+                        },
+                        st.run_ms.get()
+                    )
+                })
+                .unwrap_or_else(|| "starting the engine…".into())
+        }),
+        Busy::Running { cycles, pods } if pods > 0 => format!("scheduling… {cycles} cycles ({pods} pods)"),
+        Busy::Running { .. } => "scheduling…".into(),
+    };
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <span class="logo" aria-hidden="true">"⎈"</span>
+                <span class="name">"schedlab"</span>
+                <span class="sub muted">"kube-scheduler v1.34, step by step"</span>
+            </div>
+            <label class="field">
+                <span class="label">"Preset"</span>
+                <select aria-label="Preset scenario" on:change=on_preset prop:value=preset_value>
+                    <option value="" disabled=true>"Custom scenario"</option>
+                    {scenario::PRESETS
+                        .iter()
+                        .map(|p| view! { <option value=p.id selected=move || preset_value() == p.id>{p.title}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label class="field seed">
+                <span class="label">"Seed"</span>
+                <input
+                    type="number"
+                    min="0"
+                    aria-label="Random seed for tie-breaks"
+                    title="Ties between top-scored nodes are broken at random with this seed"
+                    prop:value=move || st.saved.with(|s| s.seed.to_string())
+                    on:change=on_seed
+                />
+            </label>
+            <button class="btn" on:click=move |_| st.set_show_generate.set(true) aria-label="Generate a large cluster">
+                "Large cluster…"
+            </button>
+            <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string()>
+                {status}
+            </span>
+            <span class="spacer"></span>
+            <button class="btn" on:click=share aria-label="Copy a share link">"Share"</button>
+            <button class="btn icon" on:click=toggle_theme aria-label="Switch light/dark theme" title="Light/dark theme">
+                {move || if st.theme.get() == Theme::Dark { "☀" } else { "☾" }}
+            </button>
+            <button class="btn icon" on:click=move |_| st.set_show_help.set(true) aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+                "?"
+            </button>
+        </header>
+    }
+}

@@ -1,0 +1,59 @@
+//! Formatting for the views: amounts, times, names.
+
+use schedlab_core::view::{ResourceCol, Unit};
+
+pub fn amount(col: &ResourceCol, v: i64) -> String {
+    match col.unit {
+        Unit::MilliCpu => schedlab_core::view::explain_format_amount("cpu", v),
+        Unit::Bytes => schedlab_core::view::explain_format_amount("memory", v),
+        Unit::Count => v.to_string(),
+    }
+}
+
+/// A short column label for a resource (`example.com/gpu` → `gpu`).
+pub fn resource_label(name: &str) -> &str {
+    match name {
+        "memory" => "mem",
+        "ephemeral-storage" => "disk",
+        n => n.rsplit('/').next().unwrap_or(n),
+    }
+}
+
+/// Logical time: seconds with millisecond precision.
+pub fn clock(ms: i64) -> String {
+    format!("{}.{:03} s", ms / 1000, (ms % 1000).abs())
+}
+
+/// A short column header for a plugin.
+pub fn plugin_short(p: &str) -> &str {
+    match p {
+        "NodeUnschedulable" => "Unsched",
+        "NodeName" => "Name",
+        "TaintToleration" => "Taints",
+        "NodeAffinity" => "NodeAff",
+        "NodePorts" => "Ports",
+        "NodeResourcesFit" => "Fit",
+        "VolumeRestrictions" => "VolRestr",
+        "NodeVolumeLimits" => "VolLimits",
+        "VolumeBinding" => "VolBind",
+        "VolumeZone" => "VolZone",
+        "PodTopologySpread" => "Spread",
+        "InterPodAffinity" => "PodAff",
+        "DynamicResources" => "DRA",
+        "NodeResourcesBalancedAllocation" => "Balanced",
+        "ImageLocality" => "Images",
+        p => p,
+    }
+}
+
+pub fn percent(used: i64, total: i64) -> f64 {
+    if total <= 0 {
+        if used > 0 {
+            100.0
+        } else {
+            0.0
+        }
+    } else {
+        (used as f64 * 100.0 / total as f64).clamp(0.0, 100.0)
+    }
+}

@@ -1,0 +1,14 @@
+//! The schedlab playground: a Leptos (client-side rendered) app. The page edits the scenario and
+//! renders views; the engine runs in a Web Worker (`schedlab-worker`), which owns the run and
+//! answers with the views of `schedlab_core::view`. No scheduling logic lives in this crate.
+
+pub mod bridge;
+pub mod components;
+pub mod editor_js;
+pub mod fmt;
+pub mod generate;
+pub mod protocol;
+pub mod scenario;
+pub mod state;
+pub mod storage;
+pub mod worker;

@@ -1,0 +1,96 @@
+//! Messages between the page and the engine's Web Worker (JSON strings through postMessage).
+
+use schedlab_core::view::{Explanation, Frame, Summary};
+use serde::{Deserialize, Serialize};
+
+/// Parameters of a generated (synthetic) cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GenSpec {
+    pub nodes: u32,
+    pub pods: u32,
+    pub zones: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "camelCase")]
+pub enum Request {
+    /// Load and run a scenario; the previous run stays when this one is invalid.
+    #[serde(rename_all = "camelCase")]
+    Load { id: u64, text: String, seed: u64 },
+    /// Generate a synthetic cluster, then load and run it.
+    #[serde(rename_all = "camelCase")]
+    Generate { id: u64, spec: GenSpec, seed: u64 },
+    /// The frame at a stop of run `run`.
+    #[serde(rename_all = "camelCase")]
+    Frame { id: u64, run: u64, stop: u32, detail: bool },
+    /// Explain a filter (score = false) or score cell; an empty plugin explains the row.
+    #[serde(rename_all = "camelCase")]
+    Explain {
+        id: u64,
+        run: u64,
+        cycle: u32,
+        node: u32,
+        plugin: String,
+        score: bool,
+    },
+    /// The YAML text of a generated scenario.
+    #[serde(rename_all = "camelCase")]
+    GeneratedText { id: u64, spec: GenSpec },
+}
+
+/// A load error placed in the scenario text (1-based; 0 = unknown).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadIssue {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "camelCase")]
+pub enum Response {
+    Ready,
+    #[serde(rename_all = "camelCase")]
+    Progress {
+        id: u64,
+        cycles: u32,
+        pods: u32,
+    },
+    #[serde(rename_all = "camelCase")]
+    Loaded {
+        id: u64,
+        run: u64,
+        summary: Box<Summary>,
+        load_ms: f64,
+        run_ms: f64,
+    },
+    #[serde(rename_all = "camelCase")]
+    Invalid {
+        id: u64,
+        issues: Vec<LoadIssue>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Frame {
+        id: u64,
+        run: u64,
+        frame: Box<Frame>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Explained {
+        id: u64,
+        run: u64,
+        explanation: Explanation,
+    },
+    #[serde(rename_all = "camelCase")]
+    Text {
+        id: u64,
+        text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    Failed {
+        id: u64,
+        message: String,
+    },
+}

@@ -1,0 +1,435 @@
+//! The scenario as the editor holds it: four parts (nodes, pods, other objects, scheduler
+//! configuration) joined into one multi-document YAML for the engine, with a line map to place
+//! the engine's errors back in their part. Also the presets and the add-object templates.
+//! Text handling only: the engine reads the joined text.
+
+use crate::protocol::GenSpec;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Part {
+    Nodes,
+    Pods,
+    Other,
+    Config,
+}
+
+impl Part {
+    pub const ALL: [Part; 4] = [Part::Nodes, Part::Pods, Part::Other, Part::Config];
+    /// The order parts are joined in: objects the others refer to first.
+    pub const JOIN_ORDER: [Part; 4] = [Part::Other, Part::Nodes, Part::Pods, Part::Config];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Part::Nodes => "nodes",
+            Part::Pods => "pods",
+            Part::Other => "other",
+            Part::Config => "config",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Nodes => "Nodes",
+            Part::Pods => "Pods",
+            Part::Other => "Other",
+            Part::Config => "Config",
+        }
+    }
+    pub fn hint(self) -> &'static str {
+        match self {
+            Part::Nodes => "v1 Node objects",
+            Part::Pods => "v1 Pod objects: with spec.nodeName they already run; the others are queued in this order",
+            Part::Other => "PriorityClasses, PodDisruptionBudgets, Namespaces, volumes, storage classes, CSI objects",
+            Part::Config => "One KubeSchedulerConfiguration (profiles); empty means the default profile",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<Part> {
+        Part::ALL.into_iter().find(|p| p.id() == s)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parts {
+    pub nodes: String,
+    pub pods: String,
+    pub other: String,
+    pub config: String,
+}
+
+impl Parts {
+    pub fn get(&self, p: Part) -> &str {
+        match p {
+            Part::Nodes => &self.nodes,
+            Part::Pods => &self.pods,
+            Part::Other => &self.other,
+            Part::Config => &self.config,
+        }
+    }
+    pub fn set(&mut self, p: Part, text: String) {
+        match p {
+            Part::Nodes => self.nodes = text,
+            Part::Pods => self.pods = text,
+            Part::Other => self.other = text,
+            Part::Config => self.config = text,
+        }
+    }
+}
+
+/// Where each part starts in the joined text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineMap {
+    /// (part, first line of the part's text in the joined text (1-based), line count).
+    pub spans: Vec<(Part, u32, u32)>,
+}
+
+impl LineMap {
+    /// The part and the line within it of a joined-text line.
+    pub fn locate(&self, line: u32) -> Option<(Part, u32)> {
+        self.spans
+            .iter()
+            .find(|(_, start, count)| line >= *start && line < start + count.max(&1))
+            .map(|(p, start, _)| (*p, line - start + 1))
+            .or_else(|| {
+                // A separator line we added: report it at the start of the next part.
+                self.spans.iter().find(|(_, start, _)| *start > line).map(|(p, _, _)| (*p, 1))
+            })
+    }
+}
+
+fn line_count(s: &str) -> u32 {
+    if s.is_empty() {
+        0
+    } else {
+        s.lines().count() as u32
+    }
+}
+
+/// Joins the parts (other objects, nodes, pods, configuration), each after a `---` line.
+pub fn join(parts: &Parts) -> (String, LineMap) {
+    let mut out = String::new();
+    let mut lines = 0u32;
+    let mut map = LineMap::default();
+    for p in Part::JOIN_ORDER {
+        let text = parts.get(p);
+        if text.trim().is_empty() {
+            continue;
+        }
+        out.push_str("---\n");
+        lines += 1;
+        map.spans.push((p, lines + 1, line_count(text)));
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+        lines += line_count(text);
+    }
+    (out, map)
+}
+
+/// The kind of a YAML document: the value of a top-level `kind:` line.
+fn doc_kind(doc: &str) -> Option<&str> {
+    doc.lines()
+        .find_map(|l| {
+            let rest = l.strip_prefix("kind:")?;
+            let v = rest.split('#').next()?.trim().trim_matches(|c| c == '"' || c == '\'');
+            Some(v)
+        })
+        .or_else(|| {
+            // Flow or JSON style: `{"kind": "Pod", ...}` or `kind: Pod` inside braces.
+            let i = doc.find("kind")?;
+            let rest = doc[i + 4..].trim_start_matches(['"', '\'']).trim_start();
+            let rest = rest.strip_prefix(':')?.trim_start().trim_start_matches(['"', '\'']);
+            let end = rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len());
+            Some(&rest[..end])
+        })
+}
+
+fn part_of(kind: Option<&str>) -> Part {
+    match kind {
+        Some("Node") | Some("NodeList") => Part::Nodes,
+        Some("Pod") | Some("PodList") => Part::Pods,
+        Some("KubeSchedulerConfiguration") => Part::Config,
+        _ => Part::Other,
+    }
+}
+
+/// Splits a whole scenario into parts by each document's kind, keeping document order within
+/// each part. Comment-only documents travel with the document after them.
+pub fn split(text: &str) -> Parts {
+    let mut docs: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("---") {
+            docs.push(std::mem::take(&mut cur));
+            continue;
+        }
+        if line.starts_with("...") {
+            continue;
+        }
+        cur.push_str(line);
+    }
+    docs.push(cur);
+    let mut parts = Parts::default();
+    let mut pending = String::new();
+    // Comments before the first object describe the whole scenario: they head the Pods tab
+    // (the one shown first).
+    let mut header = String::new();
+    let mut seen_object = false;
+    let is_blank = |d: &str| d.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    for d in docs {
+        if is_blank(&d) {
+            if d.trim().is_empty() {
+                continue;
+            }
+            if seen_object {
+                pending.push_str(&d);
+            } else {
+                header.push_str(&d);
+            }
+            continue;
+        }
+        seen_object = true;
+        let p = part_of(doc_kind(&d));
+        let mut doc = std::mem::take(&mut pending);
+        doc.push_str(&d);
+        if !doc.ends_with('\n') {
+            doc.push('\n');
+        }
+        let target = match p {
+            Part::Nodes => &mut parts.nodes,
+            Part::Pods => &mut parts.pods,
+            Part::Other => &mut parts.other,
+            Part::Config => &mut parts.config,
+        };
+        if !target.is_empty() {
+            target.push_str("---\n");
+        }
+        target.push_str(&doc);
+    }
+    if !pending.trim().is_empty() {
+        parts.other.push_str(&pending);
+    }
+    if !header.trim().is_empty() {
+        if !header.ends_with('\n') {
+            header.push('\n');
+        }
+        parts.pods = format!("{header}{}", parts.pods);
+    }
+    parts
+}
+
+/// A preset scenario (assets/presets).
+pub struct Preset {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub text: &'static str,
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "tour",
+        title: "Tour: zones, spread, taints, a preemption, a failure",
+        text: include_str!("../../../assets/presets/tour.yaml"),
+    },
+    Preset {
+        id: "preemption",
+        title: "Preemption: choosing victims by priority",
+        text: include_str!("../../../assets/presets/preemption.yaml"),
+    },
+    Preset {
+        id: "spread",
+        title: "Topology spread + anti-affinity over three zones",
+        text: include_str!("../../../assets/presets/spread.yaml"),
+    },
+    Preset {
+        id: "scoring",
+        title: "Scoring: LeastAllocated vs balanced allocation",
+        text: include_str!("../../../assets/presets/scoring.yaml"),
+    },
+    Preset {
+        id: "profiles",
+        title: "Two profiles: a bin-packing scheduler next to the default",
+        text: include_str!("../../../assets/presets/profiles.yaml"),
+    },
+    Preset {
+        id: "queue",
+        title: "Queue: PrioritySort decides who goes first",
+        text: include_str!("../../../assets/presets/queue.yaml"),
+    },
+    Preset {
+        id: "reasons",
+        title: "Why not? One pod, five nodes, five different reasons",
+        text: include_str!("../../../assets/presets/reasons.yaml"),
+    },
+];
+
+pub const DEFAULT_PRESET: &str = "tour";
+
+pub fn preset(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// What the editor holds and the app saves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Saved {
+    pub parts: Parts,
+    pub seed: u64,
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// A generated large cluster (its text is not kept: it is regenerated from the spec).
+    #[serde(default)]
+    pub generated: Option<GenSpec>,
+}
+
+impl Saved {
+    pub fn from_preset(p: &Preset) -> Saved {
+        Saved {
+            parts: split(p.text),
+            seed: 1,
+            preset: Some(p.id.to_string()),
+            generated: None,
+        }
+    }
+}
+
+/// Objects the add buttons insert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Template {
+    Node,
+    Pod,
+    PriorityClass,
+    Pdb,
+    Config,
+}
+
+impl Template {
+    pub const ALL: [Template; 5] = [
+        Template::Node,
+        Template::Pod,
+        Template::PriorityClass,
+        Template::Pdb,
+        Template::Config,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Template::Node => "Node",
+            Template::Pod => "Pod",
+            Template::PriorityClass => "PriorityClass",
+            Template::Pdb => "PDB",
+            Template::Config => "Profile config",
+        }
+    }
+    pub fn part(self) -> Part {
+        match self {
+            Template::Node => Part::Nodes,
+            Template::Pod => Part::Pods,
+            Template::PriorityClass | Template::Pdb => Part::Other,
+            Template::Config => Part::Config,
+        }
+    }
+
+    /// The YAML to insert, named so as not to clash with what `existing` holds.
+    pub fn text(self, existing: &Parts) -> String {
+        let all = format!("{}\n{}\n{}", existing.nodes, existing.pods, existing.other);
+        let free = |prefix: &str| -> String {
+            (1..)
+                .map(|i| format!("{prefix}-{i}"))
+                .find(|n| {
+                    !all.contains(&format!("name: {n}\n"))
+                        && !all.contains(&format!("name: {n},"))
+                        && !all.contains(&format!("name: {n}}}"))
+                })
+                .unwrap_or_else(|| prefix.to_string())
+        };
+        match self {
+            Template::Node => {
+                let n = free("node");
+                format!(
+                    "apiVersion: v1\nkind: Node\nmetadata:\n  name: {n}\n  labels:\n    kubernetes.io/hostname: {n}\n    topology.kubernetes.io/zone: zone-a\nstatus:\n  capacity:\n    cpu: '4'\n    memory: 16Gi\n    pods: '110'\n"
+                )
+            }
+            Template::Pod => {
+                let n = free("pod");
+                format!(
+                    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {n}\n  labels:\n    app: {n}\nspec:\n  containers:\n  - name: app\n    image: registry.example.com/app:1.0\n    resources:\n      requests:\n        cpu: 500m\n        memory: 512Mi\n"
+                )
+            }
+            Template::PriorityClass => {
+                let n = free("priority");
+                format!("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {n}\nvalue: 1000\ndescription: Pods of this class may preempt lower-priority pods.\n")
+            }
+            Template::Pdb => {
+                let n = free("pdb");
+                format!(
+                    "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: {n}\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n"
+                )
+            }
+            Template::Config => "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n- schedulerName: bin-packing\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_then_join_keeps_every_document_and_maps_lines() {
+        let text = "# intent: x\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: hi}\nvalue: 5\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n";
+        let parts = split(text);
+        assert_eq!(
+            parts.nodes,
+            "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
+        );
+        assert_eq!(parts.pods, "# intent: x\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+        assert!(parts.other.starts_with("apiVersion: scheduling.k8s.io/v1"));
+        let (joined, map) = join(&parts);
+        // Line 4 of the pods part is `metadata: {name: p}`.
+        let (i, l) = joined.lines().enumerate().find(|(_, l)| l.contains("name: p}")).unwrap();
+        assert_eq!(l, "metadata: {name: p}");
+        assert_eq!(map.locate(i as u32 + 1), Some((Part::Pods, 4)));
+        assert_eq!(split(&joined), parts, "split ∘ join is the identity on parts");
+    }
+
+    #[test]
+    fn every_preset_splits_and_loads() {
+        for p in PRESETS {
+            let parts = split(p.text);
+            let (joined, _) = join(&parts);
+            let sc = schedlab_core::load_str(&joined, p.id).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            assert!(!sc.nodes.is_empty(), "{}", p.id);
+            assert!(!sc.pods.is_empty(), "{}", p.id);
+            // Regrouping the documents by part does not change what the scheduler does.
+            let run = |text: &str| {
+                let sc = schedlab_core::load_str(text, p.id).unwrap();
+                let mut e = schedlab_core::Engine::new(sc, Default::default());
+                e.run();
+                let mut out: Vec<(String, Option<String>, Option<String>, Option<String>)> = e
+                    .pods
+                    .iter()
+                    .map(|s| (s.info.key.clone(), s.node.clone(), s.nominated_node.clone(), s.message.clone()))
+                    .collect();
+                out.sort();
+                out
+            };
+            assert_eq!(run(&joined), run(p.text), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn templates_get_fresh_names_and_load() {
+        let mut parts = Parts::default();
+        for t in Template::ALL {
+            let text = t.text(&parts);
+            let cur = parts.get(t.part()).to_string();
+            parts.set(t.part(), if cur.is_empty() { text } else { format!("{cur}---\n{text}") });
+        }
+        let n2 = Template::Node.text(&parts);
+        assert!(n2.contains("name: node-2"), "{n2}");
+        let (joined, _) = join(&parts);
+        schedlab_core::load_str(&joined, "t").unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -1,0 +1,285 @@
+//! The app's state: signals split into read and write halves, shared through context.
+
+use crate::scenario::{Part, Saved};
+use leptos::prelude::*;
+use schedlab_core::view::{Explanation, Frame, Summary};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LowerTab {
+    Cycle,
+    Profiles,
+}
+
+/// A load error placed in its part of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    pub part: Option<Part>,
+    /// Line and column within the part (1-based; 0 unknown).
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// A clicked filter-matrix or score-table cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellRef {
+    pub cycle: u32,
+    pub node: u32,
+    /// Empty: the whole row.
+    pub plugin: String,
+    pub score: bool,
+}
+
+/// What the engine is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Busy {
+    Idle,
+    Running { cycles: u32, pods: u32 },
+}
+
+/// Playback speeds: milliseconds per stop.
+pub const SPEEDS: [(u8, &str, u32); 4] = [(1, "1×", 1100), (2, "2×", 550), (3, "4×", 220), (4, "16×", 60)];
+
+pub fn speed_ms(speed: u8) -> u32 {
+    SPEEDS.iter().find(|s| s.0 == speed).map(|s| s.2).unwrap_or(550)
+}
+
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub saved: ReadSignal<Saved>,
+    pub set_saved: WriteSignal<Saved>,
+    pub tab: ReadSignal<Part>,
+    pub set_tab: WriteSignal<Part>,
+    pub issues: ReadSignal<Vec<Issue>>,
+    pub set_issues: WriteSignal<Vec<Issue>>,
+    /// The last good run.
+    pub summary: ReadSignal<Option<Arc<Summary>>>,
+    pub set_summary: WriteSignal<Option<Arc<Summary>>>,
+    pub run: ReadSignal<u64>,
+    pub set_run: WriteSignal<u64>,
+    /// The frame on screen (it may lag `stop` while the worker answers).
+    pub frame: ReadSignal<Option<Arc<Frame>>>,
+    pub set_frame: WriteSignal<Option<Arc<Frame>>>,
+    /// The playhead.
+    pub stop: ReadSignal<u32>,
+    pub set_stop: WriteSignal<u32>,
+    pub playing: ReadSignal<bool>,
+    pub set_playing: WriteSignal<bool>,
+    pub speed: ReadSignal<u8>,
+    pub set_speed: WriteSignal<u8>,
+    pub cell: ReadSignal<Option<CellRef>>,
+    pub set_cell: WriteSignal<Option<CellRef>>,
+    pub explanation: ReadSignal<Option<Explanation>>,
+    pub set_explanation: WriteSignal<Option<Explanation>>,
+    pub theme: ReadSignal<Theme>,
+    pub set_theme: WriteSignal<Theme>,
+    pub busy: ReadSignal<Busy>,
+    pub set_busy: WriteSignal<Busy>,
+    pub lower: ReadSignal<LowerTab>,
+    pub set_lower: WriteSignal<LowerTab>,
+    /// A transient message (e.g. "link copied").
+    pub toast: ReadSignal<Option<String>>,
+    pub set_toast: WriteSignal<Option<String>>,
+    pub show_help: ReadSignal<bool>,
+    pub set_show_help: WriteSignal<bool>,
+    pub show_generate: ReadSignal<bool>,
+    pub set_show_generate: WriteSignal<bool>,
+    /// Wall-clock time of the last run in the worker (ms).
+    pub run_ms: ReadSignal<f64>,
+    pub set_run_ms: WriteSignal<f64>,
+    /// Whether the editor tabs have been filled (the editor exists).
+    pub editor_ready: ReadSignal<bool>,
+    pub set_editor_ready: WriteSignal<bool>,
+    /// Bumped when the scenario is replaced from outside the editor (preset, share link,
+    /// generated cluster): the editor reloads its documents.
+    pub docs_version: ReadSignal<u64>,
+    pub set_docs_version: WriteSignal<u64>,
+    /// The next successful load starts playing from the beginning (a new scenario) instead of
+    /// keeping the playhead (an edit).
+    pub fresh: ReadSignal<bool>,
+    pub set_fresh: WriteSignal<bool>,
+}
+
+impl AppState {
+    pub fn new(saved: Saved, theme: Theme) -> AppState {
+        let (saved, set_saved) = signal(saved);
+        let (tab, set_tab) = signal(Part::Pods);
+        let (issues, set_issues) = signal(Vec::new());
+        let (summary, set_summary) = signal(None);
+        let (run, set_run) = signal(0u64);
+        let (frame, set_frame) = signal(None);
+        let (stop, set_stop) = signal(0u32);
+        let (playing, set_playing) = signal(false);
+        let (speed, set_speed) = signal(2u8);
+        let (cell, set_cell) = signal(None);
+        let (explanation, set_explanation) = signal(None);
+        let (theme, set_theme) = signal(theme);
+        let (busy, set_busy) = signal(Busy::Idle);
+        let (lower, set_lower) = signal(LowerTab::Cycle);
+        let (toast, set_toast) = signal(None);
+        let (show_help, set_show_help) = signal(false);
+        let (show_generate, set_show_generate) = signal(false);
+        let (run_ms, set_run_ms) = signal(0.0);
+        let (editor_ready, set_editor_ready) = signal(false);
+        let (docs_version, set_docs_version) = signal(0u64);
+        let (fresh, set_fresh) = signal(true);
+        AppState {
+            saved,
+            set_saved,
+            tab,
+            set_tab,
+            issues,
+            set_issues,
+            summary,
+            set_summary,
+            run,
+            set_run,
+            frame,
+            set_frame,
+            stop,
+            set_stop,
+            playing,
+            set_playing,
+            speed,
+            set_speed,
+            cell,
+            set_cell,
+            explanation,
+            set_explanation,
+            theme,
+            set_theme,
+            busy,
+            set_busy,
+            lower,
+            set_lower,
+            toast,
+            set_toast,
+            show_help,
+            set_show_help,
+            show_generate,
+            set_show_generate,
+            run_ms,
+            set_run_ms,
+            editor_ready,
+            set_editor_ready,
+            docs_version,
+            set_docs_version,
+            fresh,
+            set_fresh,
+        }
+    }
+
+    /// Replaces the whole scenario (preset, share link, generated cluster).
+    pub fn replace_scenario(&self, saved: Saved) {
+        self.set_fresh.set(true);
+        self.set_issues.set(Vec::new());
+        self.set_saved.set(saved);
+        self.set_docs_version.update(|v| *v += 1);
+    }
+
+    /// Number of stops of the current run.
+    pub fn stops(&self) -> u32 {
+        self.summary.with(|s| s.as_ref().map(|s| s.stops).unwrap_or(0))
+    }
+
+    /// The cycle (1-based) a stop belongs to, from the summary; 0 before the first.
+    pub fn cycle_of(&self, stop: u32) -> u32 {
+        self.summary.with(|s| match s {
+            Some(s) => s.cycle_first_stop.partition_point(|&f| f <= stop) as u32,
+            None => 0,
+        })
+    }
+
+    /// Moves the playhead (clamped to the run).
+    pub fn seek(&self, stop: u32) {
+        let n = self.stops();
+        if n == 0 {
+            return;
+        }
+        self.set_stop.set(stop.min(n - 1));
+    }
+
+    pub fn step_phase(&self, forward: bool) {
+        let s = self.stop.get_untracked();
+        if forward {
+            self.seek(s + 1);
+        } else {
+            self.seek(s.saturating_sub(1));
+        }
+    }
+
+    /// To the start of the next (or this/previous) cycle.
+    pub fn step_pod(&self, forward: bool) {
+        let s = self.stop.get_untracked();
+        let target = self.summary.with_untracked(|sum| {
+            let sum = sum.as_ref()?;
+            let firsts = &sum.cycle_first_stop;
+            if forward {
+                Some(firsts.iter().copied().find(|&f| f > s).unwrap_or(sum.stops.saturating_sub(1)))
+            } else {
+                Some(firsts.iter().rev().copied().find(|&f| f < s).unwrap_or(0))
+            }
+        });
+        if let Some(t) = target {
+            self.seek(t);
+        }
+    }
+
+    pub fn jump_cycle(&self, cycle: u32) {
+        let t = self.summary.with_untracked(|sum| {
+            let sum = sum.as_ref()?;
+            if cycle == 0 {
+                return Some(0);
+            }
+            let i = (cycle as usize - 1).min(sum.cycle_first_stop.len().checked_sub(1)?);
+            sum.cycle_first_stop.get(i).copied()
+        });
+        if let Some(t) = t {
+            self.seek(t);
+        }
+    }
+
+    pub fn pod_name(&self, pod: u32) -> String {
+        self.summary.with_untracked(|s| {
+            s.as_ref()
+                .and_then(|s| s.model.pods.get(pod as usize))
+                .map(|p| p.name.clone())
+                .unwrap_or_else(|| format!("pod #{pod}"))
+        })
+    }
+
+    pub fn node_name(&self, node: u32) -> String {
+        self.summary.with_untracked(|s| {
+            s.as_ref()
+                .and_then(|s| s.model.nodes.get(node as usize))
+                .map(|n| n.name.clone())
+                .unwrap_or_else(|| format!("node #{node}"))
+        })
+    }
+
+    pub fn flash(&self, msg: impl Into<String>) {
+        let msg = msg.into();
+        self.set_toast.set(Some(msg.clone()));
+        let set = self.set_toast;
+        let toast = self.toast;
+        set_timeout(
+            move || {
+                if toast.get_untracked().as_deref() == Some(msg.as_str()) {
+                    set.set(None);
+                }
+            },
+            std::time::Duration::from_millis(2500),
+        );
+    }
+}
+
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}

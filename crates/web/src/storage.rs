@@ -1,0 +1,64 @@
+//! Autosave (localStorage) and share links (the scenario compressed into the URL hash).
+
+use crate::scenario::Saved;
+
+const KEY: &str = "schedlab.scenario.v1";
+const THEME_KEY: &str = "schedlab.theme";
+/// The hash prefix of a share link: `#s=<base64url(deflate-raw(json))>`.
+pub const HASH_PREFIX: &str = "#s=";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+pub fn load_saved() -> Option<Saved> {
+    let text = storage()?.get_item(KEY).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+pub fn save(saved: &Saved) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(saved)) {
+        if s.set_item(KEY, &text).is_err() {
+            web_sys::console::warn_1(&"schedlab: could not autosave (storage full?)".into());
+        }
+    }
+}
+
+pub fn load_theme() -> Option<String> {
+    storage()?.get_item(THEME_KEY).ok()?
+}
+
+pub fn save_theme(t: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(THEME_KEY, t);
+    }
+}
+
+/// The share payload in the current URL, if any.
+pub fn hash_payload() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    hash.strip_prefix(HASH_PREFIX).map(str::to_string)
+}
+
+/// Replaces the URL's hash without adding a history entry.
+pub fn set_hash(hash: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(history) = w.history() else { return };
+    let url = if hash.is_empty() {
+        let loc = w.location();
+        format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default())
+    } else {
+        hash.to_string()
+    };
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+}
+
+pub async fn encode(saved: &Saved) -> Option<String> {
+    let json = serde_json::to_string(saved).ok()?;
+    crate::editor_js::compress(&json).await.ok()?.as_string()
+}
+
+pub async fn decode(payload: &str) -> Option<Saved> {
+    let json = crate::editor_js::decompress(payload).await.ok()?.as_string()?;
+    serde_json::from_str(&json).ok()
+}

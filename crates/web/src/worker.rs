@@ -1,0 +1,157 @@
+//! The engine side of the worker: loads scenarios, runs them into a `Session` and answers the
+//! page's requests. Independent of the browser (the `schedlab-worker` binary wires it to
+//! postMessage), so it is tested natively.
+
+use crate::generate;
+use crate::protocol::{LoadIssue, Request, Response};
+use schedlab_core::view::Session;
+
+#[derive(Default)]
+pub struct WorkerState {
+    session: Option<Session>,
+    run: u64,
+}
+
+impl WorkerState {
+    /// Handles one request; `post` sends responses (progress first, then the answer) and `now`
+    /// reads a millisecond clock.
+    pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
+        match req {
+            Request::Load { id, text, seed } => self.load(id, &text, seed, post, now),
+            Request::Generate { id, spec, seed } => {
+                let (nodes, pods) = generate::generate(&spec);
+                let text = format!("{nodes}---\n{pods}");
+                self.load(id, &text, seed, post, now);
+            }
+            Request::GeneratedText { id, spec } => {
+                let (nodes, pods) = generate::generate(&spec);
+                post(Response::Text {
+                    id,
+                    text: format!("{nodes}\u{0}{pods}"),
+                });
+            }
+            Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
+                Some(s) if run == self.run => post(Response::Frame {
+                    id,
+                    run,
+                    frame: Box::new(s.frame(stop, detail)),
+                }),
+                _ => post(Response::Failed {
+                    id,
+                    message: "stale run".into(),
+                }),
+            },
+            Request::Explain {
+                id,
+                run,
+                cycle,
+                node,
+                plugin,
+                score,
+            } => match self.session.as_mut() {
+                Some(s) if run == self.run => post(Response::Explained {
+                    id,
+                    run,
+                    explanation: s.explain(cycle, node, &plugin, score),
+                }),
+                _ => post(Response::Failed {
+                    id,
+                    message: "stale run".into(),
+                }),
+            },
+        }
+    }
+
+    fn load(&mut self, id: u64, text: &str, seed: u64, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
+        let t0 = now();
+        match schedlab_core::load_str(text, "scenario.yaml") {
+            Err(errs) => post(Response::Invalid {
+                id,
+                issues: errs
+                    .errors
+                    .iter()
+                    .map(|e| LoadIssue {
+                        line: e.line as u32,
+                        column: e.column as u32,
+                        message: e.to_string(),
+                    })
+                    .collect(),
+            }),
+            Ok(sc) => {
+                let pods = sc.pods.len() as u32;
+                let t1 = now();
+                let mut last = t1;
+                let session = Session::with_progress(sc, seed, &mut |cycles| {
+                    let t = now();
+                    if t - last > 100.0 {
+                        last = t;
+                        post(Response::Progress { id, cycles, pods });
+                    }
+                });
+                let t2 = now();
+                self.run += 1;
+                let summary = session.summary();
+                self.session = Some(session);
+                post(Response::Loaded {
+                    id,
+                    run: self.run,
+                    summary: Box::new(summary),
+                    load_ms: t1 - t0,
+                    run_ms: t2 - t1,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(w: &mut WorkerState, req: Request) -> Vec<Response> {
+        let mut out = Vec::new();
+        w.handle(req, &mut |r| out.push(r), &|| 0.0);
+        out
+    }
+
+    #[test]
+    fn an_invalid_scenario_keeps_the_last_good_run() {
+        let mut w = WorkerState::default();
+        let good = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n";
+        let r = ask(
+            &mut w,
+            Request::Load {
+                id: 1,
+                text: good.into(),
+                seed: 1,
+            },
+        );
+        let Some(Response::Loaded { run, .. }) = r.last() else {
+            panic!("{r:?}")
+        };
+        let run = *run;
+        let bad = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: 'lots'}}\n";
+        let r = ask(
+            &mut w,
+            Request::Load {
+                id: 2,
+                text: bad.into(),
+                seed: 1,
+            },
+        );
+        match &r[..] {
+            [Response::Invalid { issues, .. }] => assert_eq!(issues[0].line, 4, "{issues:?}"),
+            other => panic!("{other:?}"),
+        }
+        let r = ask(
+            &mut w,
+            Request::Frame {
+                id: 3,
+                run,
+                stop: 0,
+                detail: false,
+            },
+        );
+        assert!(matches!(r[..], [Response::Frame { .. }]), "{r:?}");
+    }
+}

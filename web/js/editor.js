@@ -1,0 +1,254 @@
+// The playground's code editor: CodeMirror 6, bundled at set-up time by esbuild into
+// web/gen/editor.js (an IIFE exposing the global `SchedlabEditor`). The Rust app talks to it
+// through `crates/web/src/editor_js.rs`. Besides the editor it offers the two helpers the app
+// needs from the browser: deflate + base64url for the share link.
+
+import { EditorState, Compartment } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars,
+  drawSelection, highlightActiveLine, rectangularSelection, crosshairCursor, dropCursor,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab, undo, redo } from "@codemirror/commands";
+import { searchKeymap, highlightSelectionMatches, openSearchPanel } from "@codemirror/search";
+import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting, HighlightStyle } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { yaml } from "@codemirror/lang-yaml";
+import { tags as t } from "@lezer/highlight";
+
+// Colours come from the page's CSS variables, so the editor follows the app's theme.
+const highlight = HighlightStyle.define([
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: "var(--syn-key)" },
+  { tag: [t.string, t.special(t.string)], color: "var(--syn-string)" },
+  { tag: [t.number, t.bool, t.null, t.atom], color: "var(--syn-number)" },
+  { tag: [t.comment, t.lineComment], color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [t.meta, t.processingInstruction, t.separator], color: "var(--syn-meta)", fontWeight: "bold" },
+  { tag: [t.keyword, t.typeName, t.labelName], color: "var(--syn-keyword)" },
+  { tag: [t.punctuation, t.squareBracket, t.brace], color: "var(--syn-punct)" },
+]);
+
+const baseTheme = EditorView.theme({
+  "&": { height: "100%", fontSize: "var(--editor-font-size, 14px)", backgroundColor: "var(--editor-bg)", color: "var(--fg)" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5" },
+  ".cm-content": { caretColor: "var(--accent)" },
+  ".cm-gutters": { backgroundColor: "var(--editor-gutter)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--editor-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--editor-active-line)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--accent)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--editor-selection) !important" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
+  ".cm-panels input, .cm-panels button": { fontSize: "inherit" },
+  ".cm-searchMatch": { backgroundColor: "var(--editor-match)", outline: "1px solid var(--accent)" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-diagnostic-error": { borderLeft: "4px solid var(--bad)" },
+  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "wavy underline var(--bad)", textUnderlineOffset: "3px" },
+});
+
+function extensions(onDocChanged) {
+  return [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    highlightSpecialChars(),
+    history(),
+    foldGutter(),
+    drawSelection(),
+    dropCursor(),
+    EditorState.allowMultipleSelections.of(true),
+    EditorState.tabSize.of(2),
+    indentOnInput(),
+    syntaxHighlighting(highlight),
+    bracketMatching(),
+    closeBrackets(),
+    rectangularSelection(),
+    crosshairCursor(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    lintGutter(),
+    yaml(),
+    baseTheme,
+    EditorView.lineWrapping,
+    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, indentWithTab]),
+    EditorView.updateListener.of((u) => { if (u.docChanged) onDocChanged(); }),
+    EditorView.contentAttributes.of({ "aria-label": "Scenario YAML editor" }),
+  ];
+}
+
+/** An editor with one document (and one undo history) per tab. */
+class TabbedEditor {
+  constructor(parent, onChange) {
+    this.onChange = onChange;
+    this.states = new Map();
+    this.active = null;
+    this.timer = null;
+    this.suppress = 0;
+    const changed = () => {
+      if (this.suppress > 0) return;
+      const tab = this.active;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 250);
+    };
+    this.ext = extensions(changed);
+    this.view = new EditorView({ parent, state: EditorState.create({ doc: "", extensions: this.ext }) });
+  }
+
+  /** Flushes a pending change notification now (e.g. before switching tabs). */
+  flush() {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.onChange(this.active, this.view.state.doc.toString());
+    }
+  }
+
+  stateOf(tab) {
+    if (tab === this.active) return this.view.state;
+    let s = this.states.get(tab);
+    if (!s) {
+      s = EditorState.create({ doc: "", extensions: this.ext });
+      this.states.set(tab, s);
+    }
+    return s;
+  }
+
+  putState(tab, s) {
+    if (tab === this.active) {
+      this.suppress++;
+      try { this.view.setState(s); } finally { this.suppress--; }
+    } else {
+      this.states.set(tab, s);
+    }
+  }
+
+  /** Replaces a tab's text (a new document: the undo history starts afresh). */
+  setDoc(tab, text) {
+    const s = EditorState.create({ doc: text, extensions: this.ext });
+    this.putState(tab, s);
+  }
+
+  /** Replaces a tab's text as one undoable edit (used when the app rewrites the text). */
+  replaceDoc(tab, text) {
+    if (tab === this.active) {
+      this.suppress++;
+      try {
+        this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
+      } finally { this.suppress--; }
+    } else {
+      const s = this.stateOf(tab);
+      this.states.set(tab, s.update({ changes: { from: 0, to: s.doc.length, insert: text } }).state);
+    }
+  }
+
+  getDoc(tab) { return this.stateOf(tab).doc.toString(); }
+
+  showTab(tab) {
+    if (tab === this.active) return;
+    this.flush();
+    if (this.active !== null) this.states.set(this.active, this.view.state);
+    this.active = tab;
+    const s = this.states.get(tab) || EditorState.create({ doc: "", extensions: this.ext });
+    this.states.delete(tab);
+    this.suppress++;
+    try { this.view.setState(s); } finally { this.suppress--; }
+  }
+
+  /** Appends a YAML document to a tab (as an undoable edit) and selects it. */
+  append(tab, text) {
+    this.showTab(tab);
+    const doc = this.view.state.doc;
+    let sep = "";
+    const cur = doc.toString();
+    if (cur.trim().length > 0) {
+      sep = cur.endsWith("\n") ? "" : "\n";
+      sep += "---\n";
+    }
+    const from = doc.length + sep.length;
+    this.view.dispatch({
+      changes: { from: doc.length, insert: sep + text },
+      selection: { anchor: from, head: from + text.length },
+      scrollIntoView: true,
+    });
+    this.view.focus();
+  }
+
+  /** Diagnostics: [{line, column, message}] with 1-based positions (0 = unknown). */
+  setErrors(tab, errors) {
+    const s = this.stateOf(tab);
+    const doc = s.doc;
+    const diags = [];
+    for (const e of errors) {
+      const lineNo = Math.min(Math.max(e.line || 1, 1), doc.lines);
+      const line = doc.line(lineNo);
+      let from = line.from + Math.max((e.column || 1) - 1, 0);
+      if (from > line.to) from = line.to;
+      // Underline the token at the position (to the end of the word, else the line).
+      const rest = doc.sliceString(from, line.to);
+      const m = /^[^\s:,\]}]+/.exec(rest);
+      let to = m ? from + m[0].length : line.to;
+      if (to === from) { from = line.from; to = line.to; }
+      diags.push({ from, to, severity: "error", message: e.message, source: "schedlab" });
+    }
+    const tr = s.update(setDiagnostics(s, diags));
+    if (tab === this.active) {
+      this.suppress++;
+      try { this.view.dispatch(setDiagnostics(s, diags)); } finally { this.suppress--; }
+    } else {
+      this.states.set(tab, tr.state);
+    }
+  }
+
+  /** Moves the cursor to a position (1-based) in the active tab and scrolls to it. */
+  reveal(line, column) {
+    const doc = this.view.state.doc;
+    const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
+    const pos = Math.min(l.from + Math.max(column - 1, 0), l.to);
+    this.view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+    this.view.focus();
+  }
+
+  focus() { this.view.focus(); }
+  undo() { return undo(this.view); }
+  redo() { return redo(this.view); }
+  search() { openSearchPanel(this.view); }
+  setReadOnly(ro) {
+    // Read-only is a per-state facet; simplest is a DOM attribute the app styles, plus
+    // contenteditable which CodeMirror honours.
+    this.view.contentDOM.setAttribute("contenteditable", ro ? "false" : "true");
+  }
+}
+
+export function create(parent, onChange) {
+  return new TabbedEditor(parent, onChange);
+}
+
+function toBase64Url(bytes) {
+  let bin = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    bin += String.fromCharCode.apply(null, bytes.subarray(i, i + chunk));
+  }
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(s) {
+  const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4);
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+/** deflate-raw + base64url (for the share link in the URL hash). */
+export async function compress(text) {
+  const bytes = new TextEncoder().encode(text);
+  return toBase64Url(await pipe(bytes, new CompressionStream("deflate-raw")));
+}
+
+export async function decompress(s) {
+  const bytes = fromBase64Url(s);
+  return new TextDecoder().decode(await pipe(bytes, new DecompressionStream("deflate-raw")));
+}
