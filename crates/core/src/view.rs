@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod explain;
+pub use explain::format_amount as explain_format_amount;
 pub use explain::Explanation;
 
 /// Above this many nodes the cluster is shown as a heatmap (no per-node cards) and the node
