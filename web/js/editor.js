@@ -180,10 +180,10 @@ class TabbedEditor {
       const line = doc.line(lineNo);
       let from = line.from + Math.max((e.column || 1) - 1, 0);
       if (from > line.to) from = line.to;
-      // Underline the token at the position (to the end of the word, else the line).
-      const rest = doc.sliceString(from, line.to);
-      const m = /^[^\s:,\]}]+/.exec(rest);
-      let to = m ? from + m[0].length : line.to;
+      // Underline from the position to the end of its line (a key with its value, or a
+      // value), without trailing blanks or a comment.
+      const rest = doc.sliceString(from, line.to).replace(/\s+#.*$/, "").replace(/\s+$/, "");
+      let to = from + rest.length;
       if (to === from) { from = line.from; to = line.to; }
       diags.push({ from, to, severity: "error", message: e.message, source: "schedlab" });
     }

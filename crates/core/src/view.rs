@@ -61,37 +61,87 @@ pub struct ResourceCol {
 pub struct NodeModel {
     pub name: String,
     /// Index into `Model::zones`.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub zone: u32,
     /// Labels other than the hostname and zone/region labels (empty for large clusters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<(String, String)>,
     /// `key=value:Effect` (empty for large clusters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub unschedulable: bool,
     /// Allocatable amount per `Model::resources` column.
     pub allocatable: Vec<i64>,
 }
 
+/// A pod. Fields at their usual value are left out of the JSON (large runs send thousands).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodModel {
-    pub key: String,
     pub name: String,
+    #[serde(default = "default_namespace", skip_serializing_if = "is_default_namespace")]
     pub namespace: String,
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub priority: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority_class: Option<String>,
     /// `spec.schedulerName`: the profile that schedules the pod.
+    #[serde(default = "default_profile", skip_serializing_if = "is_default_profile")]
     pub profile: String,
     /// Whether a profile of that name exists (otherwise the pod is another scheduler's).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub has_profile: bool,
-    /// Requests per `Model::resources` column (as NodeResourcesFit counts them).
+    /// Requests per `Model::resources` column (as NodeResourcesFit counts them); empty in the
+    /// model of a large cluster.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<String>,
     /// Running from the start on this node (index into the trace header's nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<u32>,
     /// Nominated node from the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nominated: Option<u32>,
     /// Succeeded or Failed: ignored by the scheduler.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub finished: bool,
+}
+
+impl PodModel {
+    /// `namespace/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+fn default_namespace() -> String {
+    "default".into()
+}
+fn is_default_namespace(s: &str) -> bool {
+    s == "default"
+}
+fn default_profile() -> String {
+    crate::config::DEFAULT_SCHEDULER_NAME.into()
+}
+fn is_default_profile(s: &str) -> bool {
+    s == crate::config::DEFAULT_SCHEDULER_NAME
+}
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+fn is_zero_i32(v: &i32) -> bool {
+    *v == 0
 }
 
 /// One profile's plugins per extension point and score weights.
@@ -262,7 +312,6 @@ impl Model {
                 let info = &p.info;
                 let r = &info.resource.resource;
                 PodModel {
-                    key: info.key.clone(),
                     name: info.name().to_string(),
                     namespace: info.namespace().to_string(),
                     priority: info.priority,
@@ -400,6 +449,32 @@ pub enum Marker {
     /// Unschedulable, and a preemption evicted pods.
     Preempted,
     Error,
+}
+
+impl Marker {
+    pub fn code(self) -> char {
+        match self {
+            Marker::Bound => 'b',
+            Marker::Unschedulable => 'u',
+            Marker::Preempted => 'p',
+            Marker::Error => 'e',
+        }
+    }
+    pub fn from_code(c: char) -> Marker {
+        match c {
+            'b' => Marker::Bound,
+            'p' => Marker::Preempted,
+            'e' => Marker::Error,
+            _ => Marker::Unschedulable,
+        }
+    }
+}
+
+impl Summary {
+    /// What cycle `i` (0-based) did.
+    pub fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
+        self.cycle_markers.chars().map(Marker::from_code)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -865,7 +940,8 @@ pub struct Summary {
     /// Per cycle (cycle n at index n-1): its first stop, its pod and what happened.
     pub cycle_first_stop: Vec<u32>,
     pub cycle_pod: Vec<u32>,
-    pub cycle_marker: Vec<Marker>,
+    /// One character per cycle (see `Marker::code`), compact for large runs.
+    pub cycle_markers: String,
     pub effective_config: String,
     pub has_config: bool,
     pub seed: u64,
@@ -974,12 +1050,20 @@ impl Session {
     }
 
     pub fn summary(&self) -> Summary {
+        let mut model = self.model.clone();
+        if model.large {
+            // Thousands of pods: the page does not need their requests (node usage comes with
+            // each frame), so the summary stays small.
+            for p in &mut model.pods {
+                p.requests = Vec::new();
+            }
+        }
         Summary {
-            model: self.model.clone(),
+            model,
             stops: self.stops.len() as u32,
             cycle_first_stop: self.cycles.iter().map(|c| c.first_stop).collect(),
             cycle_pod: self.cycles.iter().map(|c| c.pod).collect(),
-            cycle_marker: self.cycles.iter().map(|c| c.marker).collect(),
+            cycle_markers: self.cycles.iter().map(|c| c.marker.code()).collect(),
             effective_config: self.effective_config.clone(),
             has_config: self.has_config,
             seed: self.seed,

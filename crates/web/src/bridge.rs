@@ -62,11 +62,38 @@ pub fn start(st: AppState) -> BridgeHandle {
             return handle;
         }
     };
+    let debug = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item("schedlab.debug").ok().flatten())
+        .is_some();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         let Some(text) = ev.data().as_string() else { return };
-        match serde_json::from_str::<Response>(&text) {
+        let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+        let parsed = serde_json::from_str::<Response>(&text);
+        let t2 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+        let kind = match &parsed {
+            Ok(Response::Loaded { .. }) => "loaded",
+            Ok(Response::Frame { .. }) => "frame",
+            _ => "other",
+        };
+        match parsed {
             Ok(r) => on_response(st, handle, r),
             Err(e) => web_sys::console::error_1(&format!("schedlab: bad response from the worker: {e}").into()),
+        }
+        if debug {
+            let t3 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+            web_sys::console::log_1(
+                &format!(
+                    "schedlab {kind}: {} bytes, copy {:.1} ms, parse {:.1} ms, apply {:.1} ms",
+                    text.len(),
+                    t1 - t0,
+                    t2 - t1,
+                    t3 - t2
+                )
+                .into(),
+            );
         }
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

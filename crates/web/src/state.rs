@@ -76,6 +76,9 @@ pub struct AppState {
     pub set_speed: WriteSignal<u8>,
     pub cell: ReadSignal<Option<CellRef>>,
     pub set_cell: WriteSignal<Option<CellRef>>,
+    /// Where the clicked cell is, relative to the lower panel: (left, top, bottom) in px.
+    pub anchor: ReadSignal<Option<(f64, f64, f64)>>,
+    pub set_anchor: WriteSignal<Option<(f64, f64, f64)>>,
     pub explanation: ReadSignal<Option<Explanation>>,
     pub set_explanation: WriteSignal<Option<Explanation>>,
     pub theme: ReadSignal<Theme>,
@@ -119,6 +122,7 @@ impl AppState {
         let (playing, set_playing) = signal(false);
         let (speed, set_speed) = signal(2u8);
         let (cell, set_cell) = signal(None);
+        let (anchor, set_anchor) = signal(None);
         let (explanation, set_explanation) = signal(None);
         let (theme, set_theme) = signal(theme);
         let (busy, set_busy) = signal(Busy::Idle);
@@ -151,6 +155,8 @@ impl AppState {
             set_speed,
             cell,
             set_cell,
+            anchor,
+            set_anchor,
             explanation,
             set_explanation,
             theme,
@@ -262,6 +268,22 @@ impl AppState {
                 .map(|n| n.name.clone())
                 .unwrap_or_else(|| format!("node #{node}"))
         })
+    }
+
+    /// Selects a cell to explain, remembering where it is so the explanation opens beside it.
+    pub fn select_cell(&self, cell: CellRef, ev: &web_sys::MouseEvent) {
+        use wasm_bindgen::JsCast;
+        let anchor = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| {
+                let panel = el.closest(".lower-panel").ok().flatten()?;
+                let r = el.get_bounding_client_rect();
+                let p = panel.get_bounding_client_rect();
+                Some((r.left() - p.left(), r.top() - p.top(), r.bottom() - p.top()))
+            });
+        self.set_anchor.set(anchor);
+        self.set_cell.set(Some(cell));
     }
 
     pub fn flash(&self, msg: impl Into<String>) {

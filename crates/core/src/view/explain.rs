@@ -91,7 +91,7 @@ pub(super) fn explain(s: &mut Session, cycle: u32, node: u32, plugin: &str, scor
     let pod = ci.pod;
     let (events, _) = s.cycle_events(cycle, true);
     let node_name = s.model.nodes.get(node as usize).map(|n| n.name.clone()).unwrap_or_default();
-    let pod_key = s.model.pods[pod as usize].key.clone();
+    let pod_key = s.model.pods[pod as usize].key();
     if score {
         explain_score(s, &events, cycle, pod, node, &node_name, &pod_key, plugin)
     } else {
@@ -528,7 +528,11 @@ fn score_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, raw: i64
                     requested[i] * 100 / allocatable[i].max(1)
                 ));
             }
-            if fit && !pod.pod.spec.containers.is_empty() {
+            let missing = pod.pod.spec.containers.iter().any(|c| {
+                let r = &c.resources.requests;
+                !r.contains_key(RESOURCE_CPU) || !r.contains_key(RESOURCE_MEMORY)
+            });
+            if fit && missing {
                 out.push("(Containers without a cpu/memory request count as 100m / 200Mi here, as the scheduler's scoring does.)".into());
             }
             out.push(format!("On {}: {}.", ni.name(), shares.join("; ")));

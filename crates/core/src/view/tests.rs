@@ -105,9 +105,11 @@ fn stops_cover_every_cycle_in_order() {
         assert_eq!(stops[f as usize].cycle, c as u32 + 1);
     }
     // urgent preempts (a cycle with an eviction), huge fails, small binds.
-    assert!(sum.cycle_marker.contains(&Marker::Preempted));
-    assert!(sum.cycle_marker.contains(&Marker::Bound));
-    assert!(sum.cycle_marker.contains(&Marker::Unschedulable));
+    let markers: Vec<Marker> = sum.markers().collect();
+    assert_eq!(markers.len(), sum.cycle_pod.len());
+    assert!(markers.contains(&Marker::Preempted));
+    assert!(markers.contains(&Marker::Bound));
+    assert!(markers.contains(&Marker::Unschedulable));
 }
 
 #[test]

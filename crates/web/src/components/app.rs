@@ -116,6 +116,24 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    // A bound pod flies from the queue to its node (FLIP: it is drawn in place, then animated
+    // from where the queue showed it). Skipped when the user prefers reduced motion.
+    Effect::new(move |_| {
+        let Some((pod, _node)) = st.frame.with(|f| f.as_ref().and_then(|f| f.bound)) else {
+            return;
+        };
+        let reduced = window()
+            .match_media("(prefers-reduced-motion: reduce)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        if reduced {
+            return;
+        }
+        let name = st.pod_name(pod);
+        request_animation_frame(move || fly_from_queue(&name));
+    });
+
     // Explanations of clicked cells.
     Effect::new(move |_| {
         if let Some(c) = st.cell.get() {
@@ -235,5 +253,37 @@ pub fn App() -> impl IntoView {
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}
             </div>
         </div>
+    }
+}
+
+/// Animates the just-placed chip of `pod` from the queue's in-flight slot to where it is now.
+fn fly_from_queue(pod: &str) {
+    use wasm_bindgen::JsCast;
+    let doc = document();
+    let Ok(Some(src)) = doc.query_selector(".queue-panel .inflight .chip") else {
+        return;
+    };
+    let sel = format!(".cluster-panel .chip.new[data-pod=\"{}\"]", pod.replace('"', ""));
+    let Ok(Some(dst)) = doc.query_selector(&sel) else { return };
+    let a = src.get_bounding_client_rect();
+    let b = dst.get_bounding_client_rect();
+    let (dx, dy) = (a.left() - b.left(), a.top() - b.top());
+    let frame = |t: &str, o: &str| {
+        let f = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&f, &"transform".into(), &t.into());
+        let _ = js_sys::Reflect::set(&f, &"opacity".into(), &o.into());
+        f
+    };
+    let frames = js_sys::Array::of2(
+        &frame(&format!("translate({dx}px, {dy}px) scale(1.15)"), "0.9"),
+        &frame("none", "1"),
+    );
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"duration".into(), &520.into());
+    let _ = js_sys::Reflect::set(&opts, &"easing".into(), &"cubic-bezier(.2,.7,.2,1)".into());
+    if let Ok(f) = js_sys::Reflect::get(&dst, &"animate".into()) {
+        if let Ok(f) = f.dyn_into::<js_sys::Function>() {
+            let _ = f.call2(&dst, &frames, &opts);
+        }
     }
 }

@@ -152,10 +152,51 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
             })
         })
     };
+    let prefilter_note = move || {
+        cv.with(|c| {
+            let c = c.as_ref()?;
+            if c.filter.is_some() {
+                return None;
+            }
+            let p = c.pre_filter.as_ref()?;
+            if p.failed_plugin.is_some() {
+                return None;
+            }
+            let mut parts = vec!["PreFilter passed: every plugin precomputed what Filter needs for this pod.".to_string()];
+            if !p.skipped.is_empty() {
+                parts.push(format!(
+                    "Nothing to check for: {} (they will pass every node).",
+                    p.skipped.join(", ")
+                ));
+            }
+            if let Some(n) = &p.narrowed_to {
+                parts.push(format!("Only these nodes can fit: {}.", n.join(", ")));
+            }
+            Some(view! { <div class="box prefilter-box current">{parts.join(" ")}</div> })
+        })
+    };
+    let queued_note = move || {
+        cv.with(|c| {
+            let c = c.as_ref()?;
+            (c.stage == Stage::QueueSort).then(|| {
+                let pod = st.pod_name(c.pod);
+                view! {
+                    <div class="box current">
+                        <strong>{pod}</strong>
+                        " leaves the queue: QueueSort (PrioritySort) put it first — highest priority, then earliest in the queue. Its profile is "
+                        <code>{c.profile.clone()}</code>
+                        "."
+                    </div>
+                }
+            })
+        })
+    };
     view! {
         <div class="cycle" data-stage=move || format!("{:?}", stage.get())>
             <Pipeline cv=cv/>
             <div class="cycle-grid">
+                {queued_note}
+                {prefilter_note}
                 <Show when=move || show_filter.get()>
                     <div class="box filter-box" class:current=move || stage.get() == Stage::Filter>
                         {prefilter_fail}

@@ -84,18 +84,21 @@ pub fn NodeCard(node: u32) -> impl IntoView {
                 .and_then(|cv| (cv.node == Some(node)).then_some(cv.pod))
         })
     });
-    let explain = move |_| {
+    let explain = move |e: web_sys::MouseEvent| {
         let cycle = current_cycle.get_untracked();
         let has_filter = st
             .frame
             .with_untracked(|f| f.as_ref().and_then(|f| f.cycle_view.as_ref()).is_some_and(|cv| cv.filter.is_some()));
         if cycle > 0 && has_filter {
-            st.set_cell.set(Some(CellRef {
-                cycle,
-                node,
-                plugin: String::new(),
-                score: false,
-            }));
+            st.select_cell(
+                CellRef {
+                    cycle,
+                    node,
+                    plugin: String::new(),
+                    score: false,
+                },
+                &e,
+            );
         }
     };
 

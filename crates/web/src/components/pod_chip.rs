@@ -85,11 +85,11 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
         })
     });
     let (name, prio, req, profile) = info.unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()));
-    let title = format!(
-        "{name} — {}; priority {prio}; requests {}; scheduler {profile}",
-        state.word(),
-        if req.is_empty() { "nothing".to_string() } else { req }
-    );
+    let title = if req.is_empty() {
+        format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
+    } else {
+        format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
+    };
     let data_name = name.clone();
     view! {
         <span class=format!("chip {}", state.class()) data-pod=data_name data-state=state.class() title=title.clone() aria-label=title>

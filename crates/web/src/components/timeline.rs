@@ -45,8 +45,8 @@ pub fn Timeline() -> impl IntoView {
                     Marker::Preempted => (if dark { "#b794f4" } else { "#7c3aed" }, 0.9),
                 };
                 ctx.set_fill_style_str(color);
-                for (i, m) in s.cycle_marker.iter().enumerate() {
-                    if *m != pass {
+                for (i, m) in s.markers().enumerate() {
+                    if m != pass {
                         continue;
                     }
                     let x = s.cycle_first_stop[i] as f64 / total * w;

@@ -1,0 +1,129 @@
+// Shared set-up for the browser tests: a static server for dist/, headless Chromium through
+// playwright-core, console-error collection, screenshots, and the engine's CLI as the oracle.
+
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./server.mjs";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SHOTS = join(ROOT, "web", "screenshots");
+mkdirSync(SHOTS, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+export async function start() {
+  const server = await serve(join(ROOT, process.env.DIST || "dist"), 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return { server, url, browser };
+}
+
+export async function stop(env) {
+  await env.browser.close();
+  env.server.close();
+}
+
+/** A fresh page (own storage) with console errors collected in page.errors. */
+export async function newPage(env, opts = {}) {
+  const context = await env.browser.newContext({
+    viewport: opts.viewport || { width: 1440, height: 900 },
+    reducedMotion: opts.reducedMotion || "no-preference",
+    colorScheme: opts.colorScheme || "light",
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors.push(m.text());
+  });
+  page.on("pageerror", (e) => page.errors.push(`pageerror: ${e.message}`));
+  if (opts.init) await page.addInitScript(opts.init);
+  return page;
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** Waits for the app to have run a scenario and shown a frame. */
+export async function ready(page) {
+  await page.waitForSelector(".stage-label", { timeout: 60000 });
+  await page.waitForFunction(() => {
+    const s = document.querySelector(".status");
+    return s && /\d+ nodes/.test(s.textContent) && s.getAttribute("data-busy") === "false";
+  }, null, { timeout: 120000 });
+}
+
+export async function pause(page) {
+  const playing = await page.getAttribute("button.play", "aria-pressed");
+  if (playing === "true") await page.click("button.play");
+  await page.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "false");
+}
+
+export async function stage(page) {
+  return (await page.textContent(".stage-label")).trim();
+}
+
+/** The playhead (stop index) from the timeline's range input. */
+export async function playhead(page) {
+  return Number(await page.inputValue(".timeline input[type=range]"));
+}
+
+/** Jumps to a cycle (through the cycle box) and steps with → until `want` is the phase. */
+export async function gotoPhase(page, cycle, want) {
+  await pause(page);
+  await page.fill(".cycle-jump input", String(cycle));
+  await page.press(".cycle-jump input", "Enter");
+  await page.locator(".cycle-jump input").blur();
+  await page.waitForFunction((c) => (document.querySelector(".cycle-title")?.textContent || "").includes(`cycle ${c} `), cycle);
+  for (let i = 0; i < 20; i++) {
+    if ((await stage(page)) === want) return;
+    const before = await playhead(page);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((b) => Number(document.querySelector(".timeline input[type=range]").value) !== b, before);
+    // Wait for the frame of the new stop.
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`phase ${want} not reached in cycle ${cycle} (at ${await stage(page)})`);
+}
+
+/** The scenario parts as the app saved them. */
+export async function savedParts(page) {
+  return page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
+}
+
+/** The scenario text the app runs (its parts joined as the app joins them). */
+export function joinParts(parts) {
+  let out = "";
+  for (const k of ["other", "nodes", "pods", "config"]) {
+    const t = parts[k] || "";
+    if (!t.trim()) continue;
+    out += "---\n" + t + (t.endsWith("\n") ? "" : "\n");
+  }
+  return out;
+}
+
+const CLI = process.env.SCHEDLAB_CLI || join(ROOT, "target", "debug", "schedlab");
+
+/** Runs the engine natively on a scenario text: the oracle for the page's numbers. */
+export function cli(text, output = "json") {
+  const dir = mkdtempSync(join(tmpdir(), "schedlab-web-"));
+  const f = join(dir, "scenario.yaml");
+  writeFileSync(f, text);
+  return JSON.parse(execFileSync(CLI, ["run", f, "--output", output], { maxBuffer: 256 << 20 }).toString());
+}
+
+/** Replaces the text of the visible editor tab as a user would (select all, paste). */
+export async function replaceEditorText(page, text) {
+  await page.click(".editor-host .cm-content");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+}
