@@ -78,6 +78,9 @@ class TabbedEditor {
   constructor(parent, onChange) {
     this.onChange = onChange;
     this.states = new Map();
+    // Texts of tabs not shown yet: their states are created when first needed (creating a
+    // state resolves the whole configuration, which costs milliseconds).
+    this.pending = new Map();
     this.active = null;
     this.timer = null;
     this.suppress = 0;
@@ -88,12 +91,15 @@ class TabbedEditor {
       this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 250);
     };
     this.ext = extensions(changed);
-    this.view = new EditorView({ parent, state: EditorState.create({ doc: "", extensions: this.ext }) });
+    this.parent = parent;
+    // The view is made when the first tab is shown (with that tab's state: one configuration
+    // to resolve at start-up instead of two).
+    this.view = null;
   }
 
   /** Flushes a pending change notification now (e.g. before switching tabs). */
   flush() {
-    if (this.timer !== null) {
+    if (this.timer !== null && this.view) {
       clearTimeout(this.timer);
       this.timer = null;
       this.onChange(this.active, this.view.state.doc.toString());
@@ -104,14 +110,16 @@ class TabbedEditor {
     if (tab === this.active) return this.view.state;
     let s = this.states.get(tab);
     if (!s) {
-      s = EditorState.create({ doc: "", extensions: this.ext });
+      const doc = this.pending.has(tab) ? this.pending.get(tab) : "";
+      this.pending.delete(tab);
+      s = EditorState.create({ doc, extensions: this.ext });
       this.states.set(tab, s);
     }
     return s;
   }
 
   putState(tab, s) {
-    if (tab === this.active) {
+    if (tab === this.active && this.view) {
       this.suppress++;
       try { this.view.setState(s); } finally { this.suppress--; }
     } else {
@@ -121,13 +129,18 @@ class TabbedEditor {
 
   /** Replaces a tab's text (a new document: the undo history starts afresh). */
   setDoc(tab, text) {
+    if (tab !== this.active) {
+      this.states.delete(tab);
+      this.pending.set(tab, text);
+      return;
+    }
     const s = EditorState.create({ doc: text, extensions: this.ext });
     this.putState(tab, s);
   }
 
   /** Replaces a tab's text as one undoable edit (used when the app rewrites the text). */
   replaceDoc(tab, text) {
-    if (tab === this.active) {
+    if (tab === this.active && this.view) {
       this.suppress++;
       try {
         this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
@@ -138,15 +151,23 @@ class TabbedEditor {
     }
   }
 
-  getDoc(tab) { return this.stateOf(tab).doc.toString(); }
+  getDoc(tab) {
+    if (tab !== this.active && this.pending.has(tab)) return this.pending.get(tab);
+    return this.stateOf(tab).doc.toString();
+  }
 
   showTab(tab) {
     if (tab === this.active) return;
     this.flush();
-    if (this.active !== null) this.states.set(this.active, this.view.state);
+    if (this.active !== null && this.view) this.states.set(this.active, this.view.state);
+    this.active = null;
+    const s = this.stateOf(tab);
     this.active = tab;
-    const s = this.states.get(tab) || EditorState.create({ doc: "", extensions: this.ext });
     this.states.delete(tab);
+    if (!this.view) {
+      this.view = new EditorView({ parent: this.parent, state: s });
+      return;
+    }
     this.suppress++;
     try { this.view.setState(s); } finally { this.suppress--; }
   }
@@ -172,6 +193,8 @@ class TabbedEditor {
 
   /** Diagnostics: [{line, column, message}] with 1-based positions (0 = unknown). */
   setErrors(tab, errors) {
+    // A tab never shown and without errors needs no state yet.
+    if (errors.length === 0 && tab !== this.active && !this.states.has(tab)) return;
     const s = this.stateOf(tab);
     const doc = s.doc;
     const diags = [];
@@ -188,7 +211,7 @@ class TabbedEditor {
       diags.push({ from, to, severity: "error", message: e.message, source: "schedlab" });
     }
     const tr = s.update(setDiagnostics(s, diags));
-    if (tab === this.active) {
+    if (tab === this.active && this.view) {
       this.suppress++;
       try { this.view.dispatch(setDiagnostics(s, diags)); } finally { this.suppress--; }
     } else {
@@ -198,6 +221,7 @@ class TabbedEditor {
 
   /** Moves the cursor to a position (1-based) in the active tab and scrolls to it. */
   reveal(line, column) {
+    if (!this.view) return;
     const doc = this.view.state.doc;
     const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
     const pos = Math.min(l.from + Math.max(column - 1, 0), l.to);
@@ -205,11 +229,12 @@ class TabbedEditor {
     this.view.focus();
   }
 
-  focus() { this.view.focus(); }
-  undo() { return undo(this.view); }
-  redo() { return redo(this.view); }
-  search() { openSearchPanel(this.view); }
+  focus() { if (this.view) this.view.focus(); }
+  undo() { return this.view ? undo(this.view) : false; }
+  redo() { return this.view ? redo(this.view) : false; }
+  search() { if (this.view) openSearchPanel(this.view); }
   setReadOnly(ro) {
+    if (!this.view) return;
     // Read-only is a per-state facet; simplest is a DOM attribute the app styles, plus
     // contenteditable which CodeMirror honours.
     this.view.contentDOM.setAttribute("contenteditable", ro ? "false" : "true");

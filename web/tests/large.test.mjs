@@ -55,13 +55,25 @@ test("5000 nodes × 10000 pods schedule in the worker without blocking the page"
   const t1 = await page.evaluate(() => performance.now());
   await page.waitForSelector(".heatmap canvas");
   const status = (await page.textContent(".status")).trim();
-  // Play a little (heatmap frames), then pause: the worker recovers this cycle's detail.
-  await page.keyboard.press("4");
-  await page.waitForTimeout(3000);
-  await pause(page);
+  // A large run opens at its end: the heatmap of the final placement.
+  await page.waitForFunction(() => document.querySelector(".stage-label").textContent.trim() === "Quiet");
+  await page.waitForTimeout(300);
+  await shot(page, "12-large-cluster-end");
+  // Jump into the middle: the worker recovers that cycle's per-node detail (a re-run).
+  await page.fill(".cycle-jump input", "5000");
+  await page.press(".cycle-jump input", "Enter");
+  await page.locator(".cycle-jump input").blur();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
   await page.waitForSelector("table.matrix", { timeout: 120000 });
+  await page.waitForTimeout(300);
+  await shot(page, "13-large-cycle-detail");
+  // Play a little at the highest speed, then pause.
+  await page.keyboard.press("4");
+  await page.keyboard.press("Space");
+  await page.waitForTimeout(2000);
+  await pause(page);
   await page.waitForTimeout(500);
-  await shot(page, "12-large-cluster");
   const t2 = await page.evaluate(() => performance.now());
 
   const tasks = await page.evaluate(() => window.__longtasks.slice());

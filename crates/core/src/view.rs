@@ -71,7 +71,9 @@ pub struct NodeModel {
     pub taints: Vec<String>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub unschedulable: bool,
-    /// Allocatable amount per `Model::resources` column.
+    /// Allocatable amount per `Model::resources` column (left out of a large cluster's summary:
+    /// its heatmap comes with each frame).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allocatable: Vec<i64>,
 }
 
@@ -1056,6 +1058,9 @@ impl Session {
             // each frame), so the summary stays small.
             for p in &mut model.pods {
                 p.requests = Vec::new();
+            }
+            for n in &mut model.nodes {
+                n.allocatable = Vec::new();
             }
         }
         Summary {

@@ -79,6 +79,9 @@ pub fn start(st: AppState) -> BridgeHandle {
             _ => "other",
         };
         match parsed {
+            // A new run is applied in a task of its own: parsing a large summary and rendering
+            // its views then stay two shorter tasks.
+            Ok(r @ Response::Loaded { .. }) => set_timeout(move || on_response(st, handle, r), std::time::Duration::ZERO),
             Ok(r) => on_response(st, handle, r),
             Err(e) => web_sys::console::error_1(&format!("schedlab: bad response from the worker: {e}").into()),
         }

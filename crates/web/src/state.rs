@@ -90,6 +90,9 @@ pub struct AppState {
     /// A transient message (e.g. "link copied").
     pub toast: ReadSignal<Option<String>>,
     pub set_toast: WriteSignal<Option<String>>,
+    /// Nodes to highlight in the cluster (hovering a FailedScheduling reason).
+    pub highlight: ReadSignal<Vec<u32>>,
+    pub set_highlight: WriteSignal<Vec<u32>>,
     pub show_help: ReadSignal<bool>,
     pub set_show_help: WriteSignal<bool>,
     pub show_generate: ReadSignal<bool>,
@@ -129,6 +132,7 @@ impl AppState {
         let (lower, set_lower) = signal(LowerTab::Cycle);
         let (toast, set_toast) = signal(None);
         let (show_help, set_show_help) = signal(false);
+        let (highlight, set_highlight) = signal(Vec::new());
         let (show_generate, set_show_generate) = signal(false);
         let (run_ms, set_run_ms) = signal(0.0);
         let (editor_ready, set_editor_ready) = signal(false);
@@ -169,6 +173,8 @@ impl AppState {
             set_toast,
             show_help,
             set_show_help,
+            highlight,
+            set_highlight,
             show_generate,
             set_show_generate,
             run_ms,

@@ -78,12 +78,17 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    // A new run: a fresh scenario starts playing from the beginning.
+    // A new run: a fresh scenario starts playing from the beginning; a large one opens at its
+    // end (the heatmap of the final placement), paused.
     Effect::new(move |prev: Option<u64>| {
         let run = st.run.get();
-        if prev.is_some_and(|p| p != run) || (prev.is_none() && run > 0) {
-            if st.fresh.get_untracked() {
-                st.set_fresh.set(false);
+        if (prev.is_some_and(|p| p != run) || (prev.is_none() && run > 0)) && st.fresh.get_untracked() {
+            st.set_fresh.set(false);
+            let large = st.summary.with_untracked(|s| s.as_ref().is_some_and(|s| s.model.large));
+            if large {
+                st.set_playing.set(false);
+                st.seek(st.stops().saturating_sub(1));
+            } else {
                 st.set_playing.set(true);
             }
         }
@@ -195,7 +200,13 @@ pub fn App() -> impl IntoView {
         }
         let mut handled = true;
         match key.as_str() {
-            " " | "k" => st.set_playing.update(|p| *p = !*p),
+            " " | "k" => {
+                let last = st.stops().saturating_sub(1);
+                if !st.playing.get_untracked() && st.stop.get_untracked() >= last {
+                    st.seek(0);
+                }
+                st.set_playing.update(|p| *p = !*p)
+            }
             "ArrowRight" if e.shift_key() => {
                 st.set_playing.set(false);
                 st.step_pod(true)

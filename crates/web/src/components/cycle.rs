@@ -97,6 +97,46 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
             let c = c.as_ref()?;
             if let Some(msg) = &c.message {
                 let pod = st.pod_name(c.pod);
+                // Which nodes each reason counts (from the filter verdicts).
+                let mut by_reason: Vec<(String, Vec<u32>)> = Vec::new();
+                if let Some(f) = c.filter.as_ref().filter(|f| f.detail) {
+                    for r in f.rows.iter().filter(|r| r.visit.is_some() && !r.feasible) {
+                        for reason in &r.reasons {
+                            match by_reason.iter_mut().find(|(x, _)| x == reason) {
+                                Some((_, v)) => v.push(r.node),
+                                None => by_reason.push((reason.clone(), vec![r.node])),
+                            }
+                        }
+                    }
+                }
+                by_reason.sort();
+                let reasons = (!by_reason.is_empty()).then(|| {
+                    view! {
+                        <ul class="reasons" aria-label="Which nodes each reason counts">
+                            {by_reason
+                                .into_iter()
+                                .map(|(reason, nodes)| {
+                                    let names = nodes.iter().map(|&n| st.node_name(n)).collect::<Vec<_>>().join(", ");
+                                    let hl = nodes.clone();
+                                    let count = nodes.len();
+                                    view! {
+                                        <li
+                                            tabindex="0"
+                                            on:mouseenter=move |_| st.set_highlight.set(hl.clone())
+                                            on:focus=move |_| st.set_highlight.set(nodes.clone())
+                                            on:mouseleave=move |_| st.set_highlight.set(Vec::new())
+                                            on:blur=move |_| st.set_highlight.set(Vec::new())
+                                        >
+                                            <span class="r-count">{format!("{count} ×")}</span>
+                                            <span class="r-text">{reason}</span>
+                                            <span class="r-nodes muted">{names}</span>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                });
                 return Some(
                     view! {
                         <div class="outcome failed" role="status">
@@ -106,6 +146,7 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
                                 <span class="k-obj">{format!("pod/{pod}")}</span>
                                 <div class="k-msg" data-testid="failed-message">{msg.clone()}</div>
                             </div>
+                            {reasons}
                         </div>
                     }
                     .into_any(),

@@ -18,9 +18,7 @@ pub fn Editor() -> impl IntoView {
     let bridge: BridgeHandle = expect_context();
     let host = NodeRef::<html::Div>::new();
 
-    // Create the editor once its host is in the page, and fill it.
-    Effect::new(move |_| {
-        let Some(el) = host.get() else { return };
+    let create = move |el: web_sys::HtmlDivElement| {
         if ed.with_value(|e| e.is_some()) {
             return;
         }
@@ -39,6 +37,16 @@ pub fn Editor() -> impl IntoView {
         on_change.forget();
         ed.set_value(Some(editor));
         st.set_editor_ready.set(true);
+    };
+
+    // Create the editor once its host is in the page (in a task of its own, after the first
+    // paint of the app), and fill it.
+    Effect::new(move |_| {
+        let Some(el) = host.get() else { return };
+        if ed.with_value(|e| e.is_some()) {
+            return;
+        }
+        set_timeout(move || create(el), std::time::Duration::ZERO);
     });
 
     // Fill the documents when the scenario is replaced (and once the editor exists).

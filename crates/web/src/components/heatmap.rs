@@ -125,12 +125,22 @@ pub fn Heatmap() -> impl IntoView {
                 );
                 let _ = ctx.fill_text(&label, 0.0, ly + 13.0);
                 let gap = if l.cell >= 6.0 { 1.0 } else { 0.0 };
+                // One fill style per 5% band (setting a style parses a CSS colour).
+                let mut bands: Vec<Vec<usize>> = vec![Vec::new(); 21];
                 for (k, &n) in nodes.iter().enumerate() {
-                    let x = (k % cols) as f64 * l.cell;
-                    let y = cy + (k / cols) as f64 * l.cell;
-                    let pct = f.heat.get(n as usize).copied().unwrap_or(0);
-                    ctx.set_fill_style_str(&shade(pct, dark));
-                    ctx.fill_rect(x, y, l.cell - gap, l.cell - gap);
+                    let pct = f.heat.get(n as usize).copied().unwrap_or(0).min(100);
+                    bands[(pct as usize + 2) / 5].push(k);
+                }
+                for (b, ks) in bands.iter().enumerate() {
+                    if ks.is_empty() {
+                        continue;
+                    }
+                    ctx.set_fill_style_str(&shade((b * 5) as u8, dark));
+                    for &k in ks {
+                        let x = (k % cols) as f64 * l.cell;
+                        let y = cy + (k / cols) as f64 * l.cell;
+                        ctx.fill_rect(x, y, l.cell - gap, l.cell - gap);
+                    }
                 }
                 // Marks on top: chosen (gold), feasible (green), filtered (red).
                 if !f.marks.is_empty() {

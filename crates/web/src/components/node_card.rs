@@ -207,7 +207,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         out
     };
     view! {
-        <article class=move || format!("node-card {}", role_class()) data-node=name aria-label=move || format!("Node {}", name())>
+        <article class=move || format!("node-card {}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }) data-node=name aria-label=move || format!("Node {}", name())>
             <header class="node-head">
                 <button class="node-name linklike" on:click=explain title="Explain this node's filter verdict">
                     {name}
@@ -218,9 +218,12 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             <div class="badges">{badges}</div>
             <div class="pods" aria-label="Pods on this node">
                 <For
-                    each=chips
-                    key=|(p, s)| (*p, *s)
-                    children=move |(p, s)| view! { <PodChip pod=p state=s/> }
+                    each=move || {
+                        let run = st.run.get();
+                        chips().into_iter().map(move |(p, s)| (run, p, s)).collect::<Vec<_>>()
+                    }
+                    key=|k| *k
+                    children=move |(_, p, s)| view! { <PodChip pod=p state=s/> }
                 />
             </div>
         </article>

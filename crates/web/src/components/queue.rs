@@ -91,9 +91,12 @@ fn QueueSection(
             </h3>
             <ol class="q-list">
                 <For
-                    each=move || items.get()
-                    key=|i| (i.pod, i.note.clone(), i.until_ms, i.nominated)
-                    children=move |i| {
+                    each=move || {
+                        let run = st.run.get();
+                        items.get().into_iter().map(move |i| (run, i)).collect::<Vec<_>>()
+                    }
+                    key=|(run, i)| (*run, i.pod, i.note.clone(), i.until_ms, i.nominated)
+                    children=move |(_, i)| {
                         let detail = match state {
                             ChipState::Backoff => i.until_ms.map(|u| {
                                 let left = u - clock.get_untracked();
