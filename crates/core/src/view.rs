@@ -155,6 +155,9 @@ pub struct ProfileModel {
     pub points: Vec<(String, Vec<String>)>,
     pub weights: Vec<(String, i32)>,
     pub percentage_of_nodes_to_score: Option<i32>,
+    /// Settings that tell profiles apart (e.g. NodeResourcesFit's scoring strategy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -355,11 +358,21 @@ impl Model {
                     ("Bind".to_string(), names(&pl.bind)),
                     ("PostBind".to_string(), names(&pl.post_bind)),
                 ];
+                let mut notes = Vec::new();
+                if pl.score.contains(&crate::plugins::PluginName::NodeResourcesFit) {
+                    let ss = &fw.profile.args.node_resources_fit.scoring_strategy;
+                    let res: Vec<String> = ss.resources.iter().map(|r| format!("{}×{}", r.name, r.weight)).collect();
+                    notes.push(format!("NodeResourcesFit scores with {:?} ({})", ss.kind, res.join(", ")));
+                }
+                if let Some(p) = fw.profile.percentage_of_nodes_to_score {
+                    notes.push(format!("percentageOfNodesToScore: {p}"));
+                }
                 ProfileModel {
                     name: fw.profile.scheduler_name.clone(),
                     points,
                     weights: fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v)).collect(),
                     percentage_of_nodes_to_score: fw.profile.percentage_of_nodes_to_score,
+                    notes,
                 }
             })
             .collect();

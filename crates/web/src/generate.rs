@@ -1,5 +1,6 @@
-//! Synthetic clusters for trying the playground at scale: `nodes` nodes spread over `zones`
-//! zones and `pods` pending pods of assorted sizes, as compact (flow-style) YAML. Sizes come
+//! Synthetic clusters for trying the playground at scale: `nodes` nodes of 4–16 cpu spread over
+//! `zones` zones and `pods` pending pods of assorted sizes (about two thirds of the cpu for
+//! 2 pods per node), as compact (flow-style) YAML. Sizes come
 //! from a small deterministic generator, so a spec always gives the same text.
 
 use crate::protocol::GenSpec;
@@ -46,7 +47,7 @@ pub fn generate(spec: &GenSpec) -> (String, String) {
     for i in 0..spec.nodes {
         let name = format!("node-{:0width$}", i + 1);
         let zone = zone_name(i % spec.zones);
-        let (cpu, mem) = rng.pick(&[(8, 32), (16, 64), (16, 64), (32, 128)]);
+        let (cpu, mem) = rng.pick(&[(4, 16), (8, 32), (8, 32), (16, 64)]);
         if i > 0 {
             nodes.push_str("---\n");
         }
@@ -59,8 +60,8 @@ pub fn generate(spec: &GenSpec) -> (String, String) {
     for i in 0..spec.pods {
         let name = format!("pod-{:0width$}", i + 1);
         let app = i % 50;
-        let cpu = rng.pick(&["100m", "250m", "500m", "500m", "1", "1", "2", "4"]);
-        let mem = rng.pick(&["128Mi", "256Mi", "512Mi", "1Gi", "1Gi", "2Gi", "4Gi"]);
+        let cpu = rng.pick(&["250m", "500m", "1", "2", "2", "3", "4", "6"]);
+        let mem = rng.pick(&["512Mi", "1Gi", "2Gi", "4Gi", "6Gi", "8Gi"]);
         if i > 0 {
             pods.push_str("---\n");
         }

@@ -213,7 +213,7 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
             if let Some(n) = &p.narrowed_to {
                 parts.push(format!("Only these nodes can fit: {}.", n.join(", ")));
             }
-            Some(view! { <div class="box prefilter-box current">{parts.join(" ")}</div> })
+            Some(view! { <div class="box prefilter-box wide current">{parts.join(" ")}</div> })
         })
     };
     let queued_note = move || {
@@ -222,7 +222,7 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
             (c.stage == Stage::QueueSort).then(|| {
                 let pod = st.pod_name(c.pod);
                 view! {
-                    <div class="box current">
+                    <div class="box wide current">
                         <strong>{pod}</strong>
                         " leaves the queue: QueueSort (PrioritySort) put it first — highest priority, then earliest in the queue. Its profile is "
                         <code>{c.profile.clone()}</code>

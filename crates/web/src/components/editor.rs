@@ -104,14 +104,27 @@ pub fn Editor() -> impl IntoView {
     });
 
     let count = move |p: Part| {
-        st.summary.with(|s| {
-            s.as_ref().map(|s| match p {
-                Part::Nodes => s.model.nodes.len().to_string(),
-                Part::Pods => s.model.pods.len().to_string(),
-                Part::Config => s.model.profiles.len().to_string(),
-                Part::Other => String::new(),
+        st.summary
+            .with(|s| {
+                s.as_ref().map(|s| match p {
+                    Part::Nodes => s.model.nodes.len().to_string(),
+                    Part::Pods => s.model.pods.len().to_string(),
+                    Part::Config => s.model.profiles.len().to_string(),
+                    Part::Other => String::new(),
+                })
             })
-        })
+            .map(|c| {
+                if p == Part::Other {
+                    let n = st.saved.with(|s| s.parts.other.lines().filter(|l| l.starts_with("kind:")).count());
+                    if n > 0 {
+                        n.to_string()
+                    } else {
+                        String::new()
+                    }
+                } else {
+                    c
+                }
+            })
     };
     let errors_in = move |p: Part| st.issues.with(|is| is.iter().filter(|i| i.part == Some(p)).count());
 
@@ -181,23 +194,26 @@ pub fn Editor() -> impl IntoView {
                         .collect_view()}
                 </div>
             </div>
-            <div class="editor-toolbar" role="toolbar" aria-label="Add objects">
-                <span class="muted">"Add"</span>
-                {Template::ALL
-                    .into_iter()
-                    .map(|t| {
-                        view! {
-                            <button class="btn small" on:click=move |_| add(t) aria-label=format!("Add a {}", t.label())>
-                                "+ "
-                                {t.label()}
-                            </button>
-                        }
-                    })
-                    .collect_view()}
-                <span class="spacer"></span>
-                <button class="btn small icon" title="Undo (Ctrl+Z)" aria-label="Undo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.undo(); } })>"↶"</button>
-                <button class="btn small icon" title="Redo (Ctrl+Shift+Z)" aria-label="Redo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.redo(); } })>"↷"</button>
-                <button class="btn small icon" title="Search (Ctrl+F)" aria-label="Search" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.search(); } })>"⌕"</button>
+            <div class="editor-toolbar" role="toolbar" aria-label="Editor tools">
+                <div class="adds">
+                    <span class="muted">"Add"</span>
+                    {Template::ALL
+                        .into_iter()
+                        .map(|t| {
+                            view! {
+                                <button class="btn small" on:click=move |_| add(t) aria-label=format!("Add a {}", t.label())>
+                                    "+ "
+                                    {t.label()}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <div class="edits">
+                    <button class="btn small icon" title="Undo (Ctrl+Z)" aria-label="Undo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.undo(); } })>"↶"</button>
+                    <button class="btn small icon" title="Redo (Ctrl+Shift+Z)" aria-label="Redo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.redo(); } })>"↷"</button>
+                    <button class="btn small icon" title="Search (Ctrl+F)" aria-label="Search" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.search(); } })>"⌕"</button>
+                </div>
             </div>
             <div class="editor-hint muted">{move || st.tab.get().hint()}</div>
             {move || {

@@ -50,7 +50,7 @@ pub fn GenerateDialog() -> impl IntoView {
                 <div class="modal" role="dialog" aria-modal="true" aria-label="Generate a large cluster" on:click=|e| e.stop_propagation()>
                     <button class="btn icon close" aria-label="Close" on:click=move |_| st.set_show_generate.set(false)>"×"</button>
                     <h2>"Generate a large cluster"</h2>
-                    <p class="muted">"Nodes of 8–32 cpu spread over the zones, and pending pods of assorted sizes. The engine schedules them in a Web Worker; the cluster is shown as a heatmap."</p>
+                    <p class="muted">"Nodes of 4–16 cpu spread over the zones, and pending pods of assorted sizes (250m–6 cpu). The engine schedules them in a Web Worker; the cluster is shown as a heatmap."</p>
                     <div class="gen-fields">
                         {num("Nodes", nodes, set_nodes, crate::generate::MAX_NODES, "nodes")}
                         {num("Pods", pods, set_pods, crate::generate::MAX_PODS, "pods")}

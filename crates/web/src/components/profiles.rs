@@ -67,6 +67,7 @@ pub fn Profiles() -> impl IntoView {
                                         {format!("{} pod(s) use it (spec.schedulerName): ", pods.len())}
                                         {pods.join(", ")}
                                     </p>
+                                    {(!p.notes.is_empty()).then(|| view! { <ul class="notes">{p.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
                                     <table class="points">
                                         <tbody>
                                             {p.points
