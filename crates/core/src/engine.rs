@@ -202,8 +202,8 @@ impl Engine {
             let node = info.node_name().map(String::from);
             let nominated = info.nominated_node_name().map(String::from);
             if phase == Phase::Running {
-                if let Some(n) = e.snapshot.get_mut(node.as_deref().unwrap_or("")) {
-                    n.add_pod(info.clone());
+                if let Some(idx) = e.snapshot.position(node.as_deref().unwrap_or("")) {
+                    e.snapshot.add_pod(idx, info.clone());
                 }
             }
             if phase == Phase::Pending {
@@ -1005,7 +1005,7 @@ impl Engine {
         assumed.pod.spec.node_name = Some(node_name.clone());
         assumed.start_time = Some(self.sched_start_ms + self.now_ms());
         let assumed = Arc::new(assumed);
-        self.snapshot.nodes[node].add_pod(assumed.clone());
+        self.snapshot.add_pod(node, assumed.clone());
         // An assumed pod is no longer a nominated one.
         self.nominator.remove(&pod.key);
         let fw = &self.frameworks[pod.scheduler_name()];
@@ -1029,7 +1029,7 @@ impl Engine {
         });
         if !s.is_success() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let rejected = s.is_rejected();
             let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
             return Err((s, msg, rejected));
@@ -1042,7 +1042,7 @@ impl Engine {
         });
         if !s.is_success() && !s.is_wait() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let rejected = s.is_rejected();
             let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
             return Err((s, msg, rejected));
@@ -1070,7 +1070,7 @@ impl Engine {
                 nominator: &self.nominator,
             };
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let msg = s.message();
             self.drain_cluster_events();
             // Forgetting the assumed pod frees its resources: an AssignedPodDelete event, held
@@ -1154,8 +1154,8 @@ impl Engine {
     fn delete_pod(&mut self, victim: usize) {
         let info = self.pods[victim].info.clone();
         if let Some(node) = self.pods[victim].node.clone() {
-            if let Some(n) = self.snapshot.get_mut(&node) {
-                n.remove_pod(&info.key);
+            if let Some(idx) = self.snapshot.position(&node) {
+                self.snapshot.remove_pod(idx, &info.key);
             }
             let idx = self.snapshot.position(&node).unwrap_or(0);
             self.trace.push(TraceEvent::Deleted {

@@ -518,12 +518,22 @@ pub struct NodeInfo {
     pub image_states: Arc<HashMap<String, ImageStateSummary>>,
     /// `namespace/claim` -> number of pods on this node using it.
     pub pvc_ref_counts: BTreeMap<String, u32>,
+    /// Copies of the node's hottest fields, so that filtering the common pod reads only this
+    /// contiguous struct and not the node object (a cache miss per node otherwise).
+    pub unschedulable: bool,
+    pub taints: Arc<[api::Taint]>,
+    pub has_images: bool,
 }
 
 impl NodeInfo {
     pub fn new(node: Arc<api::Node>) -> NodeInfo {
         let allocatable = Resource::from_list(&node.status.allocatable);
+        let unschedulable = node.spec.unschedulable.unwrap_or(false);
+        let taints: Arc<[api::Taint]> = node.spec.taints.clone().into();
         NodeInfo {
+            unschedulable,
+            taints,
+            has_images: false,
             node,
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),
@@ -538,6 +548,10 @@ impl NodeInfo {
     }
     pub fn name(&self) -> &str {
         &self.node.metadata.name
+    }
+    pub fn set_image_states(&mut self, states: Arc<HashMap<String, ImageStateSummary>>) {
+        self.has_images = !states.is_empty();
+        self.image_states = states;
     }
     pub fn labels(&self) -> &Labels {
         &self.node.metadata.labels

@@ -31,7 +31,7 @@ fn scaled_image_score(state: &ImageStateSummary, total_nodes: usize) -> i64 {
 /// allocation for ordinary-length names (this runs for every node).
 fn lookup<'a>(node: &'a NodeInfo, image: &str) -> Option<&'a ImageStateSummary> {
     const SUFFIX: &str = ":latest";
-    if node.image_states.is_empty() {
+    if !node.has_images {
         return None;
     }
     let needs_tag = matches!(normalized_image_name_kind(image), NameKind::Untagged);

@@ -383,7 +383,7 @@ impl Plugin for InterPodAffinity {
         // Fast path: no terms of its own and no running pod with required anti-affinity.
         if pod.required_affinity_terms.is_empty()
             && pod.required_anti_affinity_terms.is_empty()
-            && cx.snapshot.nodes.iter().all(|n| n.pods_with_required_anti_affinity.is_empty())
+            && !cx.snapshot.has_pods_with_required_anti_affinity()
         {
             return (None, Status::skip());
         }
@@ -481,7 +481,7 @@ impl Plugin for InterPodAffinity {
             return Status::error(format!("failed to parse pod: {e}"));
         }
         // Fast path: nothing to score against.
-        if !has_constraints && cx.snapshot.nodes.iter().all(|n| n.pods_with_affinity.is_empty()) {
+        if !has_constraints && !cx.snapshot.has_pods_with_affinity() {
             return Status::skip();
         }
         let inputs = ScoreInputs {

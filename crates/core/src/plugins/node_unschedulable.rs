@@ -77,7 +77,7 @@ impl Plugin for NodeUnschedulable {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        if !is_unschedulable(&node.node) || tolerates_unschedulable(&pod.pod.spec.tolerations) {
+        if !node.unschedulable || tolerates_unschedulable(&pod.pod.spec.tolerations) {
             return Status::success();
         }
         Status::unresolvable(ERR_REASON_UNSCHEDULABLE)

@@ -76,7 +76,7 @@ impl Plugin for TaintToleration {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        match first_untolerated(&node.node.spec.taints, &pod.pod.spec.tolerations) {
+        match first_untolerated(&node.taints, &pod.pod.spec.tolerations) {
             None => Status::success(),
             Some(t) => Status::unresolvable(format!(
                 "node(s) had untolerated taint {{{}: {}}}",
@@ -103,7 +103,7 @@ impl Plugin for TaintToleration {
         let s = state
             .read::<PreScoreState>(PluginName::TaintToleration)
             .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
-        Ok(count_intolerable_prefer_no_schedule(&node.node.spec.taints, &s.tolerations))
+        Ok(count_intolerable_prefer_no_schedule(&node.taints, &s.tolerations))
     }
 
     fn has_normalize_score(&self) -> bool {
