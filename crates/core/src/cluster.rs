@@ -159,7 +159,12 @@ impl Snapshot {
             index.insert(ni.name().to_string(), out.len());
             out.push(ni);
         }
-        Snapshot { nodes: out, index, num_pods_with_affinity: 0, num_pods_with_required_anti_affinity: 0 }
+        Snapshot {
+            nodes: out,
+            index,
+            num_pods_with_affinity: 0,
+            num_pods_with_required_anti_affinity: 0,
+        }
     }
 
     /// Places a pod on the node at `idx` (always use this rather than the NodeInfo directly).
@@ -180,7 +185,11 @@ impl Snapshot {
     /// Whether any node runs a pod with pod affinity or anti-affinity.
     pub fn has_pods_with_affinity(&self) -> bool {
         let fast = self.num_pods_with_affinity > 0;
-        debug_assert_eq!(fast, self.nodes.iter().any(|n| !n.pods_with_affinity.is_empty()), "snapshot mutated behind add_pod/remove_pod");
+        debug_assert_eq!(
+            fast,
+            self.nodes.iter().any(|n| !n.pods_with_affinity.is_empty()),
+            "snapshot mutated behind add_pod/remove_pod"
+        );
         fast
     }
 

@@ -101,8 +101,16 @@ type Less<'a> = dyn Fn(&QueuedPodInfo, &QueuedPodInfo) -> bool + 'a;
 #[derive(Clone, Default)]
 struct PodHeap {
     items: Vec<QueuedPodInfo>,
-    pos: HashMap<String, usize>,
+    /// The slot of each item (parallel to `items`).
+    slots: Vec<usize>,
+    /// Heap position by slot; `NONE` when the slot is free. Swaps touch only vectors.
+    pos: Vec<usize>,
+    /// Pod key -> slot (maintained on insert and removal only).
+    by_key: HashMap<String, usize>,
+    free: Vec<usize>,
 }
+
+const NONE: usize = usize::MAX;
 
 impl PodHeap {
     fn len(&self) -> usize {
@@ -114,19 +122,30 @@ impl PodHeap {
     fn peek(&self) -> Option<&QueuedPodInfo> {
         self.items.first()
     }
+    fn position(&self, key: &str) -> Option<usize> {
+        let &slot = self.by_key.get(key)?;
+        self.pos.get(slot).copied().filter(|&i| i != NONE)
+    }
     fn get(&self, key: &str) -> Option<&QueuedPodInfo> {
-        self.pos.get(key).map(|&i| &self.items[i])
+        self.position(key).map(|i| &self.items[i])
     }
     fn contains(&self, key: &str) -> bool {
-        self.pos.contains_key(key)
+        self.position(key).is_some()
+    }
+    fn new_slot(&mut self) -> usize {
+        self.free.pop().unwrap_or_else(|| {
+            self.pos.push(NONE);
+            self.pos.len() - 1
+        })
     }
     fn iter(&self) -> impl Iterator<Item = &QueuedPodInfo> {
         self.items.iter()
     }
     fn swap(&mut self, i: usize, j: usize) {
         self.items.swap(i, j);
-        *self.pos.get_mut(&self.items[i].pod.key).expect("indexed") = i;
-        *self.pos.get_mut(&self.items[j].pod.key).expect("indexed") = j;
+        self.slots.swap(i, j);
+        self.pos[self.slots[i]] = i;
+        self.pos[self.slots[j]] = j;
     }
     fn up(&mut self, mut j: usize, less: &Less) {
         while j > 0 {
@@ -165,18 +184,24 @@ impl PodHeap {
     }
     /// Adds the pod, or replaces the pod with the same key and restores the order.
     fn add_or_update(&mut self, q: QueuedPodInfo, less: &Less) {
-        if let Some(&i) = self.pos.get(&q.pod.key) {
+        if let Some(i) = self.position(&q.pod.key) {
             self.items[i] = q;
             self.fix(i, less);
         } else {
-            self.pos.insert(q.pod.key.clone(), self.items.len());
+            let slot = self.new_slot();
+            self.by_key.insert(q.pod.key.clone(), slot);
+            self.pos[slot] = self.items.len();
+            self.slots.push(slot);
             self.items.push(q);
             self.up(self.items.len() - 1, less);
         }
     }
     fn take_last(&mut self) -> Option<QueuedPodInfo> {
         let q = self.items.pop()?;
-        self.pos.remove(&q.pod.key);
+        let slot = self.slots.pop().expect("parallel to items");
+        self.by_key.remove(&q.pod.key);
+        self.pos[slot] = NONE;
+        self.free.push(slot);
         Some(q)
     }
     fn pop(&mut self, less: &Less) -> Option<QueuedPodInfo> {
@@ -189,7 +214,7 @@ impl PodHeap {
         self.take_last()
     }
     fn remove(&mut self, key: &str, less: &Less) -> Option<QueuedPodInfo> {
-        let i = *self.pos.get(key)?;
+        let i = self.position(key)?;
         let n = self.items.len() - 1;
         if n != i {
             self.swap(i, n);
