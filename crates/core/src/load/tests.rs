@@ -354,7 +354,7 @@ spec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}
     assert_eq!(c.ports[0].host_port, None);
     assert_eq!(c.image_pull_policy.as_deref(), Some("IfNotPresent"));
     assert_eq!(running.status.phase.as_deref(), Some("Running"));
-    assert_eq!(running.status.start_time, Some(serde_json::json!("2025-01-01T00:00:04Z")));
+    assert_eq!(running.status.start_time, Some(Box::new(serde_json::json!("2025-01-01T00:00:04Z"))));
     assert_eq!(running.spec.priority, Some(10), "the global default class applies");
     assert_eq!(running.spec.priority_class_name.as_deref(), Some("low-default"));
     assert_eq!(running.spec.preemption_policy.as_deref(), Some("PreemptLowerPriority"));

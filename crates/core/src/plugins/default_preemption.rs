@@ -937,9 +937,9 @@ mod tests {
     fn nominated_node_eligibility() {
         let mut victim = MakePod::new("leaving").node("node-a").priority(1).req(&[("cpu", "3")]).obj();
         victim.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:10Z"));
-        victim.status.conditions = Some(serde_json::json!([
+        victim.status.conditions = Some(Box::new(serde_json::json!([
             {"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}
-        ]));
+        ])));
         let e = env(
             vec![node("node-a", "4"), node("node-b", "4")],
             vec![Arc::new(PodInfo::new(victim, 0))],

@@ -184,7 +184,7 @@ mod tests {
     fn with_claims(claims: Vec<PodResourceClaim>, statuses: Option<serde_json::Value>) -> PodInfo {
         let mut p = MakePod::new("p");
         p.pod.spec.resource_claims = claims;
-        p.pod.status.resource_claim_statuses = statuses;
+        p.pod.status.resource_claim_statuses = statuses.map(Box::new);
         p.info()
     }
     fn named(name: &str, claim: &str) -> PodResourceClaim {

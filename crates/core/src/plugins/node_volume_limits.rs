@@ -458,7 +458,7 @@ mod tests {
         let mut emptydir = MakePod::new("p");
         emptydir.pod.spec.volumes.push(Volume {
             name: "tmp".into(),
-            empty_dir: Some(serde_json::json!({})),
+            empty_dir: Some(Box::new(serde_json::json!({}))),
             ..Default::default()
         });
         assert!(CsiLimits.pre_filter(&env.cx(), &mut state, &emptydir.info()).1.is_skip());

@@ -184,7 +184,7 @@ const AWS_EBS_TOPOLOGY_KEY: &str = "topology.ebs.csi.aws.com/zone";
 const CINDER_TOPOLOGY_KEY: &str = "topology.cinder.csi.openstack.org/zone";
 const UNSPECIFIED: &str = "UNSPECIFIED";
 
-fn opaque_str<'a>(v: &'a Option<api::Opaque>, key: &str) -> &'a str {
+fn opaque_str<'a, T: std::ops::Deref<Target = api::Opaque>>(v: &'a Option<T>, key: &str) -> &'a str {
     v.as_ref().and_then(|o| o.get(key)).and_then(|s| s.as_str()).unwrap_or("")
 }
 
