@@ -75,6 +75,30 @@ impl ResourceAllocationScorer {
     /// millicores, everything else in units). Without `use_requested`, containers that request
     /// no cpu/memory count as 100m / 200Mi.
     pub fn pod_request_list(&self, pod: &PodInfo) -> Vec<i64> {
+        // Without pod-level resources, the precomputed accounting already holds these values:
+        // the plain requests (`resource`) and the requests with the 100m / 200Mi defaults
+        // (`non0_*`), computed by the same aggregation.
+        if !crate::framework::pod_level_requests_set(&pod.pod) {
+            let fast: Option<Vec<i64>> = self
+                .resources
+                .iter()
+                .map(|r| match r.kind {
+                    Kind::Cpu => Some(if self.use_requested { pod.resource.resource.milli_cpu } else { pod.resource.non0_cpu }),
+                    Kind::Memory => Some(if self.use_requested { pod.resource.resource.memory } else { pod.resource.non0_mem }),
+                    Kind::EphemeralStorage => Some(pod.resource.resource.ephemeral_storage),
+                    Kind::Other { scalar: true } => Some(pod.resource.resource.scalar(&r.name)),
+                    Kind::Other { scalar: false } => None,
+                })
+                .collect();
+            if let Some(v) = fast {
+                debug_assert_eq!(v, self.pod_request_list_slow(pod), "fast request list differs");
+                return v;
+            }
+        }
+        self.pod_request_list_slow(pod)
+    }
+
+    fn pod_request_list_slow(&self, pod: &PodInfo) -> Vec<i64> {
         let defaults: ResourceList;
         let non_missing = if self.use_requested {
             None
