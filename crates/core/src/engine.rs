@@ -1346,7 +1346,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pods_of_other_schedulers_are_not_queued() {
         let mut e = engine(&[pod("mine", "", "1"), pod("theirs", "  schedulerName: someone-else\n", "1")]);
         e.run();
@@ -1359,7 +1359,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         assert_eq!(e.cycles.len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn error_pods_are_not_retried_in_an_unchanged_cluster() {
         let mut e = engine(&[pod("p", "", "1")]);
         e.frameworks.get_mut("default-scheduler").unwrap().set_instance(Box::new(Broken));
@@ -1378,7 +1378,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         assert_eq!(e.now_ms(), 2000);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn preemption_nominates_evicts_and_retries() {
         let mut e = engine(&[
             pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
@@ -1409,7 +1409,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
         // `mid` already carries a nomination for node-a; `urgent` preempts there.
         let mut e = engine(&[

@@ -1239,7 +1239,7 @@ mod tests {
         (key, q.add_unschedulable(env, p, now + 1))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn active_queue_orders_by_priority_then_time() {
         let w = World::new();
         let env = w.env();
@@ -1262,7 +1262,7 @@ mod tests {
         assert_eq!(q.scheduling_cycle(), 4);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn heap_is_logarithmic_and_keeps_order_after_deletes() {
         let n = 10_000usize;
         let mut h = PodHeap::default();
@@ -1295,7 +1295,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn backoff_doubles_to_the_maximum_in_whole_windows() {
         let q = SchedulingQueue::new(1, 10);
         let with = |unsched: u32, errors: u32, ts: i64| {
@@ -1332,7 +1332,7 @@ mod tests {
         assert!(!q.is_backing_off(&p, 3 * s));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn rejected_pods_wait_for_an_event_their_plugin_hears() {
         let w = World::new();
         let env = w.env();
@@ -1367,7 +1367,7 @@ mod tests {
         assert_eq!(q.get(&key).map(|(_, n)| n), Some(QueueName::BackoffQ));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pending_plugins_skip_the_backoff() {
         let w = World::new();
         let env = w.env();
@@ -1379,7 +1379,7 @@ mod tests {
         assert_eq!(moves[0].to, QueueName::ActiveQ);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn events_during_the_attempt_are_replayed() {
         let w = World::new();
         let env = w.env();
@@ -1420,7 +1420,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn errors_wait_in_the_error_backoff_queue() {
         let w = World::new();
         let env = w.env();
@@ -1441,7 +1441,7 @@ mod tests {
         assert_eq!((p.attempts, p.consecutive_errors), (2, 1));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn backoff_queue_pops_when_active_is_empty_by_window_then_priority() {
         let w = World::new();
         let env = w.env();
@@ -1486,7 +1486,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn gated_pods_wait_for_their_gating_plugin() {
         let w = World::new();
         let env = w.env();
@@ -1518,7 +1518,7 @@ mod tests {
         assert!(q.pop(&env, 6).is_some());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn precheck_limits_the_pods_an_event_reaches() {
         let w = World::new();
         let env = w.env();
@@ -1539,7 +1539,7 @@ mod tests {
         assert_eq!(q.get("default/high").map(|(_, n)| n), Some(QueueName::Unschedulable));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn delete_and_update_in_every_pool() {
         let w = World::new();
         let env = w.env();
@@ -1579,7 +1579,7 @@ mod tests {
         assert!(q.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn event_matching_and_labels() {
         let ev = ClusterEvent::new;
         let cases = [
@@ -1638,7 +1638,7 @@ mod tests {
         assert_eq!(ev(EventResource::WildCard, ActionType::ALL).label(), "*All");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_update_events_name_what_changed() {
         let base = MakePod::new("p").req(&[("cpu", "2")]).label("a", "1");
         let old = base.clone().info();

@@ -843,7 +843,7 @@ pub(crate) fn dynamic_resources_args(path: &str, a: &V1DynamicResourcesArgs) -> 
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn qualified_names() {
         assert!(is_qualified_name("kubernetes.io/hostname").is_empty());
         assert!(is_qualified_name("topology.kubernetes.io/zone").is_empty());
@@ -869,7 +869,7 @@ mod tests {
         assert_eq!(is_valid_label_value("-x").len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn extended_resource_names() {
         assert!(is_extended_resource_name("example.com/gpu"));
         assert!(!is_extended_resource_name("cpu"));
@@ -877,7 +877,7 @@ mod tests {
         assert!(!is_extended_resource_name("requests.example.com/gpu"));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn aggregate_text() {
         assert_eq!(aggregate(&["a".into()]), "a");
         assert_eq!(aggregate(&["a".into(), "b".into(), "a".into()]), "[a, b]");

@@ -633,7 +633,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn init_containers_and_sidecars() {
         // Sidecar 1 cpu then init 3 cpu: max(1+3, 1 + apps 1.5) = 4
         let pod = Pod {
@@ -650,7 +650,7 @@ mod tests {
         assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn non_zero_defaults_per_container() {
         let pod = Pod {
             spec: PodSpec {
@@ -665,7 +665,7 @@ mod tests {
         assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn resource_name_classes() {
         // (name, extended, scalar)
         for (name, ext, scalar) in [
@@ -688,7 +688,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn host_port_conflicts() {
         let mut u = HostPortInfo::default();
         u.add(&HostPort {
@@ -727,7 +727,7 @@ mod tests {
 
 #[cfg(test)]
 mod size_tests {
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn print_sizes() {
         eprintln!(
             "Pod {} PodInfo {} NodeInfo {} TraceEvent {}",

@@ -445,7 +445,7 @@ fn bind_claims(sc: &mut Scenario) {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn timestamps() {
         assert_eq!(timestamp(0), "2025-01-01T00:00:00Z");
         assert_eq!(timestamp(61), "2025-01-01T00:01:01Z");
@@ -454,7 +454,7 @@ mod tests {
         assert_eq!(timestamp(86_400 * (365 + 31 + 28)), "2026-03-01T00:00:00Z");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pull_policy() {
         for (img, want) in [
             ("nginx", "Always"),

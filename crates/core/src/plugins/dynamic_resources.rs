@@ -202,7 +202,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_enqueue_table() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());
@@ -258,7 +258,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn post_filter_messages() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());

@@ -109,7 +109,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_normalize_score_table() {
         use crate::framework::NodeScore;
         let cases: [(&str, bool, Vec<i64>, Vec<i64>); 6] = [
@@ -128,7 +128,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn toleration_table() {
         let t = taint("dedicated", "gpu", "NoSchedule");
         let cases = [

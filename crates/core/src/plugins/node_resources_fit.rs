@@ -438,7 +438,7 @@ mod tests {
         Status::with_reasons(code, reasons.iter().map(|r| Cow::Borrowed(*r)).collect())
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         use Code::*;
         let base: &[(&str, &str)] = &[
@@ -606,7 +606,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_without_pre_filter_is_an_error() {
         let env = Env::new(vec![node(&[("cpu", "1")])], vec![]);
         let fit = Fit::new(&NodeResourcesFitArgs::default());
@@ -635,7 +635,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_strategies() {
         use ScoringStrategyType::*;
         let cm: &[(&str, i64)] = &[("cpu", 1), ("memory", 1)];
@@ -711,7 +711,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn broken_linear_function() {
         let shape = [(10, 0), (50, 100), (100, 20)];
         for (p, want) in [(0, 0), (10, 0), (30, 50), (50, 100), (75, 60), (100, 20), (120, 20)] {
@@ -719,7 +719,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_event_hints() {
         let fit = Fit::new(&NodeResourcesFitArgs::default());
         let env = Env::new(vec![node(&[("cpu", "1")])], vec![]);
@@ -785,7 +785,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_change_hints() {
         let pod = MakePod::new("p").req(&[("cpu", "2"), ("example.com/foo", "1")]).info();
         let n = |cap: &[(&str, &str)]| MakeNode::new("n").capacity(cap).obj();
@@ -835,7 +835,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn registers_pod_and_node_events() {
         let fit = Fit::new(&NodeResourcesFitArgs::default());
         let evs = fit.events_to_register();

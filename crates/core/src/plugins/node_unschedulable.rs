@@ -91,7 +91,7 @@ mod tests {
     use crate::plugins::testing::{Env, MakeNode, MakePod};
     use std::sync::Arc;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let cases = [
             ("schedulable node", MakePod::new("p"), MakeNode::new("n"), Code::Success),
@@ -136,7 +136,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").info();
@@ -158,7 +158,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_toleration_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").info();

@@ -83,8 +83,16 @@ impl ResourceAllocationScorer {
                 .resources
                 .iter()
                 .map(|r| match r.kind {
-                    Kind::Cpu => Some(if self.use_requested { pod.resource.resource.milli_cpu } else { pod.resource.non0_cpu }),
-                    Kind::Memory => Some(if self.use_requested { pod.resource.resource.memory } else { pod.resource.non0_mem }),
+                    Kind::Cpu => Some(if self.use_requested {
+                        pod.resource.resource.milli_cpu
+                    } else {
+                        pod.resource.non0_cpu
+                    }),
+                    Kind::Memory => Some(if self.use_requested {
+                        pod.resource.resource.memory
+                    } else {
+                        pod.resource.non0_mem
+                    }),
                     Kind::EphemeralStorage => Some(pod.resource.resource.ephemeral_storage),
                     Kind::Other { scalar: true } => Some(pod.resource.resource.scalar(&r.name)),
                     Kind::Other { scalar: false } => None,
@@ -201,7 +209,7 @@ mod tests {
             .collect()
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_request_lists() {
         let mut pod_level = MakePod::new("pl").req(&[("cpu", "1")]).req(&[]).obj();
         pod_level.spec.resources = Some(crate::api::ResourceRequirements {
@@ -259,7 +267,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn requested_and_allocatable_per_node() {
         let mut node = MakeNode::new("n")
             .capacity(&[
@@ -302,7 +310,7 @@ mod tests {
         assert_eq!(req, vec![1000 + 500, 100, (1 << 30) + 1, 0, 0]);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn empty_resources_is_an_error() {
         let s = ResourceAllocationScorer::new(&[], false, false);
         let node = MakeNode::new("n").capacity(&[("cpu", "1")]).info();

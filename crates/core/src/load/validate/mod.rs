@@ -754,7 +754,7 @@ pub(crate) fn validate_resource_quantity_value(cx: &mut Ctx, name: &str, q: Quan
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn names() {
         assert!(is_dns1123_label("web-1").is_empty());
         assert_eq!(is_dns1123_label("a.b"), vec!["must not contain dots".to_string()]);
@@ -775,7 +775,7 @@ mod tests {
         assert_eq!(is_valid_port_name("80").len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn quantities_print_canonically() {
         for (raw, want) in [
             ("2000m", "2"),
@@ -793,7 +793,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn paths_render_like_kubernetes() {
         let p = FieldPath::new("spec")
             .child("containers")
