@@ -462,14 +462,6 @@ impl Engine {
         }
     }
 
-    fn cx(&self) -> Ctx<'_> {
-        Ctx {
-            snapshot: &self.snapshot,
-            cluster: &self.cluster,
-            nominator: &self.nominator,
-        }
-    }
-
     /// numFeasibleNodesToFind.
     fn num_feasible_nodes_to_find(&self, pct: Option<i32>, num_all: usize) -> usize {
         const MIN_FEASIBLE: usize = 100;

@@ -9,6 +9,7 @@ use crate::framework::{
     is_extended_resource_name, Code, Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Reason, Resource, Status, MAX_NODE_SCORE,
 };
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
+use crate::plugins::helper::div_trunc;
 use crate::plugins::PluginName;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -179,7 +180,7 @@ impl Fit {
                     let s = if req > cap {
                         broken_linear(shape, MAX_UTILIZATION)
                     } else {
-                        broken_linear(shape, req.wrapping_mul(MAX_UTILIZATION) / cap)
+                        broken_linear(shape, div_trunc(req.wrapping_mul(MAX_UTILIZATION), cap))
                     };
                     // Resources scoring zero do not count towards the mean at all.
                     if s > 0 {
@@ -217,7 +218,7 @@ fn weighted_mean(
     if weight_sum == 0 {
         0
     } else {
-        node_score / weight_sum
+        div_trunc(node_score, weight_sum)
     }
 }
 
@@ -226,7 +227,7 @@ fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
-    (capacity - requested).wrapping_mul(MAX_NODE_SCORE) / capacity
+    div_trunc((capacity - requested).wrapping_mul(MAX_NODE_SCORE), capacity)
 }
 
 /// Used share of the resource on a 0..MAX_NODE_SCORE scale (capped at full).
@@ -234,7 +235,7 @@ fn most_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 {
         return 0;
     }
-    requested.min(capacity).wrapping_mul(MAX_NODE_SCORE) / capacity
+    div_trunc(requested.min(capacity).wrapping_mul(MAX_NODE_SCORE), capacity)
 }
 
 /// Piecewise-linear interpolation through the shape's points, flat beyond both ends.
