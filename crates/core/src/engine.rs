@@ -139,6 +139,24 @@ enum CycleResult {
     },
 }
 
+impl CycleResult {
+    /// A failure that is not a FitError (an internal error): no rejecting plugins, and the
+    /// nominated node is cleared, as upstream's failure nominating info does.
+    fn error(status: Status, message: String) -> CycleResult {
+        CycleResult::Failed {
+            status,
+            message,
+            unschedulable: PluginSet::default(),
+            pending: PluginSet::default(),
+            nominating: Some(NominatingInfo {
+                mode: NominatingMode::Override,
+                nominated_node_name: String::new(),
+            }),
+            fit_error: false,
+        }
+    }
+}
+
 impl Engine {
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
@@ -531,17 +549,7 @@ impl Engine {
         if !s.is_success() {
             if !s.is_rejected() {
                 let msg = s.message();
-                return CycleResult::Failed {
-                    status: s,
-                    message: msg,
-                    unschedulable: PluginSet::default(),
-                    pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo {
-                        mode: NominatingMode::Override,
-                        nominated_node_name: String::new(),
-                    }),
-                    fit_error: false,
-                };
+                return CycleResult::error(s, msg);
             }
             diagnosis.absent = s.clone();
             pre_filter_msg = s.message();
@@ -637,17 +645,7 @@ impl Engine {
                 });
                 if let Some(e) = error {
                     let msg = e.message();
-                    return CycleResult::Failed {
-                        status: e,
-                        message: msg,
-                        unschedulable: PluginSet::default(),
-                        pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo {
-                            mode: NominatingMode::Override,
-                            nominated_node_name: String::new(),
-                        }),
-                        fit_error: false,
-                    };
+                    return CycleResult::error(e, msg);
                 }
             } else {
                 self.trace.push(TraceEvent::Filter {
@@ -761,17 +759,7 @@ impl Engine {
             });
             if !ps.is_success() {
                 let msg = ps.message();
-                return CycleResult::Failed {
-                    status: ps,
-                    message: msg,
-                    unschedulable: PluginSet::default(),
-                    pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo {
-                        mode: NominatingMode::Override,
-                        nominated_node_name: String::new(),
-                    }),
-                    fit_error: false,
-                };
+                return CycleResult::error(ps, msg);
             }
             match fw.run_score(&cx, state, pod, &nodes, &feasible) {
                 Ok(sr) => {
@@ -782,17 +770,7 @@ impl Engine {
                 }
                 Err(s) => {
                     let msg = s.message();
-                    return CycleResult::Failed {
-                        status: s,
-                        message: msg,
-                        unschedulable: PluginSet::default(),
-                        pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo {
-                            mode: NominatingMode::Override,
-                            nominated_node_name: String::new(),
-                        }),
-                        fit_error: false,
-                    };
+                    return CycleResult::error(s, msg);
                 }
             }
         }

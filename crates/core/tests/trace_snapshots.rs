@@ -31,7 +31,13 @@ const CASES: &[(&str, &str, &str)] = &[
 
 fn trace_json(name: &str, yaml: &str) -> String {
     let sc = load_str(yaml, name).expect("loads");
-    let mut e = Engine::new(sc, EngineOptions { seed: 1, detail: Detail::All });
+    let mut e = Engine::new(
+        sc,
+        EngineOptions {
+            seed: 1,
+            detail: Detail::All,
+        },
+    );
     e.run();
     serde_json::to_string_pretty(&e.trace).expect("serializable") + "\n"
 }

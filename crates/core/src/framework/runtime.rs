@@ -147,7 +147,10 @@ impl Framework {
             }
         }
         state.skip_filter = skip;
-        state.filter_plan = Some((skip, self.profile.plugins.filter.iter().copied().filter(|p| !skip.contains(*p)).collect()));
+        state.filter_plan = Some((
+            skip,
+            self.profile.plugins.filter.iter().copied().filter(|p| !skip.contains(*p)).collect(),
+        ));
         (result, ret, with_nodes)
     }
 

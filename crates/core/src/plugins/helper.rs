@@ -186,7 +186,20 @@ mod div_tests {
             x ^= x << 17;
             x
         };
-        let edges = [0i64, 1, 2, 3, 99, 100, 101, u32::MAX as i64, u32::MAX as i64 + 1, (1 << 53) - 1, 1 << 53, i64::MAX];
+        let edges = [
+            0i64,
+            1,
+            2,
+            3,
+            99,
+            100,
+            101,
+            u32::MAX as i64,
+            u32::MAX as i64 + 1,
+            (1 << 53) - 1,
+            1 << 53,
+            i64::MAX,
+        ];
         for &a in &edges {
             for &b in &edges[1..] {
                 assert_eq!(div_trunc(a, b), a / b, "{a} / {b}");

@@ -8,8 +8,8 @@ use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, E
 use crate::framework::{
     is_extended_resource_name, Code, Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Reason, Resource, Status, MAX_NODE_SCORE,
 };
-use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::helper::div_trunc;
+use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::PluginName;
 use std::borrow::Cow;
 use std::collections::BTreeSet;

@@ -341,7 +341,7 @@ pub(crate) fn is_dns1123_label(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_dns1123_subdomain(s: &str) -> Vec<String> {
+pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 253 {
         errs.push(max_len_error(253));
@@ -352,7 +352,7 @@ pub(crate) fn is_dns1123_subdomain(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_qualified_name(s: &str) -> Vec<String> {
+pub fn is_qualified_name(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&str> = s.split('/').collect();
     let name = match parts.as_slice() {
@@ -387,7 +387,7 @@ pub(crate) fn is_qualified_name(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_valid_label_value(s: &str) -> Vec<String> {
+pub fn is_valid_label_value(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 63 {
         errs.push(max_len_error(63));
@@ -659,7 +659,7 @@ pub(crate) fn is_huge_page(name: &str) -> bool {
 pub(crate) fn is_native_resource(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
-pub(crate) fn is_extended_resource_name(name: &str) -> bool {
+pub fn is_extended_resource_name(name: &str) -> bool {
     if is_native_resource(name) || name.starts_with("requests.") {
         return false;
     }
