@@ -169,6 +169,18 @@ impl ResourceAllocationScorer {
         if n == 0 {
             return Err(Status::error("resources not found"));
         }
+        // The common configuration, cpu then memory, without the general per-resource dispatch.
+        if n == 2 && self.resources[0].kind == Kind::Cpu && self.resources[1].kind == Kind::Memory && pod_requests.len() == 2 {
+            let requested = if self.use_requested { &node.requested } else { &node.non_zero_requested };
+            let alloc = [node.allocatable.milli_cpu, node.allocatable.memory];
+            let mut req = [requested.milli_cpu + pod_requests[0], requested.memory + pod_requests[1]];
+            for i in 0..2 {
+                if alloc[i] == 0 {
+                    req[i] = 0;
+                }
+            }
+            return Ok(combine(&req, &alloc));
+        }
         let mut req_inline = [0i64; INLINE];
         let mut alloc_inline = [0i64; INLINE];
         let mut req_heap = Vec::new();
