@@ -504,25 +504,29 @@ pub struct ImageStateSummary {
 }
 
 /// A node with the pods placed on it.
+///
+/// Laid out hot fields first (`repr(C)` keeps the order): filtering and scoring the common pod
+/// read only the first few cache lines of each node, visited in sequence.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct NodeInfo {
-    pub node: Arc<api::Node>,
-    pub pods: Vec<Arc<PodInfo>>,
-    pub pods_with_affinity: Vec<Arc<PodInfo>>,
-    pub pods_with_required_anti_affinity: Vec<Arc<PodInfo>>,
-    pub used_ports: HostPortInfo,
+    /// Copies of the node's hottest fields, so that filtering the common pod reads only this
+    /// contiguous struct and not the node object (a cache miss per node otherwise).
+    pub unschedulable: bool,
+    pub has_images: bool,
+    pub taints: Arc<[api::Taint]>,
+    pub allocatable: Resource,
     pub requested: Resource,
     pub non_zero_requested: Resource,
-    pub allocatable: Resource,
+    pub pods: Vec<Arc<PodInfo>>,
+    pub node: Arc<api::Node>,
+    pub used_ports: HostPortInfo,
+    pub pods_with_affinity: Vec<Arc<PodInfo>>,
+    pub pods_with_required_anti_affinity: Vec<Arc<PodInfo>>,
     /// Image name (as reported by the node) -> size and spread.
     pub image_states: Arc<HashMap<String, ImageStateSummary>>,
     /// `namespace/claim` -> number of pods on this node using it.
     pub pvc_ref_counts: BTreeMap<String, u32>,
-    /// Copies of the node's hottest fields, so that filtering the common pod reads only this
-    /// contiguous struct and not the node object (a cache miss per node otherwise).
-    pub unschedulable: bool,
-    pub taints: Arc<[api::Taint]>,
-    pub has_images: bool,
 }
 
 impl NodeInfo {
