@@ -171,7 +171,11 @@ impl ResourceAllocationScorer {
         }
         // The common configuration, cpu then memory, without the general per-resource dispatch.
         if n == 2 && self.resources[0].kind == Kind::Cpu && self.resources[1].kind == Kind::Memory && pod_requests.len() == 2 {
-            let requested = if self.use_requested { &node.requested } else { &node.non_zero_requested };
+            let requested = if self.use_requested {
+                &node.requested
+            } else {
+                &node.non_zero_requested
+            };
             let alloc = [node.allocatable.milli_cpu, node.allocatable.memory];
             let mut req = [requested.milli_cpu + pod_requests[0], requested.memory + pod_requests[1]];
             for i in 0..2 {
