@@ -92,7 +92,7 @@ pub struct Engine {
     pub cycles: Vec<usize>,
     detail: Detail,
     /// Logical start time of the scheduler (ms after the first document's creation).
-    sched_start_ms: i64,
+    sched_start_ns: i64,
     /// Victims chosen by preemption in the current cycle: (preemptor, node, victim keys).
     pending_victims: Option<(Arc<PodInfo>, String, Vec<String>)>,
     /// An assumed pod forgotten after its binding was rejected: its AssignedPodDelete event is
@@ -172,7 +172,7 @@ impl Engine {
             sc.config.pod_max_backoff_seconds,
             &frameworks,
         );
-        let sched_start_ms = (sc.documents as i64 + 1) * 1000;
+        let sched_start_ns = (sc.documents as i64 + 1) * 1_000_000_000;
         let mut e = Engine {
             config: sc.config,
             pods: Vec::with_capacity(sc.pods.len()),
@@ -190,7 +190,7 @@ impl Engine {
             events: Vec::new(),
             cycles: Vec::new(),
             detail: opts.detail,
-            sched_start_ms,
+            sched_start_ns,
             pending_victims: None,
             deferred_forget: None,
             generation: 0,
@@ -212,7 +212,7 @@ impl Engine {
             };
             let mut info = PodInfo::new(pod, i);
             if phase == Phase::Running {
-                info.start_time = Some(doc as i64 * 1000);
+                info.start_time = Some(doc as i64 * 1_000_000_000);
             }
             let info = Arc::new(info);
             e.trace.header.pods.push(info.key.clone());
@@ -973,7 +973,8 @@ impl Engine {
         let node_name = self.snapshot.nodes[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
-        assumed.start_time = Some(self.sched_start_ms + self.now_ms());
+        // Bound pods start in bind order, after every pod of the scenario (ns resolution).
+        assumed.start_time = Some(self.sched_start_ns + self.now);
         let assumed = Arc::new(assumed);
         self.snapshot.add_pod(node, assumed.clone());
         // An assumed pod is no longer a nominated one.

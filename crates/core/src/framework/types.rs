@@ -322,7 +322,7 @@ pub struct PodInfo {
     pub preferred_anti_affinity_terms: Vec<WeightedAffinityTerm>,
     /// Host ports the pod's containers ask for (hostPort > 0), with defaults applied.
     pub host_ports: Vec<HostPort>,
-    /// Logical start time in milliseconds (running pods only), for preemption ordering.
+    /// Logical start time in nanoseconds (running pods only), for preemption ordering.
     pub start_time: Option<i64>,
     /// Any term failed to parse (the pod then fails InterPodAffinity's PreFilter).
     pub affinity_parse_error: Option<String>,
