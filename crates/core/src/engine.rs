@@ -91,7 +91,7 @@ pub struct Engine {
     /// The pod tried in each cycle.
     pub cycles: Vec<usize>,
     detail: Detail,
-    /// Logical start time of the scheduler (ms after the first document's creation).
+    /// Logical start time of the scheduler (ns after the first document's creation).
     sched_start_ns: i64,
     /// Victims chosen by preemption in the current cycle: (preemptor, node, victim keys).
     pending_victims: Option<(Arc<PodInfo>, String, Vec<String>)>,
