@@ -544,7 +544,7 @@ impl Engine {
                 .and_then(|r| r.node_names.as_ref())
                 .map(|n| n.iter().cloned().collect()),
         });
-        let mut feasible: Vec<usize> = Vec::new();
+        let mut feasible: Vec<usize> = Vec::with_capacity(n_all.min(1024));
         let mut nominated_first = false;
         if !s.is_success() {
             if !s.is_rejected() {
