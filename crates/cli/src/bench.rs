@@ -84,6 +84,17 @@ pub fn synthetic(nodes: usize, pods: usize) -> Scenario {
     sc
 }
 
+/// CPU time (user + system) this process has used, in seconds (Linux), if known. Unlike wall
+/// time it is not inflated when other processes compete for the core.
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 /// Peak resident memory of this process in bytes (Linux), if known.
 fn peak_rss_bytes() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -121,8 +132,10 @@ pub fn main(args: &[String]) -> ExitCode {
     );
     let setup = t0.elapsed();
     let t1 = Instant::now();
+    let cpu0 = cpu_seconds();
     let cycles = engine.run();
     let elapsed = t1.elapsed();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let bound = engine.pods.iter().filter(|p| p.node.is_some()).count();
     let secs = elapsed.as_secs_f64();
     let rate = if secs > 0.0 { bound as f64 / secs } else { f64::INFINITY };
@@ -135,6 +148,9 @@ pub fn main(args: &[String]) -> ExitCode {
     println!("setup: {:.3} s", setup.as_secs_f64());
     println!("scheduling: {secs:.3} s");
     println!("throughput: {rate:.0} pods/s");
+    if let Some(c) = cpu.filter(|c| *c > 0.0) {
+        println!("cpu time: {c:.2} s ({:.0} pods per cpu-second)", bound as f64 / c);
+    }
     match peak {
         Some(b) => println!("peak memory: {:.1} MB", b as f64 / 1e6),
         None => println!("peak memory: unknown"),

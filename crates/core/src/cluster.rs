@@ -61,6 +61,10 @@ impl Cluster {
 pub struct Snapshot {
     pub nodes: Vec<NodeInfo>,
     pub index: HashMap<String, usize>,
+    /// Pods with (anti-)affinity on all nodes, and with required anti-affinity: kept by
+    /// `add_pod`/`remove_pod` so plugins can skip whole-cluster scans when there are none.
+    num_pods_with_affinity: usize,
+    num_pods_with_required_anti_affinity: usize,
 }
 
 /// The zone key of a node: region and zone labels (beta labels first, as upstream).
@@ -151,11 +155,53 @@ impl Snapshot {
         let mut index = HashMap::with_capacity(nodes.len());
         for i in order {
             let mut ni = NodeInfo::new(nodes[i].clone());
-            ni.image_states = images[i].clone();
+            ni.set_image_states(images[i].clone());
             index.insert(ni.name().to_string(), out.len());
             out.push(ni);
         }
-        Snapshot { nodes: out, index }
+        Snapshot {
+            nodes: out,
+            index,
+            num_pods_with_affinity: 0,
+            num_pods_with_required_anti_affinity: 0,
+        }
+    }
+
+    /// Places a pod on the node at `idx` (always use this rather than the NodeInfo directly).
+    pub fn add_pod(&mut self, idx: usize, pod: Arc<PodInfo>) {
+        self.num_pods_with_affinity += pod.has_affinity() as usize;
+        self.num_pods_with_required_anti_affinity += pod.has_required_anti_affinity() as usize;
+        self.nodes[idx].add_pod(pod);
+    }
+
+    /// Removes the pod with this key from the node at `idx`.
+    pub fn remove_pod(&mut self, idx: usize, key: &str) -> Option<Arc<PodInfo>> {
+        let p = self.nodes[idx].remove_pod(key)?;
+        self.num_pods_with_affinity -= p.has_affinity() as usize;
+        self.num_pods_with_required_anti_affinity -= p.has_required_anti_affinity() as usize;
+        Some(p)
+    }
+
+    /// Whether any node runs a pod with pod affinity or anti-affinity.
+    pub fn has_pods_with_affinity(&self) -> bool {
+        let fast = self.num_pods_with_affinity > 0;
+        debug_assert_eq!(
+            fast,
+            self.nodes.iter().any(|n| !n.pods_with_affinity.is_empty()),
+            "snapshot mutated behind add_pod/remove_pod"
+        );
+        fast
+    }
+
+    /// Whether any node runs a pod with required anti-affinity.
+    pub fn has_pods_with_required_anti_affinity(&self) -> bool {
+        let fast = self.num_pods_with_required_anti_affinity > 0;
+        debug_assert_eq!(
+            fast,
+            self.nodes.iter().any(|n| !n.pods_with_required_anti_affinity.is_empty()),
+            "snapshot mutated behind add_pod/remove_pod"
+        );
+        fast
     }
     pub fn get(&self, name: &str) -> Option<&NodeInfo> {
         self.index.get(name).map(|&i| &self.nodes[i])

@@ -154,7 +154,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn ties_messages_and_scores() {
         let exp = json!({
             "pods": [

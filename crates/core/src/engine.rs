@@ -91,8 +91,8 @@ pub struct Engine {
     /// The pod tried in each cycle.
     pub cycles: Vec<usize>,
     detail: Detail,
-    /// Logical start time of the scheduler (ms after the first document's creation).
-    sched_start_ms: i64,
+    /// Logical start time of the scheduler (ns after the first document's creation).
+    sched_start_ns: i64,
     /// Victims chosen by preemption in the current cycle: (preemptor, node, victim keys).
     pending_victims: Option<(Arc<PodInfo>, String, Vec<String>)>,
     /// An assumed pod forgotten after its binding was rejected: its AssignedPodDelete event is
@@ -139,6 +139,24 @@ enum CycleResult {
     },
 }
 
+impl CycleResult {
+    /// A failure that is not a FitError (an internal error): no rejecting plugins, and the
+    /// nominated node is cleared, as upstream's failure nominating info does.
+    fn error(status: Status, message: String) -> CycleResult {
+        CycleResult::Failed {
+            status,
+            message,
+            unschedulable: PluginSet::default(),
+            pending: PluginSet::default(),
+            nominating: Some(NominatingInfo {
+                mode: NominatingMode::Override,
+                nominated_node_name: String::new(),
+            }),
+            fit_error: false,
+        }
+    }
+}
+
 impl Engine {
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
@@ -154,7 +172,7 @@ impl Engine {
             sc.config.pod_max_backoff_seconds,
             &frameworks,
         );
-        let sched_start_ms = (sc.documents as i64 + 1) * 1000;
+        let sched_start_ns = (sc.documents as i64 + 1) * 1_000_000_000;
         let mut e = Engine {
             config: sc.config,
             pods: Vec::with_capacity(sc.pods.len()),
@@ -172,7 +190,7 @@ impl Engine {
             events: Vec::new(),
             cycles: Vec::new(),
             detail: opts.detail,
-            sched_start_ms,
+            sched_start_ns,
             pending_victims: None,
             deferred_forget: None,
             generation: 0,
@@ -194,7 +212,7 @@ impl Engine {
             };
             let mut info = PodInfo::new(pod, i);
             if phase == Phase::Running {
-                info.start_time = Some(doc as i64 * 1000);
+                info.start_time = Some(doc as i64 * 1_000_000_000);
             }
             let info = Arc::new(info);
             e.trace.header.pods.push(info.key.clone());
@@ -202,8 +220,8 @@ impl Engine {
             let node = info.node_name().map(String::from);
             let nominated = info.nominated_node_name().map(String::from);
             if phase == Phase::Running {
-                if let Some(n) = e.snapshot.get_mut(node.as_deref().unwrap_or("")) {
-                    n.add_pod(info.clone());
+                if let Some(idx) = e.snapshot.position(node.as_deref().unwrap_or("")) {
+                    e.snapshot.add_pod(idx, info.clone());
                 }
             }
             if phase == Phase::Pending {
@@ -462,14 +480,6 @@ impl Engine {
         }
     }
 
-    fn cx(&self) -> Ctx<'_> {
-        Ctx {
-            snapshot: &self.snapshot,
-            cluster: &self.cluster,
-            nominator: &self.nominator,
-        }
-    }
-
     /// numFeasibleNodesToFind.
     fn num_feasible_nodes_to_find(&self, pct: Option<i32>, num_all: usize) -> usize {
         const MIN_FEASIBLE: usize = 100;
@@ -534,22 +544,12 @@ impl Engine {
                 .and_then(|r| r.node_names.as_ref())
                 .map(|n| n.iter().cloned().collect()),
         });
-        let mut feasible: Vec<usize> = Vec::new();
+        let mut feasible: Vec<usize> = Vec::with_capacity(n_all.min(1024));
         let mut nominated_first = false;
         if !s.is_success() {
             if !s.is_rejected() {
                 let msg = s.message();
-                return CycleResult::Failed {
-                    status: s,
-                    message: msg,
-                    unschedulable: PluginSet::default(),
-                    pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo {
-                        mode: NominatingMode::Override,
-                        nominated_node_name: String::new(),
-                    }),
-                    fit_error: false,
-                };
+                return CycleResult::error(s, msg);
             }
             diagnosis.absent = s.clone();
             pre_filter_msg = s.message();
@@ -645,17 +645,7 @@ impl Engine {
                 });
                 if let Some(e) = error {
                     let msg = e.message();
-                    return CycleResult::Failed {
-                        status: e,
-                        message: msg,
-                        unschedulable: PluginSet::default(),
-                        pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo {
-                            mode: NominatingMode::Override,
-                            nominated_node_name: String::new(),
-                        }),
-                        fit_error: false,
-                    };
+                    return CycleResult::error(e, msg);
                 }
             } else {
                 self.trace.push(TraceEvent::Filter {
@@ -769,17 +759,7 @@ impl Engine {
             });
             if !ps.is_success() {
                 let msg = ps.message();
-                return CycleResult::Failed {
-                    status: ps,
-                    message: msg,
-                    unschedulable: PluginSet::default(),
-                    pending: PluginSet::default(),
-                    nominating: Some(NominatingInfo {
-                        mode: NominatingMode::Override,
-                        nominated_node_name: String::new(),
-                    }),
-                    fit_error: false,
-                };
+                return CycleResult::error(ps, msg);
             }
             match fw.run_score(&cx, state, pod, &nodes, &feasible) {
                 Ok(sr) => {
@@ -790,17 +770,7 @@ impl Engine {
                 }
                 Err(s) => {
                     let msg = s.message();
-                    return CycleResult::Failed {
-                        status: s,
-                        message: msg,
-                        unschedulable: PluginSet::default(),
-                        pending: PluginSet::default(),
-                        nominating: Some(NominatingInfo {
-                            mode: NominatingMode::Override,
-                            nominated_node_name: String::new(),
-                        }),
-                        fit_error: false,
-                    };
+                    return CycleResult::error(s, msg);
                 }
             }
         }
@@ -1003,9 +973,10 @@ impl Engine {
         let node_name = self.snapshot.nodes[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
-        assumed.start_time = Some(self.sched_start_ms + self.now_ms());
+        // Bound pods start in bind order, after every pod of the scenario (ns resolution).
+        assumed.start_time = Some(self.sched_start_ns + self.now);
         let assumed = Arc::new(assumed);
-        self.snapshot.nodes[node].add_pod(assumed.clone());
+        self.snapshot.add_pod(node, assumed.clone());
         // An assumed pod is no longer a nominated one.
         self.nominator.remove(&pod.key);
         let fw = &self.frameworks[pod.scheduler_name()];
@@ -1029,7 +1000,7 @@ impl Engine {
         });
         if !s.is_success() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let rejected = s.is_rejected();
             let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
             return Err((s, msg, rejected));
@@ -1042,7 +1013,7 @@ impl Engine {
         });
         if !s.is_success() && !s.is_wait() {
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let rejected = s.is_rejected();
             let msg = if rejected { fail_one_node(&s, node) } else { s.message() };
             return Err((s, msg, rejected));
@@ -1070,7 +1041,7 @@ impl Engine {
                 nominator: &self.nominator,
             };
             fw.run_unreserve(&cx, state, &assumed, &node_name);
-            self.snapshot.nodes[node].remove_pod(&pod.key);
+            self.snapshot.remove_pod(node, &pod.key);
             let msg = s.message();
             self.drain_cluster_events();
             // Forgetting the assumed pod frees its resources: an AssignedPodDelete event, held
@@ -1154,8 +1125,8 @@ impl Engine {
     fn delete_pod(&mut self, victim: usize) {
         let info = self.pods[victim].info.clone();
         if let Some(node) = self.pods[victim].node.clone() {
-            if let Some(n) = self.snapshot.get_mut(&node) {
-                n.remove_pod(&info.key);
+            if let Some(idx) = self.snapshot.position(&node) {
+                self.snapshot.remove_pod(idx, &info.key);
             }
             let idx = self.snapshot.position(&node).unwrap_or(0);
             self.trace.push(TraceEvent::Deleted {
@@ -1346,7 +1317,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pods_of_other_schedulers_are_not_queued() {
         let mut e = engine(&[pod("mine", "", "1"), pod("theirs", "  schedulerName: someone-else\n", "1")]);
         e.run();
@@ -1359,7 +1330,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         assert_eq!(e.cycles.len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn error_pods_are_not_retried_in_an_unchanged_cluster() {
         let mut e = engine(&[pod("p", "", "1")]);
         e.frameworks.get_mut("default-scheduler").unwrap().set_instance(Box::new(Broken));
@@ -1378,7 +1349,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         assert_eq!(e.now_ms(), 2000);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn preemption_nominates_evicts_and_retries() {
         let mut e = engine(&[
             pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
@@ -1409,7 +1380,7 @@ status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
         // `mid` already carries a nomination for node-a; `urgent` preempts there.
         let mut e = engine(&[

@@ -236,7 +236,7 @@ mod tests {
         kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn label_selector_semantics() {
         assert!(!Selector::from_label_selector(None).unwrap().matches(&labels(&[])));
         assert!(Selector::from_label_selector(Some(&LabelSelector::default()))
@@ -257,7 +257,7 @@ mod tests {
         assert!(!s.matches(&labels(&[("app", "db")])));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_selector_gt_lt_and_fields() {
         let t = NodeSelectorTerm {
             match_expressions: vec![NodeSelectorRequirement {

@@ -21,3 +21,7 @@ pub mod view;
 
 pub use engine::{Engine, EngineOptions};
 pub use load::{load_str, LoadErrors, Scenario};
+
+// Unit tests also run compiled to wasm32, in headless Chromium (scripts/test.sh).
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

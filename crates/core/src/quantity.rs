@@ -288,7 +288,7 @@ impl<'de> serde::Deserialize<'de> for Quantity {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn table() {
         let cases: &[(&str, i64, i64)] = &[
             // (input, milli_value, value)
@@ -321,13 +321,13 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn sub_nano_rounds_up() {
         assert_eq!(Quantity::parse("0.0000000001").unwrap().nanos(), 1);
         assert_eq!(Quantity::parse("1.0000000001").unwrap().nanos(), NANO + 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn errors() {
         for s in ["", "abc", "1x", "1 Gi", "--1", "1e", "1e+", "Gi", ".", "1.2.3", "1ki", "1e1.5"] {
             assert_eq!(Quantity::parse(s), Err(QuantityError::Syntax), "{s:?}");
@@ -337,7 +337,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn exact_sums() {
         let a = Quantity::parse("0.5").unwrap();
         let s = a.checked_add(a).unwrap();

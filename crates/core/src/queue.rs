@@ -101,8 +101,16 @@ type Less<'a> = dyn Fn(&QueuedPodInfo, &QueuedPodInfo) -> bool + 'a;
 #[derive(Clone, Default)]
 struct PodHeap {
     items: Vec<QueuedPodInfo>,
-    pos: HashMap<String, usize>,
+    /// The slot of each item (parallel to `items`).
+    slots: Vec<usize>,
+    /// Heap position by slot; `NONE` when the slot is free. Swaps touch only vectors.
+    pos: Vec<usize>,
+    /// Pod key -> slot (maintained on insert and removal only).
+    by_key: HashMap<String, usize>,
+    free: Vec<usize>,
 }
+
+const NONE: usize = usize::MAX;
 
 impl PodHeap {
     fn len(&self) -> usize {
@@ -114,19 +122,30 @@ impl PodHeap {
     fn peek(&self) -> Option<&QueuedPodInfo> {
         self.items.first()
     }
+    fn position(&self, key: &str) -> Option<usize> {
+        let &slot = self.by_key.get(key)?;
+        self.pos.get(slot).copied().filter(|&i| i != NONE)
+    }
     fn get(&self, key: &str) -> Option<&QueuedPodInfo> {
-        self.pos.get(key).map(|&i| &self.items[i])
+        self.position(key).map(|i| &self.items[i])
     }
     fn contains(&self, key: &str) -> bool {
-        self.pos.contains_key(key)
+        self.position(key).is_some()
+    }
+    fn new_slot(&mut self) -> usize {
+        self.free.pop().unwrap_or_else(|| {
+            self.pos.push(NONE);
+            self.pos.len() - 1
+        })
     }
     fn iter(&self) -> impl Iterator<Item = &QueuedPodInfo> {
         self.items.iter()
     }
     fn swap(&mut self, i: usize, j: usize) {
         self.items.swap(i, j);
-        *self.pos.get_mut(&self.items[i].pod.key).expect("indexed") = i;
-        *self.pos.get_mut(&self.items[j].pod.key).expect("indexed") = j;
+        self.slots.swap(i, j);
+        self.pos[self.slots[i]] = i;
+        self.pos[self.slots[j]] = j;
     }
     fn up(&mut self, mut j: usize, less: &Less) {
         while j > 0 {
@@ -165,18 +184,24 @@ impl PodHeap {
     }
     /// Adds the pod, or replaces the pod with the same key and restores the order.
     fn add_or_update(&mut self, q: QueuedPodInfo, less: &Less) {
-        if let Some(&i) = self.pos.get(&q.pod.key) {
+        if let Some(i) = self.position(&q.pod.key) {
             self.items[i] = q;
             self.fix(i, less);
         } else {
-            self.pos.insert(q.pod.key.clone(), self.items.len());
+            let slot = self.new_slot();
+            self.by_key.insert(q.pod.key.clone(), slot);
+            self.pos[slot] = self.items.len();
+            self.slots.push(slot);
             self.items.push(q);
             self.up(self.items.len() - 1, less);
         }
     }
     fn take_last(&mut self) -> Option<QueuedPodInfo> {
         let q = self.items.pop()?;
-        self.pos.remove(&q.pod.key);
+        let slot = self.slots.pop().expect("parallel to items");
+        self.by_key.remove(&q.pod.key);
+        self.pos[slot] = NONE;
+        self.free.push(slot);
         Some(q)
     }
     fn pop(&mut self, less: &Less) -> Option<QueuedPodInfo> {
@@ -189,7 +214,7 @@ impl PodHeap {
         self.take_last()
     }
     fn remove(&mut self, key: &str, less: &Less) -> Option<QueuedPodInfo> {
-        let i = *self.pos.get(key)?;
+        let i = self.position(key)?;
         let n = self.items.len() - 1;
         if n != i {
             self.swap(i, n);
@@ -1214,7 +1239,7 @@ mod tests {
         (key, q.add_unschedulable(env, p, now + 1))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn active_queue_orders_by_priority_then_time() {
         let w = World::new();
         let env = w.env();
@@ -1237,7 +1262,7 @@ mod tests {
         assert_eq!(q.scheduling_cycle(), 4);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn heap_is_logarithmic_and_keeps_order_after_deletes() {
         let n = 10_000usize;
         let mut h = PodHeap::default();
@@ -1270,7 +1295,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn backoff_doubles_to_the_maximum_in_whole_windows() {
         let q = SchedulingQueue::new(1, 10);
         let with = |unsched: u32, errors: u32, ts: i64| {
@@ -1307,7 +1332,7 @@ mod tests {
         assert!(!q.is_backing_off(&p, 3 * s));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn rejected_pods_wait_for_an_event_their_plugin_hears() {
         let w = World::new();
         let env = w.env();
@@ -1342,7 +1367,7 @@ mod tests {
         assert_eq!(q.get(&key).map(|(_, n)| n), Some(QueueName::BackoffQ));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pending_plugins_skip_the_backoff() {
         let w = World::new();
         let env = w.env();
@@ -1354,7 +1379,7 @@ mod tests {
         assert_eq!(moves[0].to, QueueName::ActiveQ);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn events_during_the_attempt_are_replayed() {
         let w = World::new();
         let env = w.env();
@@ -1395,7 +1420,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn errors_wait_in_the_error_backoff_queue() {
         let w = World::new();
         let env = w.env();
@@ -1416,7 +1441,7 @@ mod tests {
         assert_eq!((p.attempts, p.consecutive_errors), (2, 1));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn backoff_queue_pops_when_active_is_empty_by_window_then_priority() {
         let w = World::new();
         let env = w.env();
@@ -1461,7 +1486,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn gated_pods_wait_for_their_gating_plugin() {
         let w = World::new();
         let env = w.env();
@@ -1493,7 +1518,7 @@ mod tests {
         assert!(q.pop(&env, 6).is_some());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn precheck_limits_the_pods_an_event_reaches() {
         let w = World::new();
         let env = w.env();
@@ -1514,7 +1539,7 @@ mod tests {
         assert_eq!(q.get("default/high").map(|(_, n)| n), Some(QueueName::Unschedulable));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn delete_and_update_in_every_pool() {
         let w = World::new();
         let env = w.env();
@@ -1554,7 +1579,7 @@ mod tests {
         assert!(q.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn event_matching_and_labels() {
         let ev = ClusterEvent::new;
         let cases = [
@@ -1613,7 +1638,7 @@ mod tests {
         assert_eq!(ev(EventResource::WildCard, ActionType::ALL).label(), "*All");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_update_events_name_what_changed() {
         let base = MakePod::new("p").req(&[("cpu", "2")]).label("a", "1");
         let old = base.clone().info();

@@ -34,7 +34,7 @@ impl Rng {
 
 #[cfg(test)]
 mod tests {
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn deterministic_and_bounded() {
         let mut a = super::Rng::new(7);
         let mut b = super::Rng::new(7);

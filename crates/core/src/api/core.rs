@@ -9,7 +9,7 @@ pub type ResourceList = BTreeMap<String, Quantity>;
 
 macro_rules! opt {
     () => {
-        Option<Opaque>
+        Option<Box<Opaque>>
     };
 }
 

@@ -36,7 +36,7 @@ const FIT_RESOURCES_1: &str = "
 // ---------------------------------------------------------------------------------------------
 // Decoding.
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn decoding_errors() {
     let cases: &[(&str, &str, &str)] = &[
         ("unknown top-level field", "foo: 1\n", "strict decoding error: unknown field \"foo\""),
@@ -100,7 +100,7 @@ fn decoding_errors() {
     assert!(e[0].contains("parallelism"), "{e:?}");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn accepted_documents() {
     // Explicit apiVersion/kind inside args, args for plugins without an args kind (kept as
     // given), a pluginConfig entry without args, nulls for lists.
@@ -140,7 +140,7 @@ extenders: null
 // ---------------------------------------------------------------------------------------------
 // Defaults.
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn empty_document_is_the_default_configuration() {
     assert_eq!(ok(""), SchedulerConfig::default());
     assert_eq!(ok("profiles: []\n"), SchedulerConfig::default());
@@ -156,7 +156,7 @@ fn empty_document_is_the_default_configuration() {
     assert_eq!(c.profiles[0].args.dynamic_resources.filter_timeout_seconds, Some(10.0));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn scalar_defaults_and_overrides() {
     let c = ok("parallelism: 4
 percentageOfNodesToScore: 30
@@ -191,7 +191,7 @@ profiles:
     assert_eq!(c.profiles[0].percentage_of_nodes_to_score, Some(70));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn plugin_args_defaults() {
     let c = ok("profiles:
 - pluginConfig:
@@ -272,7 +272,7 @@ fn plugin_args_defaults() {
     assert_eq!(a.inter_pod_affinity, InterPodAffinityArgs::default());
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn default_args_only_for_enabled_plugins() {
     let c = ok("profiles:
 - plugins:
@@ -293,7 +293,7 @@ fn default_args_only_for_enabled_plugins() {
 // ---------------------------------------------------------------------------------------------
 // Validation.
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn validation_errors() {
     let invalid_in_v1 = "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
     let cases: Vec<(&str, String, Vec<String>)> = vec![
@@ -565,7 +565,7 @@ fn validation_errors() {
     }
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn validation_passes_for_valid_args() {
     ok("leaderElection:\n  leaderElect: false\n  resourceLock: endpoints\n");
     ok("profiles:
@@ -593,7 +593,7 @@ fn validation_passes_for_valid_args() {
 // ---------------------------------------------------------------------------------------------
 // Building the frameworks (kube-scheduler's plugin instantiation and framework checks).
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn framework_errors() {
     let prefix = "initializing profiles: creating profile for scheduler name default-scheduler: ";
     let cases: Vec<(&str, String, String)> = vec![
@@ -665,7 +665,7 @@ fn framework_errors() {
     ok("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn extender_ignored_resources_reach_fit() {
     let c = ok("extenders:\n- urlPrefix: http://x\n  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\n  - name: example.com/fpga\n");
     assert_eq!(
@@ -674,7 +674,7 @@ fn extender_ignored_resources_reach_fit() {
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn expansion() {
     struct Case {
         what: &'static str,
@@ -802,9 +802,23 @@ fn expansion() {
 // The corpus configurations load and mean what they say.
 
 fn corpus_config(name: &str) -> SchedulerConfig {
-    let path = format!("{}/../../tests/conformance/scenarios/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    for doc in serde_yaml::Deserializer::from_str(&text) {
+    // Embedded, so that the test also runs in wasm (no file system there).
+    let text = match name {
+        "nodeaffinity-added-affinity-config" => {
+            include_str!("../../../../tests/conformance/scenarios/nodeaffinity-added-affinity-config.yaml")
+        }
+        "profile-plugin-weights" => include_str!("../../../../tests/conformance/scenarios/profile-plugin-weights.yaml"),
+        "profiles-two-schedulers" => include_str!("../../../../tests/conformance/scenarios/profiles-two-schedulers.yaml"),
+        "sample-window-zone-blocks" => include_str!("../../../../tests/conformance/scenarios/sample-window-zone-blocks.yaml"),
+        "scale-batch-binpack" => include_str!("../../../../tests/conformance/scenarios/scale-batch-binpack.yaml"),
+        "score-most-allocated-binpack" => include_str!("../../../../tests/conformance/scenarios/score-most-allocated-binpack.yaml"),
+        "score-requested-to-capacity-ratio" => {
+            include_str!("../../../../tests/conformance/scenarios/score-requested-to-capacity-ratio.yaml")
+        }
+        "spread-default-constraints-list" => include_str!("../../../../tests/conformance/scenarios/spread-default-constraints-list.yaml"),
+        other => panic!("corpus file {other} is not embedded"),
+    };
+    for doc in serde_yaml::Deserializer::from_str(text) {
         let v = <serde_yaml::Value as serde::Deserialize>::deserialize(doc).unwrap();
         if v.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration") {
             return decode::decode_value(&v).unwrap_or_else(|e| panic!("{name}: {e:?}"));
@@ -813,7 +827,7 @@ fn corpus_config(name: &str) -> SchedulerConfig {
     panic!("{name}: no configuration");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn corpus_configurations() {
     let c = corpus_config("profiles-two-schedulers");
     assert_eq!(c.profiles.len(), 2);
@@ -858,7 +872,7 @@ fn corpus_configurations() {
 // ---------------------------------------------------------------------------------------------
 // The effective configuration.
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn effective_yaml_of_the_default_configuration() {
     let y = SchedulerConfig::default().to_effective_yaml();
     let head = "\
@@ -932,7 +946,7 @@ profiles:
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn effective_yaml_of_a_custom_configuration() {
     let c = ok("percentageOfNodesToScore: 40
 profiles:
@@ -1051,7 +1065,7 @@ extenders:
     assert_eq!(again.profiles[0].args, c.profiles[0].args);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn effective_configuration_round_trips() {
     for body in [
         "",

@@ -316,7 +316,7 @@ impl Serialize for GoDuration {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn duration_format() {
         let cases: &[(i64, &str)] = &[
             (0, "0s"),
@@ -337,7 +337,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn duration_parse() {
         let ok: &[(&str, i64)] = &[
             ("0", 0),
@@ -368,7 +368,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn quoting() {
         assert_eq!(go_quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
         assert_eq!(json_quote("<a&b>"), "\"\\u003ca\\u0026b\\u003e\"");

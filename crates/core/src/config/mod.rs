@@ -570,7 +570,7 @@ impl Default for SchedulerConfig {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_profile_expansion() {
         let p = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
         let names = |v: &[PluginName]| v.iter().map(|p| p.as_str()).collect::<Vec<_>>();
@@ -615,7 +615,7 @@ mod tests {
         assert_eq!(p.weights[&PluginName::VolumeBinding], 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn disable_score_plugin_and_reweight() {
         let custom = PluginsCfg {
             score: PluginSetCfg {

@@ -96,127 +96,14 @@ fn dedupe(errs: Vec<String>) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Name validation (k8s.io/apimachinery/pkg/util/validation).
 
-const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const QUALIFIED_NAME_ERR: &str =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+// Name validation is apimachinery's, shared with object validation.
+pub(crate) use crate::load::validate::{is_extended_resource_name, is_qualified_name, is_valid_label_value};
 
-fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
-    if examples.is_empty() {
-        return format!("{msg} (regex used for validation is '{fmt}')");
-    }
-    let mut s = format!("{msg} (e.g. ");
-    for (i, e) in examples.iter().enumerate() {
-        if i > 0 {
-            s.push_str(" or ");
-        }
-        s.push('\'');
-        s.push_str(e);
-        s.push_str("', ");
-    }
-    s.push_str("regex used for validation is '");
-    s.push_str(fmt);
-    s.push_str("')");
-    s
-}
-
-fn max_len_error(n: usize) -> String {
-    format!("must be no more than {n} characters")
-}
-
-fn is_qualified_name_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-}
-
-fn is_dns1123_label_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !b.is_empty() && ok(&b[0]) && ok(&b[b.len() - 1]) && b.iter().all(|c| ok(c) || *c == b'-')
-}
-
-/// `validation.IsDNS1123Subdomain`.
-pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 253 {
-        errs.push(max_len_error(253));
-    }
-    if !s.split('.').all(is_dns1123_label_part) {
-        errs.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
-    }
-    errs
-}
-
-/// `validation.IsQualifiedName`.
-pub fn is_qualified_name(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.len() {
-        1 => parts[0],
-        2 => {
-            let prefix = parts[0];
-            if prefix.is_empty() {
-                errs.push("prefix part must be non-empty".to_string());
-            } else {
-                errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
-            }
-            parts[1]
-        }
-        _ => {
-            errs.push(format!(
-                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".to_string());
-    } else if name.len() > 63 {
-        errs.push(format!("name part {}", max_len_error(63)));
-    }
-    if !is_qualified_name_part(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
-        ));
-    }
-    errs
-}
-
-/// `validation.IsValidLabelValue`.
-pub fn is_valid_label_value(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > 63 {
-        errs.push(max_len_error(63));
-    }
-    if !(value.is_empty() || is_qualified_name_part(value)) {
-        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
-    }
-    errs
-}
-
-/// `metav1validation.ValidateLabelName`: one error per message.
 fn label_name(path: &str, name: &str) -> Vec<String> {
     is_qualified_name(name)
         .into_iter()
         .map(|m| invalid(path, &go_quote(name), &m))
         .collect()
-}
-
-/// `v1helper.IsExtendedResourceName`.
-fn is_extended_resource_name(name: &str) -> bool {
-    let native = !name.contains('/') || name.contains("kubernetes.io/");
-    if native || name.starts_with("requests.") {
-        return false;
-    }
-    is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -843,7 +730,7 @@ pub(crate) fn dynamic_resources_args(path: &str, a: &V1DynamicResourcesArgs) -> 
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn qualified_names() {
         assert!(is_qualified_name("kubernetes.io/hostname").is_empty());
         assert!(is_qualified_name("topology.kubernetes.io/zone").is_empty());
@@ -869,7 +756,7 @@ mod tests {
         assert_eq!(is_valid_label_value("-x").len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn extended_resource_names() {
         assert!(is_extended_resource_name("example.com/gpu"));
         assert!(!is_extended_resource_name("cpu"));
@@ -877,7 +764,7 @@ mod tests {
         assert!(!is_extended_resource_name("requests.example.com/gpu"));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn aggregate_text() {
         assert_eq!(aggregate(&["a".into()]), "a");
         assert_eq!(aggregate(&["a".into(), "b".into(), "a".into()]), "[a, b]");

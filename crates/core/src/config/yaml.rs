@@ -237,7 +237,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn layout() {
         let v = json!({
             "kind": "X",
@@ -270,7 +270,7 @@ m: 50
         assert_eq!(to_yaml(&v), want);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nested_sequences_in_sequences() {
         let v = json!({"p": [{"args": {"r": [{"k": "cpu"}]}, "name": "F"}]});
         let want = "\
@@ -283,7 +283,7 @@ p:
         assert_eq!(to_yaml(&v), want);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn quoting() {
         let cases = [
             ("true", "\"true\""),

@@ -29,6 +29,8 @@ pub struct CycleState {
     pub skip_filter: PluginSet,
     /// Plugins whose PreScore returned Skip: their Score is not run this cycle.
     pub skip_score: PluginSet,
+    /// The Filter plugins to run, computed once per cycle for the skip set it was made from.
+    pub(crate) filter_plan: Option<(PluginSet, Vec<PluginName>)>,
 }
 
 impl Clone for CycleState {
@@ -37,6 +39,7 @@ impl Clone for CycleState {
             slots: self.slots.iter().map(|s| s.as_ref().map(|b| (**b).clone_box())).collect(),
             skip_filter: self.skip_filter,
             skip_score: self.skip_score,
+            filter_plan: self.filter_plan.clone(),
         }
     }
 }

@@ -147,6 +147,10 @@ impl Framework {
             }
         }
         state.skip_filter = skip;
+        state.filter_plan = Some((
+            skip,
+            self.profile.plugins.filter.iter().copied().filter(|p| !skip.contains(*p)).collect(),
+        ));
         (result, ret, with_nodes)
     }
 
@@ -200,7 +204,12 @@ impl Framework {
 
     /// Filter: stops at the first plugin that does not pass.
     pub fn run_filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        for &p in &self.profile.plugins.filter {
+        // The plan (Filter plugins minus those skipped) is made once per cycle by PreFilter.
+        let plan: &[PluginName] = match &state.filter_plan {
+            Some((skip, plan)) if *skip == state.skip_filter => plan,
+            _ => &self.profile.plugins.filter,
+        };
+        for &p in plan {
             if state.skip_filter.contains(p) {
                 continue;
             }

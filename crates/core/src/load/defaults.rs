@@ -84,7 +84,7 @@ pub(super) fn default_pod(p: &mut api::Pod, doc: usize) {
     }
     s.termination_grace_period_seconds.get_or_insert(30);
     s.enable_service_links.get_or_insert(true);
-    s.security_context.get_or_insert_with(|| serde_json::json!({}));
+    s.security_context.get_or_insert_with(|| Box::new(serde_json::json!({})));
     let host_network = s.host_network == Some(true);
     for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
         requests_from_limits(&mut c.resources);
@@ -116,7 +116,7 @@ pub(super) fn default_pod(p: &mut api::Pod, doc: usize) {
     }
     if p.status.phase.as_deref() == Some("Running") && p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) {
         // Running pods started when their document was created: earlier documents are older.
-        p.status.start_time = Some(serde_json::Value::String(timestamp(doc)));
+        p.status.start_time = Some(Box::new(serde_json::Value::String(timestamp(doc))));
     }
 }
 
@@ -445,7 +445,7 @@ fn bind_claims(sc: &mut Scenario) {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn timestamps() {
         assert_eq!(timestamp(0), "2025-01-01T00:00:00Z");
         assert_eq!(timestamp(61), "2025-01-01T00:01:01Z");
@@ -454,7 +454,7 @@ mod tests {
         assert_eq!(timestamp(86_400 * (365 + 31 + 28)), "2026-03-01T00:00:00Z");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pull_policy() {
         for (img, want) in [
             ("nginx", "Always"),

@@ -5,7 +5,7 @@
 
 mod defaults;
 mod error;
-mod validate;
+pub(crate) mod validate;
 pub(crate) mod yaml;
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ fn pod(name: &str, spec: &str) -> String {
 
 const C: &str = "  containers:\n  - name: app\n    image: nginx\n";
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn error_table() {
     // (input, [(line, column, field, reason, rendered explanation)])
     let cases: Vec<(String, Vec<(usize, usize, &str, ErrorReason, &str)>)> = vec![
@@ -215,7 +215,7 @@ fn error_table() {
     }
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn rendering_is_kubectl_like() {
     let text = format!(
         "{}---\n{}",
@@ -233,7 +233,7 @@ fn rendering_is_kubectl_like() {
     assert_eq!(e.errors[1].document, Some(1));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn every_invalid_object_is_reported() {
     let mut text = String::new();
     for i in 0..5 {
@@ -246,7 +246,7 @@ fn every_invalid_object_is_reported() {
     assert!(e.errors.windows(2).all(|w| w[0].line < w[1].line), "{e}");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn defaulting_table() {
     let text = format!(
         "# a comment-only document does not count\n---\n{NODE}---
@@ -354,7 +354,7 @@ spec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}
     assert_eq!(c.ports[0].host_port, None);
     assert_eq!(c.image_pull_policy.as_deref(), Some("IfNotPresent"));
     assert_eq!(running.status.phase.as_deref(), Some("Running"));
-    assert_eq!(running.status.start_time, Some(serde_json::json!("2025-01-01T00:00:04Z")));
+    assert_eq!(running.status.start_time, Some(Box::new(serde_json::json!("2025-01-01T00:00:04Z"))));
     assert_eq!(running.spec.priority, Some(10), "the global default class applies");
     assert_eq!(running.spec.priority_class_name.as_deref(), Some("low-default"));
     assert_eq!(running.spec.preemption_policy.as_deref(), Some("PreemptLowerPriority"));
@@ -422,7 +422,7 @@ spec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}
     assert_eq!(sc.cluster.pdbs[0].metadata.namespace.as_deref(), Some("team-b"));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn no_global_default_means_priority_zero() {
     let sc = load(&pod("p", C));
     assert_eq!(sc.pods[0].spec.priority, Some(0));
@@ -434,7 +434,7 @@ fn no_global_default_means_priority_zero() {
     assert_eq!(sc.pods[0].spec.preemption_policy.as_deref(), Some("Never"));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn typed_lists_and_json() {
     // A PodList as the API returns it: items without kind/apiVersion.
     let sc = load("apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: a}\n  spec: {containers: [{name: c, image: i}]}\n");
@@ -443,7 +443,7 @@ fn typed_lists_and_json() {
     assert_eq!(sc.nodes.len(), 1);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn config_is_decoded_and_not_counted() {
     let text = format!(
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n---\n{}",
@@ -457,7 +457,7 @@ fn config_is_decoded_and_not_counted() {
     assert!(e.to_string().contains("at most one KubeSchedulerConfiguration"), "{e}");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn non_utf8_is_refused_with_its_position() {
     let e = load_bytes(b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: \xff\xfe\n", "f.yaml").unwrap_err();
     assert_eq!((e.errors[0].line, e.errors[0].column), (4, 9));
@@ -499,15 +499,21 @@ fn exercise(text: &str) {
     }
 }
 
+/// Hostile input must be refused; natively we also guard against a hang with a generous bound
+/// (this is a liveness check, not a performance target; wasm has no clock to read).
 fn time_limited(what: &str, text: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
     let start = std::time::Instant::now();
     let r = load_str(text, "h.yaml");
-    let took = start.elapsed();
     assert!(r.is_err(), "{what}: hostile input was accepted");
-    assert!(took.as_secs_f64() < 5.0, "{what}: took {took:?}");
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let took = start.elapsed();
+        assert!(took.as_secs_f64() < 30.0, "{what}: took {took:?}");
+    }
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn hostile_inputs_fail_fast() {
     // Billion laughs.
     let mut bomb = String::from("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
@@ -653,7 +659,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
     s.into_iter().collect()
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn mutated_corpus_never_panics() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for round in 0..400 {
@@ -775,7 +781,7 @@ fn random_value(rng: &mut Rng, depth: usize, out: &mut String, indent: usize) {
     }
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn random_objects_never_panic() {
     let mut rng = Rng(42);
     let kinds = [
@@ -803,7 +809,7 @@ fn random_objects_never_panic() {
     }
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn crlf_and_bom_read_the_same() {
     for base in CORPUS {
         let crlf = format!("\u{feff}{}", base.replace('\n', "\r\n"));
@@ -817,7 +823,7 @@ fn crlf_and_bom_read_the_same() {
     assert_eq!((e.errors[0].line, e.errors[0].column), (6, 3));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn pod_level_resources() {
     let sc = load(&pod(
         "p",
@@ -850,7 +856,7 @@ fn pod_level_resources() {
     assert_eq!(e.errors.len(), 3, "{shown}");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn extended_resources_need_equal_limits() {
     let e = errors(&pod(
         "p",
@@ -868,7 +874,7 @@ fn extended_resources_need_equal_limits() {
     assert!(e.to_string().contains("must be an integer"), "{e}");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn huge_keys_make_short_messages() {
     let key = "k".repeat(1_000_000);
     let e = errors(&pod("p", &format!("  {key}: 1\n{C}")));

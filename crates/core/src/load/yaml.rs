@@ -629,7 +629,7 @@ mod tests {
         docs.remove(0)
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn scalar_typing() {
         let cases: &[(&str, Val)] = &[
             ("a", Val::Str("a".into())),
@@ -662,7 +662,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn positions_and_pieces() {
         let text = "# leading comment\n---\na: 1\nb:\n  c: [x, y]\n---\n# empty\n---\nd: |\n  text\n";
         let (docs, errs) = read_documents(text);
@@ -679,7 +679,7 @@ mod tests {
         assert_eq!(docs[1].locate(&[Seg::Key("d")]), Pos { line: 9, column: 1 });
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn syntax_error_in_one_piece_keeps_the_others() {
         let text = "a: 1\n---\nb: [1, 2\n---\nc: 3\n";
         let (docs, errs) = read_documents(text);
@@ -688,7 +688,7 @@ mod tests {
         assert_eq!(errs[0].pos, Pos { line: 3, column: 9 }, "{errs:?}");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn duplicate_keys_and_merges() {
         let (_, errs) = read_documents("a: 1\nb: 2\na: 3\n");
         assert_eq!(errs.len(), 1);
@@ -700,7 +700,7 @@ mod tests {
         assert_eq!(m.get("y").unwrap().val, Val::Int(3));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn limits() {
         let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 0..9 {

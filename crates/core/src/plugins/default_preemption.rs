@@ -619,7 +619,7 @@ mod tests {
             .map(|(v, k)| (v.iter().map(|p| p.name().to_string()).collect(), k))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn victim_selection() {
         let preemptor = |cpu: &str| MakePod::new("p").priority(1000).req(&[("cpu", cpu)]).info();
         struct Case {
@@ -722,7 +722,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pdb_violation_grouping() {
         let pods = vec![
             running("a1", "node-a", 1, "1", 1, &[("app", "a")]),
@@ -763,7 +763,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn candidate_choice() {
         let p = |name: &str, prio: i32, start: i64| running(name, "n", prio, "1", start, &[]);
         let cand = |name: &str, victims: Vec<Arc<PodInfo>>, pdb: i64| Candidate {
@@ -825,7 +825,7 @@ mod tests {
         assert_eq!(pick_one_candidate(&[]), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn num_candidates() {
         let pl = |pct, abs| {
             DefaultPreemption::new(&DefaultPreemptionArgs {
@@ -865,7 +865,7 @@ mod tests {
         s
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn post_filter_outcomes() {
         let nodes = || vec![node("node-a", "4"), node("node-b", "4")];
         let urgent = || MakePod::new("urgent").priority(1000).req(&[("cpu", "2")]);
@@ -933,13 +933,13 @@ mod tests {
         assert_eq!(r.unwrap().victims, ["default/mid"]);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nominated_node_eligibility() {
         let mut victim = MakePod::new("leaving").node("node-a").priority(1).req(&[("cpu", "3")]).obj();
         victim.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:10Z"));
-        victim.status.conditions = Some(serde_json::json!([
+        victim.status.conditions = Some(Box::new(serde_json::json!([
             {"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}
-        ]));
+        ])));
         let e = env(
             vec![node("node-a", "4"), node("node-b", "4")],
             vec![Arc::new(PodInfo::new(victim, 0))],
@@ -958,7 +958,7 @@ mod tests {
         assert_eq!(pl.eligible(&e.cx(), &pod, &statuses), Ok(()));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pdb_status_from_running_pods() {
         let budget = |min: Option<IntOrString>, max: Option<IntOrString>| PodDisruptionBudget {
             metadata: api::ObjectMeta {

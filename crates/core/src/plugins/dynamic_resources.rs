@@ -184,7 +184,7 @@ mod tests {
     fn with_claims(claims: Vec<PodResourceClaim>, statuses: Option<serde_json::Value>) -> PodInfo {
         let mut p = MakePod::new("p");
         p.pod.spec.resource_claims = claims;
-        p.pod.status.resource_claim_statuses = statuses;
+        p.pod.status.resource_claim_statuses = statuses.map(Box::new);
         p.info()
     }
     fn named(name: &str, claim: &str) -> PodResourceClaim {
@@ -202,7 +202,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_enqueue_table() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());
@@ -258,7 +258,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn post_filter_messages() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());

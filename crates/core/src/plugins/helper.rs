@@ -109,7 +109,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_normalize_score_table() {
         use crate::framework::NodeScore;
         let cases: [(&str, bool, Vec<i64>, Vec<i64>); 6] = [
@@ -128,7 +128,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn toleration_table() {
         let t = taint("dedicated", "gpu", "NoSchedule");
         let cases = [
@@ -143,6 +143,82 @@ mod tests {
         ];
         for (i, (tl, want)) in cases.iter().enumerate() {
             assert_eq!(tolerates(tl, &t), *want, "case {i}");
+        }
+    }
+}
+
+/// Go's truncating `a / b` for int64, computed quickly: 64-bit integer division is slow on
+/// many CPUs and scoring divides several times per node. Small operands use 32-bit division;
+/// operands below 2^53 use a float quotient corrected to the exact integer. The result is
+/// always identical to `a / b` (callers never divide by zero).
+#[inline]
+pub fn div_trunc(a: i64, b: i64) -> i64 {
+    if a >= 0 && b > 0 {
+        if a <= u32::MAX as i64 && b <= u32::MAX as i64 {
+            return (a as u32 / b as u32) as i64;
+        }
+        const EXACT: i64 = 1 << 53;
+        if a < EXACT && b < EXACT {
+            let mut q = (a as f64 / b as f64) as i64;
+            // The float quotient is within one of the true one; fix it with exact arithmetic.
+            let r = a - q * b;
+            if r < 0 {
+                q -= 1;
+            } else if r >= b {
+                q += 1;
+            }
+            return q;
+        }
+    }
+    a / b
+}
+
+#[cfg(test)]
+mod div_tests {
+    use super::div_trunc;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn matches_integer_division() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let edges = [
+            0i64,
+            1,
+            2,
+            3,
+            99,
+            100,
+            101,
+            u32::MAX as i64,
+            u32::MAX as i64 + 1,
+            (1 << 53) - 1,
+            1 << 53,
+            i64::MAX,
+        ];
+        for &a in &edges {
+            for &b in &edges[1..] {
+                assert_eq!(div_trunc(a, b), a / b, "{a} / {b}");
+                assert_eq!(div_trunc(-a, b), -a / b, "-{a} / {b}");
+            }
+        }
+        for _ in 0..200_000 {
+            let shift_a = next() % 63;
+            let shift_b = next() % 63;
+            let a = (next() >> (1 + shift_a)) as i64;
+            let b = ((next() >> (1 + shift_b)) as i64).max(1);
+            assert_eq!(div_trunc(a, b), a / b, "{a} / {b}");
+            // Quotients near integer boundaries (as in score arithmetic).
+            let q = (next() % 101) as i64;
+            let c = b.min(1 << 40);
+            for d in [-1i64, 0, 1] {
+                let a2 = q.saturating_mul(c).saturating_add(d).max(0);
+                assert_eq!(div_trunc(a2, c), a2 / c, "{a2} / {c}");
+            }
         }
     }
 }

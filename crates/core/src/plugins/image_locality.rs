@@ -31,7 +31,7 @@ fn scaled_image_score(state: &ImageStateSummary, total_nodes: usize) -> i64 {
 /// allocation for ordinary-length names (this runs for every node).
 fn lookup<'a>(node: &'a NodeInfo, image: &str) -> Option<&'a ImageStateSummary> {
     const SUFFIX: &str = ":latest";
-    if node.image_states.is_empty() {
+    if !node.has_images {
         return None;
     }
     let needs_tag = matches!(normalized_image_name_kind(image), NameKind::Untagged);
@@ -108,7 +108,7 @@ mod tests {
     use super::*;
     use crate::plugins::testing::{Env, MakeNode, MakePod};
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn normalization() {
         let cases = [
             ("nginx", "nginx:latest"),
@@ -123,7 +123,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn calculate_priority_thresholds() {
         let cases = [
             ("below minimum", 10 * MB, 1, 0),
@@ -147,7 +147,7 @@ mod tests {
             .collect()
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score() {
         let cases = [
             (
@@ -197,7 +197,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn shared_image_summary() {
         let cases = [
             (
@@ -222,7 +222,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn init_containers_count() {
         let mut pod = MakePod::new("p").image("app:1");
         pod.pod.spec.init_containers.push(Container {

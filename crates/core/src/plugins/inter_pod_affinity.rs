@@ -383,7 +383,7 @@ impl Plugin for InterPodAffinity {
         // Fast path: no terms of its own and no running pod with required anti-affinity.
         if pod.required_affinity_terms.is_empty()
             && pod.required_anti_affinity_terms.is_empty()
-            && cx.snapshot.nodes.iter().all(|n| n.pods_with_required_anti_affinity.is_empty())
+            && !cx.snapshot.has_pods_with_required_anti_affinity()
         {
             return (None, Status::skip());
         }
@@ -481,7 +481,7 @@ impl Plugin for InterPodAffinity {
             return Status::error(format!("failed to parse pod: {e}"));
         }
         // Fast path: nothing to score against.
-        if !has_constraints && cx.snapshot.nodes.iter().all(|n| n.pods_with_affinity.is_empty()) {
+        if !has_constraints && !cx.snapshot.has_pods_with_affinity() {
             return Status::skip();
         }
         let inputs = ScoreInputs {
@@ -774,7 +774,7 @@ mod tests {
     const ANTI: (Code, &str) = (Code::Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
     const EXISTING: (Code, &str) = (Code::Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_table() {
         let nodes = || {
             vec![
@@ -925,7 +925,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter_skips_when_nothing_applies() {
         let nodes = vec![zone_node("a1", "za")];
         // A running pod with required anti-affinity that does not match the incoming pod.
@@ -941,7 +941,7 @@ mod tests {
         assert_eq!(code, Code::Success);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn add_and_remove_pod_update_the_state() {
         let nodes = vec![zone_node("a1", "za"), zone_node("b1", "zb")];
         let cache = MakePod::new("cache").label("app", "cache").node("a1").arc();
@@ -1030,7 +1030,7 @@ mod tests {
         Some((raw, by_name(&scores)))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_table() {
         let nodes = || {
             vec![
@@ -1169,7 +1169,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_score_keeps_the_pre_filter_state() {
         let env = Env::new(
             vec![zone_node("a1", "za"), zone_node("b1", "zb")],
@@ -1196,7 +1196,7 @@ mod tests {
         assert!(pl.filter(&cx, &state, &pod, env.node("b1")).is_success());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn equal_scores_normalize_to_zero() {
         let nodes = vec![zone_node("a1", "za"), zone_node("b1", "zb")];
         let pods = vec![
@@ -1208,7 +1208,7 @@ mod tests {
         assert_eq!(run_score(&plugin(), &env, &pod.info()), Some((vec![5, 5], vec![0, 0])));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn match_label_keys_are_merged_into_selectors() {
         let mut t = term(ZONE, &[("app", "web")]);
         t.match_label_keys = vec!["version".into(), "absent".into()];
@@ -1262,7 +1262,7 @@ mod tests {
         assert!(!t.matches(&other("v2", "t1"), Some(&NO_LABELS)));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_hints() {
         let pod = MakePod::new("p")
             .affinity(
@@ -1306,7 +1306,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let aff_pod = MakePod::new("p")
             .affinity(Aff::default().req(term(ZONE, &[("app", "cache")])).build())

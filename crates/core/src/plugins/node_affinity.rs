@@ -301,7 +301,7 @@ mod tests {
         pl.filter(&env.cx(), &state, pod, env.node(&name))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let plain = NodeAffinity::new(&NodeAffinityArgs::default());
         let enforced = NodeAffinity::new(&args(required(vec![term(vec![req("pool", "In", &["a"])], vec![])])));
@@ -421,7 +421,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter() {
         let plain = NodeAffinity::new(&NodeAffinityArgs::default());
         let names = |v: &[&str]| Some(PreFilterResult::nodes(v.iter().map(|s| s.to_string())));
@@ -549,7 +549,7 @@ mod tests {
         Some((raw, scores.iter().map(|s| s.score).collect()))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score() {
         let plain = NodeAffinity::new(&NodeAffinityArgs::default());
         let added = NodeAffinity::new(&args(preferred(vec![(5, term(vec![req("pool", "In", &["a"])], vec![]))])));
@@ -604,7 +604,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let env = Env::new(vec![], vec![]);
         let plain = NodeAffinity::new(&NodeAffinityArgs::default());

@@ -41,7 +41,7 @@ mod tests {
     use crate::framework::Code;
     use crate::plugins::testing::{Env, MakeNode, MakePod};
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let env = Env::new(vec![MakeNode::new("n1").obj()], vec![]);
         let cases = [

@@ -128,7 +128,7 @@ mod tests {
         pod
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let cases: Vec<(&str, MakePod, Vec<MakePod>, Code)> = vec![
             (
@@ -190,7 +190,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn removing_one_user_frees_a_shared_port() {
         // Upstream tracks used ports as a set: two pods holding the same port, one removed,
         // leave the port free.
@@ -207,7 +207,7 @@ mod tests {
         assert!(fits(&pod, env.node("n")));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn plain_init_container_ports_ignored() {
         let mut pod = MakePod::new("p").info().pod;
         pod.spec.init_containers.push(Container {
@@ -222,7 +222,7 @@ mod tests {
         assert!(PodInfo::new(pod, 0).host_ports.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_delete_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").host_port(80, "TCP", "").info();

@@ -125,7 +125,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn scores() {
         let cm = &["cpu", "memory"];
         let cases: Vec<(&str, &[&str], Vec<(&str, &str)>, Vec<crate::api::Pod>, PodInfo, i64)> = vec![
@@ -207,7 +207,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn best_effort_pods_skip() {
         let env = Env::new(vec![MakeNode::new("n").capacity(&[("cpu", "4"), ("memory", "1Gi")]).obj()], vec![]);
         let pl = BalancedAllocation::new(&NodeResourcesBalancedAllocationArgs::default());
@@ -225,7 +225,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn many_resources_spill_to_the_heap() {
         let req: Vec<i64> = (1..=10).collect();
         let alloc = vec![10i64; 10];

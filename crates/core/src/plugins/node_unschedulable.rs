@@ -77,7 +77,7 @@ impl Plugin for NodeUnschedulable {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        if !is_unschedulable(&node.node) || tolerates_unschedulable(&pod.pod.spec.tolerations) {
+        if !node.unschedulable || tolerates_unschedulable(&pod.pod.spec.tolerations) {
             return Status::success();
         }
         Status::unresolvable(ERR_REASON_UNSCHEDULABLE)
@@ -91,7 +91,7 @@ mod tests {
     use crate::plugins::testing::{Env, MakeNode, MakePod};
     use std::sync::Arc;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let cases = [
             ("schedulable node", MakePod::new("p"), MakeNode::new("n"), Code::Success),
@@ -136,7 +136,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").info();
@@ -158,7 +158,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_toleration_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").info();

@@ -366,7 +366,7 @@ mod tests {
         CsiLimits.filter(&env.cx(), &state, pod, env.node(node))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn limits_table() {
         let cases: Vec<(&str, Option<i32>, MakePod, &str, Code)> = vec![
             (
@@ -431,7 +431,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn migrated_in_tree_volumes() {
         // The AWS EBS limit on n1 is 1: an existing inline EBS disk fills it.
         let mut existing = MakePod::new("e3").node("n1");
@@ -450,7 +450,7 @@ mod tests {
         assert!(run(&env, &pod.info(), "n2").is_success());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter_skips_pods_without_volumes() {
         let env = env(Some(1), vec![]);
         let mut state = CycleState::new();
@@ -458,7 +458,7 @@ mod tests {
         let mut emptydir = MakePod::new("p");
         emptydir.pod.spec.volumes.push(Volume {
             name: "tmp".into(),
-            empty_dir: Some(serde_json::json!({})),
+            empty_dir: Some(Box::new(serde_json::json!({}))),
             ..Default::default()
         });
         assert!(CsiLimits.pre_filter(&env.cx(), &mut state, &emptydir.info()).1.is_skip());
@@ -468,7 +468,7 @@ mod tests {
             .is_success());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn hints() {
         let env = env(Some(1), vec![]);
         let pod = MakePod::new("p").pvc("c2").info();

@@ -850,7 +850,7 @@ mod tests {
     const SKEW: Code = Code::Unschedulable;
     const LABEL: Code = Code::UnschedulableAndUnresolvable;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_messages() {
         let env = Env::new(
             vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj(), MakeNode::new("x").obj()],
@@ -878,7 +878,7 @@ mod tests {
         assert_eq!(pl.filter(&cx, &CycleState::new(), &pod, env.node("b")).code, Code::Error);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_table() {
         let nodes = || {
             vec![
@@ -1041,7 +1041,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_outside_the_snapshot_uses_its_value() {
         let env = Env::new(
             vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()],
@@ -1063,7 +1063,7 @@ mod tests {
         assert_eq!(pl.filter(&cx, &state, &pod, &ghost_new).code, OK);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_score_keeps_the_pre_filter_state() {
         let env = Env::new(vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()], vec![web("w1", "a")]);
         let cx = env.cx();
@@ -1084,7 +1084,7 @@ mod tests {
         assert_eq!(pl.filter(&cx, &state, &pod, env.node("a")).code, OK);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn critical_paths() {
         let mut p = CriticalPaths::new();
         for (d, n) in [(1, 3), (2, 1), (3, 2)] {
@@ -1100,7 +1100,7 @@ mod tests {
         assert_eq!((p.0[0], p.0[1]), (Path { domain: 1, num: 0 }, Path { domain: 3, num: 2 }));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn add_and_remove_pod() {
         let env = Env::new(
             vec![zone_node("a", "za").obj(), zone_node("b", "zb").obj()],
@@ -1167,7 +1167,7 @@ mod tests {
         Some((raw, by_name(&scores)))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_table() {
         let nodes = || {
             vec![
@@ -1279,7 +1279,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn system_defaults_without_zone_labels_still_spread_by_hostname() {
         // With a selecting workload, system defaults do not require every key: a node without
         // a zone keeps its hostname score.
@@ -1307,7 +1307,7 @@ mod tests {
         assert!(list.default_constraints_with(sel, &pod, SCHEDULE_ANYWAY).unwrap().is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_selector_composition() {
         let req = |k: &str, op: Op, v: &[&str]| Requirement {
             key: k.into(),
@@ -1340,7 +1340,7 @@ mod tests {
         assert!(compose_default_selector(rc).matches(&labels(&[("rc", "1")])));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn match_label_keys_merge() {
         let mut c = hard(ZONE, 1, &[("app", "web")]);
         c.match_label_keys = vec!["version".into(), "absent".into()];
@@ -1377,7 +1377,7 @@ mod tests {
         assert!(!after[0].selector.matches(&labels(&[("app", "web"), ("version", "v1")])));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_hints() {
         let env = Env::new(vec![], vec![]);
         let cx = env.cx();
@@ -1432,7 +1432,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let env = Env::new(vec![], vec![]);
         let cx = env.cx();

@@ -21,7 +21,7 @@ mod tests {
     use crate::plugins::testing::MakePod;
     use std::sync::Arc;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn table() {
         let q = |prio: i32, ts: i64| QueuedPodInfo::new(Arc::new(MakePod::new("p").priority(prio).info()), ts);
         let cases = [

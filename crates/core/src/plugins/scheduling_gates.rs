@@ -49,7 +49,7 @@ mod tests {
     use crate::plugins::testing::{Env, MakePod};
     use std::sync::Arc;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_enqueue() {
         let env = Env::new(vec![], vec![]);
         let cases = [
@@ -77,7 +77,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn hint_only_for_the_same_pod() {
         let env = Env::new(vec![], vec![]);
         let gated = MakePod::new("p").gate("foo").info();

@@ -76,7 +76,7 @@ impl Plugin for TaintToleration {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        match first_untolerated(&node.node.spec.taints, &pod.pod.spec.tolerations) {
+        match first_untolerated(&node.taints, &pod.pod.spec.tolerations) {
             None => Status::success(),
             Some(t) => Status::unresolvable(format!(
                 "node(s) had untolerated taint {{{}: {}}}",
@@ -103,7 +103,7 @@ impl Plugin for TaintToleration {
         let s = state
             .read::<PreScoreState>(PluginName::TaintToleration)
             .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
-        Ok(count_intolerable_prefer_no_schedule(&node.node.spec.taints, &s.tolerations))
+        Ok(count_intolerable_prefer_no_schedule(&node.taints, &s.tolerations))
     }
 
     fn has_normalize_score(&self) -> bool {
@@ -123,7 +123,7 @@ mod tests {
     use crate::plugins::testing::{Env, MakeNode, MakePod};
     use std::sync::Arc;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
         let cases = [
             ("no taints", MakePod::new("p"), MakeNode::new("n"), None),
@@ -201,7 +201,7 @@ mod tests {
         (raw, scores.iter().map(|s| s.score).collect())
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score() {
         let cases = [
             (
@@ -250,14 +250,14 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_without_pre_score_errors() {
         let env = Env::new(vec![MakeNode::new("a").obj()], vec![]);
         let r = TaintToleration.score(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), env.node("a"));
         assert_eq!(r.unwrap_err().code, Code::Error);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").toleration("ok", "Exists", "", "").info();
@@ -303,7 +303,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_hints() {
         let env = Env::new(vec![], vec![]);
         let pod = MakePod::new("p").info();

@@ -206,7 +206,8 @@ pub fn snapshot(nodes: Vec<Node>, pods: Vec<Pod>) -> Snapshot {
     for (i, p) in pods.into_iter().enumerate() {
         let node = p.spec.node_name.clone().expect("fixture pods on a snapshot need spec.nodeName");
         let info = Arc::new(PodInfo::new(p, i));
-        s.get_mut(&node).expect("node exists").add_pod(info);
+        let idx = s.position(&node).expect("node exists");
+        s.add_pod(idx, info);
     }
     s
 }

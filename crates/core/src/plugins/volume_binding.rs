@@ -825,7 +825,7 @@ mod tests {
         pl.filter(&env.cx(), &state, pod, env.node(node))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter_table() {
         let env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());
@@ -864,7 +864,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_table() {
         let env = env();
         let cases = [
@@ -933,7 +933,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn matching_prefers_smallest_and_prebound() {
         let mut env = env();
         // A pre-bound volume wins over a smaller one.
@@ -955,7 +955,7 @@ mod tests {
         assert_eq!(pick(&env, &claims(&env)), "pv-b-pre");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn reserve_and_pre_bind_write_bindings() {
         let mut env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());
@@ -1002,7 +1002,7 @@ mod tests {
         assert!(state.read::<StateData>(PluginName::VolumeBinding).unwrap().all_bound);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn unreserve_drops_assumptions() {
         let env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());
@@ -1017,7 +1017,7 @@ mod tests {
         assert!(cluster.pending_events.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn ephemeral_volumes() {
         let mut env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());
@@ -1055,7 +1055,7 @@ mod tests {
         assert!(pl.pre_filter(&env.cx(), &mut state, &pod).1.is_success());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_score_is_skipped() {
         let env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());
@@ -1063,7 +1063,7 @@ mod tests {
         assert!(pl.pre_score(&env.cx(), &mut state, &MakePod::new("p").info(), &[]).is_skip());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn hints() {
         let env = env();
         let pl = VolumeBinding::new(&VolumeBindingArgs::default());

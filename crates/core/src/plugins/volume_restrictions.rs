@@ -321,7 +321,7 @@ mod tests {
         pl.filter(&env.cx(), &state, pod, env.node(node))
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn disk_conflicts() {
         let cases: Vec<(&str, Volume, Volume, bool)> = vec![
             ("gce same disk rw", gce("d", false), gce("d", false), false),
@@ -364,7 +364,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter_skips_and_missing_claims() {
         let mut env = Env::new(vec![MakeNode::new("n1").obj()], vec![]);
         env.cluster.pvcs.insert("default/rwo".into(), pvc("rwo", &["ReadWriteOnce"]));
@@ -388,7 +388,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn read_write_once_pod() {
         let mut env = Env::new(
             vec![MakeNode::new("n1").obj(), MakeNode::new("n2").obj()],
@@ -419,7 +419,7 @@ mod tests {
         assert!(!pl.filter(&env.cx(), &state, &pod, env.node("n2")).is_success());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn hints() {
         let env = Env::new(vec![MakeNode::new("n1").obj()], vec![]);
         let pl = VolumeRestrictions;

@@ -184,7 +184,7 @@ const AWS_EBS_TOPOLOGY_KEY: &str = "topology.ebs.csi.aws.com/zone";
 const CINDER_TOPOLOGY_KEY: &str = "topology.cinder.csi.openstack.org/zone";
 const UNSPECIFIED: &str = "UNSPECIFIED";
 
-fn opaque_str<'a>(v: &'a Option<api::Opaque>, key: &str) -> &'a str {
+fn opaque_str<'a, T: std::ops::Deref<Target = api::Opaque>>(v: &'a Option<T>, key: &str) -> &'a str {
     v.as_ref().and_then(|o| o.get(key)).and_then(|s| s.as_str()).unwrap_or("")
 }
 
@@ -547,7 +547,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pv_affinity_table() {
         let zone_a = labels(&[(LABEL_ZONE, "a")]);
         let cases: Vec<(&str, Option<VolumeNodeAffinity>, bool)> = vec![
@@ -585,7 +585,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn topology_terms() {
         let t = |k: &str, v: &[&str]| TopologySelectorTerm {
             match_label_expressions: vec![TopologySelectorLabelRequirement {
@@ -601,7 +601,7 @@ mod tests {
         assert!(!match_topology_selector_terms(&[t("other", &["a"])], &l));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn zones_set() {
         assert_eq!(
             label_zones_to_set("a__b").map(|s| s.into_iter().collect::<Vec<_>>()),
@@ -611,7 +611,7 @@ mod tests {
         assert_eq!(label_zones_to_set(" a ").map(|s| s.len()), Some(1));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn ebs_ids() {
         assert_eq!(ebs_volume_id("vol-1").unwrap(), "vol-1");
         assert_eq!(ebs_volume_id("aws://us-east-1a/vol-1").unwrap(), "vol-1");
@@ -619,7 +619,7 @@ mod tests {
         assert!(ebs_volume_id("aws://us-east-1a/disk-1").is_err());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn gce_pv_translation_moves_zone_topology() {
         let mut pv = PersistentVolume::default();
         pv.metadata.name = "pd".into();
@@ -644,7 +644,7 @@ mod tests {
         assert!(translate_pv(&pv).is_err());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn migration_switches() {
         let mut cn = api::CsiNode::default();
         assert!(!limits_migration_on(InTreePlugin::AwsEbs, None));

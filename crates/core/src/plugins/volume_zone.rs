@@ -255,7 +255,7 @@ mod tests {
         env
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter_table() {
         let env = env();
         let pl = VolumeZone;
@@ -286,7 +286,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pre_filter_table() {
         let env = env();
         let pl = VolumeZone;
@@ -317,7 +317,7 @@ mod tests {
         assert!(pl.pre_filter(&env.cx(), &mut state, &MakePod::new("p").info()).1.is_skip());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn hints() {
         let env = env();
         let pl = VolumeZone;

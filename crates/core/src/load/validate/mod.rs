@@ -341,7 +341,7 @@ pub(crate) fn is_dns1123_label(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_dns1123_subdomain(s: &str) -> Vec<String> {
+pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 253 {
         errs.push(max_len_error(253));
@@ -352,7 +352,7 @@ pub(crate) fn is_dns1123_subdomain(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_qualified_name(s: &str) -> Vec<String> {
+pub fn is_qualified_name(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&str> = s.split('/').collect();
     let name = match parts.as_slice() {
@@ -387,7 +387,7 @@ pub(crate) fn is_qualified_name(s: &str) -> Vec<String> {
     errs
 }
 
-pub(crate) fn is_valid_label_value(s: &str) -> Vec<String> {
+pub fn is_valid_label_value(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 63 {
         errs.push(max_len_error(63));
@@ -659,7 +659,7 @@ pub(crate) fn is_huge_page(name: &str) -> bool {
 pub(crate) fn is_native_resource(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
-pub(crate) fn is_extended_resource_name(name: &str) -> bool {
+pub fn is_extended_resource_name(name: &str) -> bool {
     if is_native_resource(name) || name.starts_with("requests.") {
         return false;
     }
@@ -754,7 +754,7 @@ pub(crate) fn validate_resource_quantity_value(cx: &mut Ctx, name: &str, q: Quan
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn names() {
         assert!(is_dns1123_label("web-1").is_empty());
         assert_eq!(is_dns1123_label("a.b"), vec!["must not contain dots".to_string()]);
@@ -775,7 +775,7 @@ mod tests {
         assert_eq!(is_valid_port_name("80").len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn quantities_print_canonically() {
         for (raw, want) in [
             ("2000m", "2"),
@@ -793,7 +793,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn paths_render_like_kubernetes() {
         let p = FieldPath::new("spec")
             .child("containers")

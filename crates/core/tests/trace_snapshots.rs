@@ -1,0 +1,62 @@
+//! Snapshot tests of whole traces. The same snapshots are checked natively and compiled to
+//! wasm32 in headless Chromium, which proves the engine gives byte-identical traces on both.
+//! After an intended change in engine behaviour, refresh them natively with
+//! `UPDATE_SNAPSHOTS=1 cargo test -p schedlab-core --test trace_snapshots` and review the diff.
+
+use schedlab_core::trace::Detail;
+use schedlab_core::{load_str, Engine, EngineOptions};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+macro_rules! case {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../../tests/conformance/scenarios/", $name, ".yaml")),
+            include_str!(concat!("snapshots/", $name, ".trace.json")),
+        )
+    };
+}
+
+/// Small scenarios that together exercise every kind of trace event.
+const CASES: &[(&str, &str, &str)] = &[
+    case!("preemption-victims-several-priorities"),
+    case!("queue-scheduling-gates"),
+    case!("spread-zone-donotschedule"),
+    case!("volume-wffc-zone"),
+    case!("fit-unschedulable-multiple-reasons"),
+];
+
+fn trace_json(name: &str, yaml: &str) -> String {
+    let sc = load_str(yaml, name).expect("loads");
+    let mut e = Engine::new(
+        sc,
+        EngineOptions {
+            seed: 1,
+            detail: Detail::All,
+        },
+    );
+    e.run();
+    serde_json::to_string_pretty(&e.trace).expect("serializable") + "\n"
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn traces_match_snapshots() {
+    let mut differ = Vec::new();
+    for (name, yaml, snapshot) in CASES {
+        let got = trace_json(name, yaml);
+        if got != *snapshot {
+            #[cfg(not(target_arch = "wasm32"))]
+            if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+                let path = format!("{}/tests/snapshots/{name}.trace.json", env!("CARGO_MANIFEST_DIR"));
+                std::fs::write(&path, &got).expect("writable");
+                continue;
+            }
+            let line = got.lines().zip(snapshot.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
+            differ.push(format!("{name} (first difference at line {line})"));
+        }
+    }
+    assert!(differ.is_empty(), "traces differ from their snapshots: {differ:?}");
+}
