@@ -248,3 +248,68 @@ fn amounts_read_like_kubectl() {
     assert_eq!(format_amount("memory", 1536 << 20), "1.5Gi");
     assert_eq!(format_amount("pods", 110), "110");
 }
+
+/// Every frame of every corpus scenario: consistent counts, score totals that add up, a bound pod
+/// on its node at its Bind stop, and views that survive JSON.
+#[test]
+fn corpus_frames_are_consistent() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "the corpus is there");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let sc = load_str(&text, &name).unwrap_or_else(|e| panic!("{e}"));
+        let mut s = Session::new(sc, 1);
+        let total = s.model.pods.iter().filter(|p| !p.finished).count() as u32;
+        let n = s.stops().len() as u32;
+        let mut last_cycle = 0;
+        for stop in 0..n {
+            let f = s.frame(stop, false);
+            assert!(f.cycle >= last_cycle, "{name}: cycles never go back");
+            last_cycle = f.cycle;
+            assert_eq!(
+                f.running + f.pending + f.evicted,
+                total,
+                "{name} stop {stop}: every pod is somewhere"
+            );
+            if let Some(cv) = &f.cycle_view {
+                if let Some(sv) = cv.score.as_ref().filter(|s| s.detail) {
+                    for r in &sv.rows {
+                        assert_eq!(r.weighted.iter().sum::<i64>(), r.total, "{name}: totals add up");
+                    }
+                    let best = sv.rows.iter().map(|r| r.total).max().unwrap();
+                    assert!(
+                        sv.rows.iter().any(|r| r.selected && r.total == best),
+                        "{name}: the winner has the best total"
+                    );
+                }
+                if let Some(fv) = &cv.filter {
+                    assert_eq!(
+                        fv.rows.iter().filter(|r| r.visit.is_some()).count() as u32,
+                        fv.evaluated,
+                        "{name}: one row per evaluated node"
+                    );
+                    assert_eq!(fv.rows.iter().filter(|r| r.feasible).count() as u32, fv.feasible, "{name}");
+                }
+            }
+            if let Some((pod, node)) = f.bound {
+                if s.model.large {
+                    assert!(
+                        f.heat[node as usize] > 0 || s.model.pods[pod as usize].requests.iter().all(|&r| r == 0),
+                        "{name}"
+                    );
+                } else {
+                    assert!(f.nodes[node as usize].pods.contains(&pod), "{name}: bound pod on its node");
+                }
+            }
+            let back: Frame = serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+            assert_eq!(back, f);
+        }
+    }
+}
