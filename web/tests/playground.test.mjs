@@ -247,3 +247,17 @@ test("profiles: effective configuration next to the written one", async () => {
   await shot(page, "11-profiles-dark");
   noErrors(page);
 });
+
+test("reduced motion: no animations", async () => {
+  const page = await newPage(env, { reducedMotion: "reduce" });
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  await gotoPhase(page, 2, "Bind");
+  const anim = await page.evaluate(() => {
+    const chip = document.querySelector(".cluster-panel .chip.new");
+    return chip ? [getComputedStyle(chip).animationName, chip.getAnimations().length] : null;
+  });
+  assert.deepEqual(anim, ["none", 0], "the placed pod does not move");
+  noErrors(page);
+});
