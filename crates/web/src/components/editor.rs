@@ -186,7 +186,7 @@ pub fn Editor() -> impl IntoView {
                                     <span class="count">{move || count(p)}</span>
                                     {move || {
                                         let n = errors_in(p);
-                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠ "{n}</span> })
+                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠"{n}</span> })
                                     }}
                                 </button>
                             }
