@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine, then runs every test: unit and integration tests (including the
 # conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the
-# benchmark, and the conformance check of the release binary.
+# benchmark, the conformance check of the release binary, and the web playground's browser
+# tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -23,3 +24,6 @@ if [ -d ../shared/conformance/scenarios ]; then
   python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' ../shared/conformance/scenarios
 fi
 python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' "$corpus"
+
+echo "== web playground (release build, browser tests in headless Chromium)"
+scripts/test-web.sh

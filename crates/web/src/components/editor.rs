@@ -159,7 +159,6 @@ pub fn Editor() -> impl IntoView {
     view! {
         <div class="editor">
             <div class="panel-head">
-                <h2>"Scenario"</h2>
                 <div class="tabs" role="tablist" aria-label="Scenario parts">
                     {Part::ALL
                         .into_iter()

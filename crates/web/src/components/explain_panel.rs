@@ -7,20 +7,18 @@ use leptos::prelude::*;
 pub fn ExplainPanel() -> impl IntoView {
     let st = use_app();
     // On the side of the panel away from the clicked cell (so the cell and its row stay in
-    // view), level with the cell when there is room; explanations asked from a node card
-    // (outside this panel) open at the panel's top right.
+    // view); explanations asked from a node card (outside this panel) open at the top right.
     let position = move || match st.anchor.get() {
-        Some((left, top, _bottom)) => {
-            let (w, h) = document()
+        Some((left, _top, _bottom)) => {
+            let w = document()
                 .query_selector(".lower-panel")
                 .ok()
                 .flatten()
-                .map(|p| (p.client_width() as f64, p.client_height() as f64))
-                .unwrap_or((1000.0, 400.0));
+                .map(|p| p.client_width() as f64)
+                .unwrap_or(1000.0);
             let width = 480f64.min(w * 0.48);
             let side = if left < w / 2.0 { "right" } else { "left" };
-            let y = (top - 40.0).clamp(44.0, (h - 160.0).max(44.0));
-            format!("{side}: 12px; top: {y}px; width: {width}px")
+            format!("{side}: 12px; top: 44px; width: {width}px")
         }
         None => "right: 12px; top: 52px; width: 480px".to_string(),
     };
