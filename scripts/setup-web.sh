@@ -36,4 +36,7 @@ if [ ! -f web/gen/editor.js ] || [ web/js/editor.js -nt web/gen/editor.js ] || [
   (cd web && npm run --silent bundle)
 fi
 
+# Trunk's watcher ignores the screenshots folder, which must therefore exist.
+mkdir -p web/screenshots
+
 echo "setup-web: ok ($(trunk --version), node $(node --version), $(web/node_modules/.bin/wasm-opt --version))"
