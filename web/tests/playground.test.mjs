@@ -233,7 +233,14 @@ test("keyboard: space, arrows, Home/End, speeds", async () => {
   await page.keyboard.press("End");
   await page.waitForFunction(() => document.querySelector(".stage-label").textContent.trim() === "Quiet");
   await page.keyboard.press("Space");
+  assert.equal(await page.getAttribute("button.play", "aria-pressed"), "true", "space at the end plays from the start");
+  // With the play button focused, space still toggles once (not the button's click as well).
+  await page.click("button.play");
+  assert.equal(await page.getAttribute("button.play", "aria-pressed"), "false");
+  await page.keyboard.press("Space");
   assert.equal(await page.getAttribute("button.play", "aria-pressed"), "true");
+  await page.keyboard.press("Space");
+  assert.equal(await page.getAttribute("button.play", "aria-pressed"), "false");
   noErrors(page);
 });
 
