@@ -1104,8 +1104,9 @@ impl Session {
         }
         let events = &self.trace.events;
         let end = pos.min(events.len());
-        for i in self.replay.pos..end {
-            self.replay.apply(&self.model, &self.node_index, i, &events[i]);
+        let start = self.replay.pos.min(end);
+        for (i, e) in events.iter().enumerate().take(end).skip(start) {
+            self.replay.apply(&self.model, &self.node_index, i, e);
         }
         self.replay.pos = end.max(self.replay.pos);
     }
@@ -1202,19 +1203,18 @@ impl Session {
         let mut heat = Vec::new();
         let mut marks = Vec::new();
         if model.large {
-            let ncol = model.resources.len();
             heat = (0..model.nodes.len())
                 .map(|n| {
                     let alloc = &model.nodes[n].allocatable;
                     let mut m = 0i64;
-                    for c in 0..ncol {
-                        let used = if model.resources[c].name == RESOURCE_PODS {
+                    for ((col, &a), &u) in model.resources.iter().zip(alloc).zip(&r.used[n]) {
+                        let used = if col.name == RESOURCE_PODS {
                             r.node_pods[n].len() as i64
                         } else {
-                            r.used[n][c]
+                            u
                         };
-                        if alloc[c] > 0 {
-                            m = m.max(used.saturating_mul(100) / alloc[c]);
+                        if a > 0 {
+                            m = m.max(used.saturating_mul(100) / a);
                         } else if used > 0 {
                             m = 100;
                         }

@@ -13,6 +13,9 @@ use web_sys::{MessageEvent, Worker};
 /// Where Trunk puts the worker's loader (Trunk.toml turns file hashing off).
 const WORKER_URL: &str = "./schedlab-worker_loader.js";
 
+/// Called with the text a `GeneratedText` request asked for.
+type TextWaiter = Box<dyn FnOnce(String)>;
+
 #[derive(Default)]
 pub struct Bridge {
     worker: Option<Worker>,
@@ -28,7 +31,7 @@ pub struct Bridge {
     /// The last frame asked for (not asked again).
     frame_last: Option<(u64, u32, bool)>,
     explain_id: u64,
-    text_waiter: Option<(u64, Box<dyn FnOnce(String)>)>,
+    text_waiter: Option<(u64, TextWaiter)>,
     /// Playhead to restore after the next successful load: (cycle, offset within it, at end).
     pub keep_playhead: bool,
 }

@@ -144,9 +144,11 @@ pub fn Editor() -> impl IntoView {
         let seed = st.saved.with_untracked(|s| s.seed);
         bridge::generated_text(bridge, spec, move |text| {
             let (nodes, pods) = text.split_once('\u{0}').unwrap_or((&text, ""));
-            let mut parts = crate::scenario::Parts::default();
-            parts.nodes = nodes.to_string();
-            parts.pods = pods.to_string();
+            let parts = crate::scenario::Parts {
+                nodes: nodes.to_string(),
+                pods: pods.to_string(),
+                ..Default::default()
+            };
             st.replace_scenario(Saved {
                 parts,
                 seed,
