@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine, then runs every test: unit and integration tests (including the
-# conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the
-# benchmark, and the conformance check of the release binary.
+# conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the web
+# playground's browser tests, the benchmark, and the conformance check of the release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,6 +11,9 @@ cargo test --workspace
 
 echo "== cargo test (wasm32, headless Chromium)"
 CHROMEDRIVER="$(command -v chromedriver)" cargo test -p schedlab-core --target wasm32-unknown-unknown
+
+echo "== web playground: release build, browser tests in headless Chromium"
+scripts/test-web.sh
 
 echo "== release build + benchmark"
 cargo build --release -p schedlab-cli
