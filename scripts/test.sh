@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine, then runs every test: unit and integration tests (including the
-# conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the web
-# playground's browser tests, the benchmark, and the conformance check of the release binary.
+# conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the
+# benchmark, the conformance check of the release binary, and the web playground's browser
+# tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,12 +12,6 @@ cargo test --workspace
 
 echo "== cargo test (wasm32, headless Chromium)"
 CHROMEDRIVER="$(command -v chromedriver)" cargo test -p schedlab-core --target wasm32-unknown-unknown
-
-echo "== web playground: release build, browser tests in headless Chromium"
-# tests/large.test.mjs (5000 nodes x 10000 pods with no main-thread task over 50 ms) is not
-# run here yet: the playground still has tasks of ~50 ms while a large run completes (issue 3
-# is open). Run it with `scripts/test-web.sh tests/large.test.mjs`.
-scripts/test-web.sh tests/playground.test.mjs
 
 echo "== release build + benchmark"
 cargo build --release -p schedlab-cli
@@ -29,3 +24,6 @@ if [ -d ../shared/conformance/scenarios ]; then
   python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' ../shared/conformance/scenarios
 fi
 python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' "$corpus"
+
+echo "== web playground (release build, browser tests in headless Chromium)"
+scripts/test-web.sh

@@ -53,12 +53,14 @@ test("5000 nodes × 10000 pods schedule in the worker without blocking the page"
     { timeout: 540000, polling: 250 },
   );
   const t1 = await page.evaluate(() => performance.now());
+  const marks = { t0, t1 };
   await page.waitForSelector(".heatmap canvas");
   const status = (await page.textContent(".status")).trim();
   // A large run opens at its end: the heatmap of the final placement.
   await page.waitForFunction(() => document.querySelector(".stage-label").textContent.trim() === "Quiet");
   await page.waitForTimeout(300);
   await shot(page, "12-large-cluster-end");
+  marks.end = await page.evaluate(() => performance.now());
   // Jump into the middle: the worker recovers that cycle's per-node detail (a re-run).
   await page.fill(".cycle-jump input", "5000");
   await page.press(".cycle-jump input", "Enter");
@@ -68,6 +70,7 @@ test("5000 nodes × 10000 pods schedule in the worker without blocking the page"
   await page.waitForSelector("table.matrix", { timeout: 120000 });
   await page.waitForTimeout(300);
   await shot(page, "13-large-cycle-detail");
+  marks.detail = await page.evaluate(() => performance.now());
   // Play a little at the highest speed, then pause.
   await page.keyboard.press("4");
   await page.keyboard.press("Space");
@@ -87,6 +90,8 @@ test("5000 nodes × 10000 pods schedule in the worker without blocking the page"
     maxLongTaskMs: Math.round(max),
     startupLongTasks: startup.map((t) => Math.round(t.duration)),
     clickRoundTripsMs: clicks.map(Math.round),
+    marks: Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, Math.round(v)])),
+    tasks: during.map((t) => [Math.round(t.start), Math.round(t.duration)]),
   };
   console.log("large-cluster:", JSON.stringify(report));
   writeFileSync(join(SHOTS, "large-cluster.json"), JSON.stringify(report, null, 2));

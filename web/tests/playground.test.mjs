@@ -186,6 +186,12 @@ test("an invalid edit shows the error at its line and keeps the last good run", 
   assert.equal(await page.locator(".node-card").count(), 5, "the cluster view stays");
   assert.equal(await page.textContent(".status"), status, "the last good run stays");
   assert.ok(await page.locator("#tab-nodes.has-errors").count());
+  // The error in the list takes the cursor to its line.
+  await page.click(".error-list .error-item");
+  await page.waitForFunction((l) => {
+    const g = [...document.querySelectorAll(".cm-activeLineGutter")].map((e) => e.textContent.trim());
+    return g.includes(String(l));
+  }, i + 1);
   await shot(page, "10-invalid-edit");
   noErrors(page);
 });
@@ -245,5 +251,19 @@ test("profiles: effective configuration next to the written one", async () => {
   assert.match(eff, /binpack-scheduler/);
   assert.match(eff, /percentageOfNodesToScore/);
   await shot(page, "11-profiles-dark");
+  noErrors(page);
+});
+
+test("reduced motion: no animations", async () => {
+  const page = await newPage(env, { reducedMotion: "reduce" });
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  await gotoPhase(page, 2, "Bind");
+  const anim = await page.evaluate(() => {
+    const chip = document.querySelector(".cluster-panel .chip.new");
+    return chip ? [getComputedStyle(chip).animationName, chip.getAnimations().length] : null;
+  });
+  assert.deepEqual(anim, ["none", 0], "the placed pod does not move");
   noErrors(page);
 });

@@ -28,7 +28,7 @@ pub use explain::Explanation;
 /// model carries no labels or taints.
 pub const CARD_NODE_LIMIT: usize = 200;
 /// Queue lists are cut to this many pods (the totals are reported).
-pub const LIST_LIMIT: usize = 100;
+pub const LIST_LIMIT: usize = 60;
 /// Filter and score tables are cut to this many rows (the totals are reported).
 pub const ROW_LIMIT: usize = 200;
 /// Runs larger than this (nodes × pods to schedule) record per-node detail only on demand.

@@ -69,9 +69,12 @@ pub fn start(st: AppState) -> BridgeHandle {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let perf = web_sys::window().and_then(|w| w.performance());
         let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
-        let Some(text) = ev.data().as_string() else { return };
+        let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
+            return;
+        };
+        let bytes = arr.to_vec();
         let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
-        let parsed = serde_json::from_str::<Response>(&text);
+        let parsed = serde_json::from_slice::<Response>(&bytes);
         let t2 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         let kind = match &parsed {
             Ok(Response::Loaded { .. }) => "loaded",
@@ -81,7 +84,18 @@ pub fn start(st: AppState) -> BridgeHandle {
         match parsed {
             // A new run is applied in a task of its own: parsing a large summary and rendering
             // its views then stay two shorter tasks.
-            Ok(r @ Response::Loaded { .. }) => set_timeout(move || on_response(st, handle, r), std::time::Duration::ZERO),
+            Ok(r @ Response::Loaded { .. }) => set_timeout(
+                move || {
+                    let perf = web_sys::window().and_then(|w| w.performance());
+                    let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+                    on_response(st, handle, r);
+                    if debug {
+                        let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+                        web_sys::console::log_1(&format!("schedlab loaded applied in {:.1} ms", t1 - t0).into());
+                    }
+                },
+                std::time::Duration::ZERO,
+            ),
             Ok(r) => on_response(st, handle, r),
             Err(e) => web_sys::console::error_1(&format!("schedlab: bad response from the worker: {e}").into()),
         }
@@ -90,7 +104,7 @@ pub fn start(st: AppState) -> BridgeHandle {
             web_sys::console::log_1(
                 &format!(
                     "schedlab {kind}: {} bytes, copy {:.1} ms, parse {:.1} ms, apply {:.1} ms",
-                    text.len(),
+                    bytes.len(),
                     t1 - t0,
                     t2 - t1,
                     t3 - t2
@@ -203,10 +217,18 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             let keep = handle.with_value(|b| b.keep_playhead);
             let old = st.summary.get_untracked();
             let old_stop = st.stop.get_untracked();
+            // A new large scenario opens at its end (the final placement), so the first frame
+            // asked for is that one.
             let new_stop = match (&old, keep) {
                 (Some(old), true) => map_playhead(old, old_stop, &summary),
+                _ if summary.model.large => summary.stops.saturating_sub(1),
                 _ => 0,
             };
+            // The old frame's indices mean nothing in the new run: clear it until the new one
+            // arrives (also spares rendering stale views).
+            if !keep {
+                st.set_frame.set(None);
+            }
             st.set_summary.set(Some(summary));
             st.set_issues.set(Vec::new());
             st.set_run_ms.set(run_ms + load_ms);

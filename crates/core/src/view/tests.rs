@@ -250,7 +250,9 @@ fn amounts_read_like_kubectl() {
 }
 
 /// Every frame of every corpus scenario: consistent counts, score totals that add up, a bound pod
-/// on its node at its Bind stop, and views that survive JSON.
+/// on its node at its Bind stop, and views that survive JSON. (Reads the corpus from disk:
+/// native only.)
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn corpus_frames_are_consistent() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/scenarios");

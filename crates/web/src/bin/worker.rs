@@ -15,9 +15,13 @@ fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let state = Rc::new(RefCell::new(WorkerState::default()));
     let post_scope = scope.clone();
+    // Responses travel as UTF-8 JSON in a transferred ArrayBuffer: no UTF-16 string to build
+    // and copy on the page's side (large summaries would cost the page a long task).
     let post = move |r: Response| {
-        if let Ok(text) = serde_json::to_string(&r) {
-            let _ = post_scope.post_message(&JsValue::from_str(&text));
+        if let Ok(bytes) = serde_json::to_vec(&r) {
+            let arr = js_sys::Uint8Array::from(&bytes[..]);
+            let transfer = js_sys::Array::of1(&arr.buffer());
+            let _ = post_scope.post_message_with_transfer(&arr, &transfer);
         }
     };
     let perf = scope.performance();
@@ -35,8 +39,14 @@ fn main() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    if let Ok(text) = serde_json::to_string(&Response::Ready) {
-        let _ = scope.post_message(&JsValue::from_str(&text));
+    post_ready(&scope);
+}
+
+#[cfg(target_arch = "wasm32")]
+fn post_ready(scope: &web_sys::DedicatedWorkerGlobalScope) {
+    if let Ok(bytes) = serde_json::to_vec(&schedlab_web::protocol::Response::Ready) {
+        let arr = js_sys::Uint8Array::from(&bytes[..]);
+        let _ = scope.post_message(&arr);
     }
 }
 

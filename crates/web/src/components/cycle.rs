@@ -76,13 +76,28 @@ fn CycleBody() -> impl IntoView {
                 </div>
             }
             .into_any(),
-            (None, Some(Stage::Quiet)) => view! {
-                <div class="placeholder">
-                    <p><strong>"Quiet."</strong>" No pod can make progress any more: the run is over."</p>
-                    <p class="muted">"Step back with "<kbd>"←"</kbd>", or jump to a cycle on the timeline."</p>
-                </div>
+            (None, Some(Stage::Quiet)) => {
+                let totals = st.summary.with(|s| {
+                    s.as_ref()
+                        .map(|s| {
+                            format!(
+                                "{} cycle(s): {} pod(s) running, {} pending, {} evicted.",
+                                s.cycle_pod.len(),
+                                s.bound,
+                                s.pending,
+                                s.evicted
+                            )
+                        })
+                        .unwrap_or_default()
+                });
+                view! {
+                    <div class="placeholder">
+                        <p><strong>"Quiet."</strong>" No pod can make progress any more: the run is over. "{totals}</p>
+                        <p class="muted">"Pending pods wait in the queue with their last FailedScheduling message. Step back with "<kbd>"←"</kbd>", or jump to a cycle on the timeline."</p>
+                    </div>
+                }
+                .into_any()
             }
-            .into_any(),
             _ => view! { <div class="placeholder muted">"Loading…"</div> }.into_any(),
         }}
     }

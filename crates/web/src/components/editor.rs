@@ -159,7 +159,6 @@ pub fn Editor() -> impl IntoView {
     view! {
         <div class="editor">
             <div class="panel-head">
-                <h2>"Scenario"</h2>
                 <div class="tabs" role="tablist" aria-label="Scenario parts">
                     {Part::ALL
                         .into_iter()
@@ -186,7 +185,7 @@ pub fn Editor() -> impl IntoView {
                                     <span class="count">{move || count(p)}</span>
                                     {move || {
                                         let n = errors_in(p);
-                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠ "{n}</span> })
+                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠"{n}</span> })
                                     }}
                                 </button>
                             }

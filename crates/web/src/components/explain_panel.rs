@@ -6,25 +6,21 @@ use leptos::prelude::*;
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
     let st = use_app();
-    // Beside the clicked cell: below it when there is room, else above; the cluster card's
-    // explanations (outside this panel) open at the panel's top right.
+    // On the side of the panel away from the clicked cell (so the cell and its row stay in
+    // view); explanations asked from a node card (outside this panel) open at the top right.
     let position = move || match st.anchor.get() {
-        Some((left, top, bottom)) => {
-            let (w, h) = document()
+        Some((left, _top, _bottom)) => {
+            let w = document()
                 .query_selector(".lower-panel")
                 .ok()
                 .flatten()
-                .map(|p| (p.client_width() as f64, p.client_height() as f64))
-                .unwrap_or((1000.0, 400.0));
-            let width = 520f64.min(w - 24.0);
-            let x = left.clamp(12.0, (w - width - 12.0).max(12.0));
-            if h - bottom > 190.0 {
-                format!("left: {x}px; top: {}px; width: {width}px", bottom + 6.0)
-            } else {
-                format!("left: {x}px; bottom: {}px; width: {width}px", (h - top + 6.0).max(6.0))
-            }
+                .map(|p| p.client_width() as f64)
+                .unwrap_or(1000.0);
+            let width = 480f64.min(w * 0.48);
+            let side = if left < w / 2.0 { "right" } else { "left" };
+            format!("{side}: 12px; top: 44px; width: {width}px")
         }
-        None => "right: 12px; top: 52px; width: 520px".to_string(),
+        None => "right: 12px; top: 52px; width: 480px".to_string(),
     };
     view! {
         <Show when=move || st.cell.with(|c| c.is_some())>

@@ -58,7 +58,7 @@ fn row_view(st: AppState, cycle: Memo<u32>, k: usize, row: &FilterRow, plugins: 
     let verdict = if row.feasible {
         "✓ feasible".to_string()
     } else if let Some(i) = row.failed_at {
-        format!("✗ {}: {}", plugins[i as usize], row.reasons.join("; "))
+        format!("✗ {}: {}", fmt::plugin_short(&plugins[i as usize]), row.reasons.join("; "))
     } else if row.visit.is_some() {
         format!("✗ {}", row.reasons.join("; "))
     } else {

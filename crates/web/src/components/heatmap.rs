@@ -79,12 +79,10 @@ pub fn Heatmap() -> impl IntoView {
         })
     });
 
-    // Paint (the canvas is the outside world).
-    Effect::new(move |_| {
-        resized.track();
-        let dark = st.theme.get() == Theme::Dark;
-        let zones = zones.get();
-        let (Some(c), Some(w)) = (canvas.get(), wrap.get()) else { return };
+    let paint = move |dark: bool, zones: Vec<(String, Vec<u32>)>| {
+        let (Some(c), Some(w)) = (canvas.get_untracked(), wrap.get_untracked()) else {
+            return;
+        };
         let width = (w.client_width() as f64 - 4.0).max(100.0);
         let height = (w.client_height() as f64 - 4.0).max(100.0);
         let l = layout(width, height, &zones);
@@ -105,7 +103,7 @@ pub fn Heatmap() -> impl IntoView {
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, width, total_h);
-        st.frame.with(|f| {
+        st.frame.with_untracked(|f| {
             let Some(f) = f else { return };
             let fg = if dark { "#e6e8ee" } else { "#1d2330" };
             ctx.set_font("600 12px system-ui, sans-serif");
@@ -164,6 +162,16 @@ pub fn Heatmap() -> impl IntoView {
             }
         });
         lay.set_value(l);
+    };
+
+    // Paint (the canvas is the outside world), in the next animation frame: the layout the
+    // canvas size depends on is then done by the browser's own rendering step.
+    Effect::new(move |_| {
+        resized.track();
+        let dark = st.theme.get() == Theme::Dark;
+        let zones = zones.get();
+        st.frame.track();
+        request_animation_frame(move || paint(dark, zones));
     });
 
     let on_move = move |e: web_sys::MouseEvent| {

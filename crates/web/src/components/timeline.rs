@@ -16,10 +16,8 @@ pub fn Timeline() -> impl IntoView {
     let _ = window_event_listener(ev::resize, move |_| set_resized.update(|r| *r += 1));
     let last = move || st.summary.with(|s| s.as_ref().map(|s| s.stops.saturating_sub(1)).unwrap_or(0));
 
-    Effect::new(move |_| {
-        resized.track();
-        let dark = st.theme.get() == Theme::Dark;
-        let Some(c) = canvas.get() else { return };
+    let paint = move |dark: bool| {
+        let Some(c) = canvas.get_untracked() else { return };
         let w = c.client_width().max(50) as f64;
         let h = c.client_height().max(10) as f64;
         let dpr = window().device_pixel_ratio().max(1.0);
@@ -31,7 +29,7 @@ pub fn Timeline() -> impl IntoView {
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, w, h);
-        st.summary.with(|s| {
+        st.summary.with_untracked(|s| {
             let Some(s) = s else { return };
             let total = s.stops.max(1) as f64;
             ctx.set_fill_style_str(if dark { "#2a3140" } else { "#e4e7ee" });
@@ -55,6 +53,13 @@ pub fn Timeline() -> impl IntoView {
                 }
             }
         });
+    };
+    // Painted in the next animation frame (after the browser's layout).
+    Effect::new(move |_| {
+        resized.track();
+        st.summary.track();
+        let dark = st.theme.get() == Theme::Dark;
+        request_animation_frame(move || paint(dark));
     });
 
     view! {
