@@ -23,4 +23,6 @@ echo "total (one gzip stream): $total"
 
 echo "== browser tests"
 cd web
-SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 tests/
+# Arguments choose test files (relative to web/); default: every tests/*.test.mjs.
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(tests/*.test.mjs); fi
+SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${files[@]}"
