@@ -274,3 +274,22 @@ test("reduced motion: no animations", async () => {
   assert.deepEqual(anim, ["none", 0], "the placed pod does not move");
   noErrors(page);
 });
+
+test("an edit re-runs and keeps the playhead at the same cycle and phase", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await gotoPhase(page, 3, "Filter");
+  const parts = await savedParts(page);
+  // huge asks for 7 cpu instead of 6: a later pod, the first cycles do not change.
+  const pods = parts.pods.replace(/(name: huge\n[\s\S]*?cpu: )'?6'?\n/, "$1'7'\n");
+  assert.notEqual(pods, parts.pods);
+  await page.click("#tab-pods");
+  await replaceEditorText(page, pods);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts.pods.includes("'7'"));
+  await ready(page);
+  await page.waitForFunction(() => (document.querySelector(".cycle-title")?.textContent || "").includes("cycle 3 "));
+  assert.equal(await stage(page), "Filter");
+  assert.equal(await page.getAttribute("button.play", "aria-pressed"), "false", "still paused");
+  noErrors(page);
+});
