@@ -14,17 +14,26 @@ pub fn QueuePanel() -> impl IntoView {
     let clock = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms).unwrap_or(0)));
     let in_flight = move || {
         q.with(|q| q.in_flight).map(|p| {
-            let prio = st.summary.with_untracked(|s| {
-                s.as_ref()
-                    .and_then(|s| s.model.pods.get(p as usize))
-                    .map(|p| p.priority)
-                    .unwrap_or(0)
+            let (prio, needs) = st.summary.with_untracked(|s| {
+                let Some(s) = s.as_ref() else { return (0, String::new()) };
+                let Some(m) = s.model.pods.get(p as usize) else {
+                    return (0, String::new());
+                };
+                let needs: Vec<String> = s
+                    .model
+                    .resources
+                    .iter()
+                    .zip(&m.requests)
+                    .filter(|(c, &v)| v > 0 && c.name != "pods")
+                    .map(|(c, &v)| format!("{} {}", fmt::resource_label(&c.name), fmt::amount(c, v)))
+                    .collect();
+                (m.priority, needs.join(", "))
             });
             view! {
                 <div class="inflight" data-inflight=p>
                     <span class="q-label">"Being scheduled"</span>
                     <PodChip pod=p state=ChipState::InFlight/>
-                    <span class="muted">"priority "{prio}</span>
+                    <span class="muted">"priority "{prio}{(!needs.is_empty()).then(|| format!(" · needs {needs}"))}</span>
                 </div>
             }
         })
