@@ -95,6 +95,7 @@ test("the filter matrix and score table show the engine's numbers", async () => 
   const score = trace.events.find((e) => e.type === "score" && e.cycle === cycle);
 
   await gotoPhase(page, cycle, "Filter");
+  await page.waitForTimeout(900); // the rows are revealed one by one
   await shot(page, "05-filter-matrix");
   for (const v of filter.verdicts) {
     const row = page.locator(`table.matrix tr[data-node="${nodes[v.node]}"]`);
