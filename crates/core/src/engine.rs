@@ -255,15 +255,7 @@ impl Engine {
             }
             let now = e.tick();
             let q = QueuedPodInfo::new(info.clone(), now);
-            let m = {
-                let env = QueueEnv {
-                    frameworks: &e.frameworks,
-                    snapshot: &e.snapshot,
-                    cluster: &e.cluster,
-                    nominator: &e.nominator,
-                };
-                e.queue.add(&env, q, now)
-            };
+            let m = e.with_queue(|queue, env| queue.add(env, q, now));
             // A pod entering activeQ joins the nominator when it carries a nominated node.
             if m.to == QueueName::ActiveQ {
                 if let Some(n) = info.nominated_node_name() {
@@ -279,6 +271,18 @@ impl Engine {
     fn tick(&mut self) -> i64 {
         self.now += 1;
         self.now
+    }
+
+    /// Runs `f` on the queue with what the queue consults (the profiles, the snapshot, the
+    /// cluster objects and the nominator), borrowed from the engine's other fields.
+    fn with_queue<R>(&mut self, f: impl FnOnce(&mut SchedulingQueue, &QueueEnv) -> R) -> R {
+        let env = QueueEnv {
+            frameworks: &self.frameworks,
+            snapshot: &self.snapshot,
+            cluster: &self.cluster,
+            nominator: &self.nominator,
+        };
+        f(&mut self.queue, &env)
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -313,17 +317,7 @@ impl Engine {
     fn next_pod(&mut self) -> Option<(QueuedPodInfo, QueueName)> {
         loop {
             let now = self.tick();
-            let (moves, popped) = {
-                let env = QueueEnv {
-                    frameworks: &self.frameworks,
-                    snapshot: &self.snapshot,
-                    cluster: &self.cluster,
-                    nominator: &self.nominator,
-                };
-                let moves = self.queue.flush_if_due(&env, now);
-                let popped = self.queue.pop(&env, now);
-                (moves, popped)
-            };
+            let (moves, popped) = self.with_queue(|queue, env| (queue.flush_if_due(env, now), queue.pop(env, now)));
             for m in moves {
                 self.record_move(m);
             }
@@ -344,15 +338,8 @@ impl Engine {
                 self.now = t;
                 self.trace.push(TraceEvent::Clock { time_ms: self.now_ms() });
             }
-            let moves = {
-                let env = QueueEnv {
-                    frameworks: &self.frameworks,
-                    snapshot: &self.snapshot,
-                    cluster: &self.cluster,
-                    nominator: &self.nominator,
-                };
-                self.queue.flush_backoff_completed(&env, self.now)
-            };
+            let now = self.now;
+            let moves = self.with_queue(|queue, env| queue.flush_backoff_completed(env, now));
             for m in moves {
                 self.record_move(m);
             }
@@ -893,15 +880,7 @@ impl Engine {
     fn deliver(&mut self, ev: ClusterEvent, obj: EventObject, precheck: Option<&dyn Fn(&PodInfo) -> bool>) {
         self.generation += 1;
         let now = self.tick();
-        let moves = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.move_all(&env, ev, &obj, precheck, now)
-        };
+        let moves = self.with_queue(|queue, env| queue.move_all(env, ev, &obj, precheck, now));
         for m in moves {
             self.record_move(m);
         }
@@ -926,15 +905,7 @@ impl Engine {
         self.pods[pi].info = info.clone();
         self.pods[pi].nominated_node = node.clone();
         let now = self.tick();
-        let moves = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.update(&env, &old, info.clone(), now)
-        };
+        let moves = self.with_queue(|queue, env| queue.update(env, &old, info.clone(), now));
         for m in moves {
             self.record_move(m);
         }
@@ -1141,15 +1112,7 @@ impl Engine {
             st.evicted = true;
         }
         self.nominator.remove(&info.key);
-        let removed = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.delete(&env, &info.key)
-        };
+        let removed = self.with_queue(|queue, env| queue.delete(env, &info.key));
         if let Some(from) = removed {
             self.trace.push(TraceEvent::QueueMove {
                 pod: victim as u32,
@@ -1181,15 +1144,7 @@ impl Engine {
 
         // Back to the queue, with the pod object as it was when the attempt started.
         let now = self.tick();
-        let m = {
-            let env = QueueEnv {
-                frameworks: &self.frameworks,
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
-            self.queue.add_unschedulable(&env, q, now)
-        };
+        let m = self.with_queue(|queue, env| queue.add_unschedulable(env, q, now));
         self.record_move(m);
 
         // The nominator: Override sets (or clears) the nominated node; otherwise the pod keeps
