@@ -140,21 +140,26 @@ enum CycleResult {
 }
 
 impl CycleResult {
-    /// A failure that is not a FitError (an internal error): no rejecting plugins, and the
-    /// nominated node is cleared, as upstream's failure nominating info does.
+    /// A failure that is not a FitError (an internal error, or no nodes at all): no rejecting
+    /// plugins, and the nominated node is cleared, as upstream's failure nominating info does.
     fn error(status: Status, message: String) -> CycleResult {
         CycleResult::Failed {
             status,
             message,
             unschedulable: PluginSet::default(),
             pending: PluginSet::default(),
-            nominating: Some(NominatingInfo {
-                mode: NominatingMode::Override,
-                nominated_node_name: String::new(),
-            }),
+            nominating: clear_nomination(),
             fit_error: false,
         }
     }
+}
+
+/// The nominating info that clears the pod's nominated node (failures other than preemption's).
+fn clear_nomination() -> Option<NominatingInfo> {
+    Some(NominatingInfo {
+        mode: NominatingMode::Override,
+        nominated_node_name: String::new(),
+    })
 }
 
 impl Engine {
@@ -417,22 +422,7 @@ impl Engine {
                         if fit_error {
                             add_plugin_status(&status, &mut q.unschedulable_plugins, &mut q.pending_plugins);
                         }
-                        let nominating = Some(NominatingInfo {
-                            mode: NominatingMode::Override,
-                            nominated_node_name: String::new(),
-                        });
-                        let outcome = if status.code == Code::Error {
-                            CycleOutcome::Error
-                        } else {
-                            CycleOutcome::Unschedulable
-                        };
-                        self.handle_failure(q, status, message, nominating, cycle);
-                        self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
-                        if outcome == CycleOutcome::Error {
-                            StepOutcome::Error { pod: pi }
-                        } else {
-                            StepOutcome::Unschedulable { pod: pi }
-                        }
+                        self.end_failed_cycle(q, pi, status, message, clear_nomination(), cycle)
                     }
                 }
             }
@@ -451,20 +441,29 @@ impl Engine {
                     q.unschedulable_plugins = PluginSet::default();
                     q.pending_plugins = PluginSet::default();
                 }
-                let outcome = if status.code == Code::Error {
-                    CycleOutcome::Error
-                } else {
-                    CycleOutcome::Unschedulable
-                };
-                self.handle_failure(q, status, message, nominating, cycle);
-                self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
-                if outcome == CycleOutcome::Error {
-                    StepOutcome::Error { pod: pi }
-                } else {
-                    StepOutcome::Unschedulable { pod: pi }
-                }
+                self.end_failed_cycle(q, pi, status, message, nominating, cycle)
             }
         }
+    }
+
+    /// Ends a failed cycle: the failure handling, then the cycle's end in the trace.
+    fn end_failed_cycle(
+        &mut self,
+        q: QueuedPodInfo,
+        pod: usize,
+        status: Status,
+        message: String,
+        nominating: Option<NominatingInfo>,
+        cycle: u32,
+    ) -> StepOutcome {
+        let (outcome, step) = if status.code == Code::Error {
+            (CycleOutcome::Error, StepOutcome::Error { pod })
+        } else {
+            (CycleOutcome::Unschedulable, StepOutcome::Unschedulable { pod })
+        };
+        self.handle_failure(q, status, message, nominating, cycle);
+        self.trace.push(TraceEvent::CycleEnd { cycle, outcome });
+        step
     }
 
     /// numFeasibleNodesToFind.
@@ -494,17 +493,7 @@ impl Engine {
         let n_all = self.snapshot.len();
         if n_all == 0 {
             let msg = "no nodes available to schedule pods".to_string();
-            return CycleResult::Failed {
-                status: Status::unresolvable(msg.clone()),
-                message: msg,
-                unschedulable: PluginSet::default(),
-                pending: PluginSet::default(),
-                nominating: Some(NominatingInfo {
-                    mode: NominatingMode::Override,
-                    nominated_node_name: String::new(),
-                }),
-                fit_error: false,
-            };
+            return CycleResult::error(Status::unresolvable(msg.clone()), msg);
         }
         let mut diagnosis = NodeToStatus::default();
         let mut unschedulable = PluginSet::default();
@@ -656,11 +645,6 @@ impl Engine {
             // FitError, then PostFilter.
             let mut post_msg = String::new();
             let mut nominating = None;
-            let cx = Ctx {
-                snapshot: &self.snapshot,
-                cluster: &self.cluster,
-                nominator: &self.nominator,
-            };
             let mut victims = Vec::new();
             if fw.has_post_filter_plugins() {
                 let (r, ps) = fw.run_post_filter(&cx, state, pod, &diagnosis, &mut self.rng);
@@ -712,12 +696,7 @@ impl Engine {
                     attempt: 0,
                     feasible_nodes: 1,
                     evaluated_nodes: evaluated,
-                    weights: fw
-                        .profile
-                        .weights
-                        .iter()
-                        .map(|(k, v)| (k.as_str().to_string(), *v as i64))
-                        .collect(),
+                    weights: weights_by_name(fw),
                     tied: vec![name],
                     ..Default::default()
                 });
@@ -790,12 +769,7 @@ impl Engine {
                 evaluated_nodes: evaluated,
                 totals: (0..feasible.len()).map(|i| (name(i), sr.totals[i])).collect(),
                 plugins,
-                weights: fw
-                    .profile
-                    .weights
-                    .iter()
-                    .map(|(k, v)| (k.as_str().to_string(), *v as i64))
-                    .collect(),
+                weights: weights_by_name(fw),
                 tied: self.pods[pod.index].tied_nodes.clone(),
             });
         }
@@ -824,6 +798,15 @@ impl Engine {
             feasible: feasible.len(),
         }
     }
+}
+
+/// The profile's score weights, by plugin name (as `AttemptScores` reports them).
+fn weights_by_name(fw: &Framework) -> BTreeMap<String, i64> {
+    fw.profile
+        .weights
+        .iter()
+        .map(|(k, v)| (k.as_str().to_string(), *v as i64))
+        .collect()
 }
 
 /// Records a plugin's rejection in the diagnosis sets.
@@ -921,6 +904,22 @@ impl Engine {
                 &|p: &PodInfo| p.priority <= prio,
             );
         }
+    }
+
+    /// A kubectl-style event about a pod, recorded in the trace and in `events`.
+    fn kube_event(&mut self, cycle: u32, reason: &str, pod: usize, message: String) {
+        self.trace.push(TraceEvent::KubeEvent {
+            cycle,
+            reason: reason.into(),
+            pod: pod as u32,
+            message: message.clone(),
+        });
+        self.events.push(KubeEvent {
+            reason: reason.into(),
+            pod,
+            message,
+            cycle,
+        });
     }
 
     /// Delivers the events raised by writes to the cluster (e.g. volume binding).
@@ -1048,18 +1047,7 @@ impl Engine {
             st.node = Some(node_name.clone());
         }
         let message = format!("Successfully assigned {} to {}", pod.key, node_name);
-        self.trace.push(TraceEvent::KubeEvent {
-            cycle,
-            reason: "Scheduled".into(),
-            pod: pi as u32,
-            message: message.clone(),
-        });
-        self.events.push(KubeEvent {
-            reason: "Scheduled".into(),
-            pod: pi,
-            message,
-            cycle,
-        });
+        self.kube_event(cycle, "Scheduled", pi, message);
         self.trace.push(TraceEvent::QueueMove {
             pod: pi as u32,
             from: QueueName::InFlight,
@@ -1161,18 +1149,7 @@ impl Engine {
 
         // The FailedScheduling event and the status patch.
         self.pods[pi].message = Some(message.clone());
-        self.trace.push(TraceEvent::KubeEvent {
-            cycle,
-            reason: "FailedScheduling".into(),
-            pod: pi as u32,
-            message: message.clone(),
-        });
-        self.events.push(KubeEvent {
-            reason: "FailedScheduling".into(),
-            pod: pi,
-            message,
-            cycle,
-        });
+        self.kube_event(cycle, "FailedScheduling", pi, message);
         self.set_nominated_node(pi, target);
 
         // A binding that was rejected: its assumed pod is forgotten now.
@@ -1207,18 +1184,7 @@ impl Engine {
                 }
                 self.delete_pod(vi);
                 let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
-                self.trace.push(TraceEvent::KubeEvent {
-                    cycle,
-                    reason: "Preempted".into(),
-                    pod: vi as u32,
-                    message: msg.clone(),
-                });
-                self.events.push(KubeEvent {
-                    reason: "Preempted".into(),
-                    pod: vi,
-                    message: msg,
-                    cycle,
-                });
+                self.kube_event(cycle, "Preempted", vi, msg);
             }
         }
     }
