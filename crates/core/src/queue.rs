@@ -295,6 +295,15 @@ fn align(t: i64) -> i64 {
     t - t.rem_euclid(ORDERING_WINDOW_NS)
 }
 
+/// How a pod in the unschedulable pool is reported: gated or unschedulable.
+fn pool_name(q: &QueuedPodInfo) -> QueueName {
+    if q.gated {
+        QueueName::Gated
+    } else {
+        QueueName::Unschedulable
+    }
+}
+
 /// The plugins whose rejection keeps a pod in the unschedulable pool.
 fn rejectors(q: &QueuedPodInfo) -> PluginSet {
     let mut s = q.unschedulable_plugins.union(q.pending_plugins);
@@ -451,9 +460,7 @@ impl SchedulingQueue {
         if let Some(q) = self.backoff.get(key).or_else(|| self.error_backoff.get(key)) {
             return Some((q, QueueName::BackoffQ));
         }
-        self.unschedulable
-            .get(key)
-            .map(|q| (q, if q.gated { QueueName::Gated } else { QueueName::Unschedulable }))
+        self.unschedulable.get(key).map(|q| (q, pool_name(q)))
     }
     /// Pods in activeQ in the order they would be popped.
     pub fn active_in_order(&self, env: &QueueEnv) -> Vec<QueuedPodInfo> {
@@ -662,7 +669,7 @@ impl SchedulingQueue {
     /// off, activeQ otherwise. Returns where the pod went.
     fn requeue(&mut self, env: &QueueEnv, q: QueuedPodInfo, strategy: Strategy, event: &str, now: i64) -> Placed {
         if strategy == Strategy::Skip {
-            let to = if q.gated { QueueName::Gated } else { QueueName::Unschedulable };
+            let to = pool_name(&q);
             self.insert_unschedulable(q);
             return Placed {
                 to,
@@ -677,24 +684,21 @@ impl SchedulingQueue {
                     until: Some(until),
                     gate: None,
                 },
-                Err(g) => Placed {
-                    to: QueueName::Gated,
-                    until: None,
-                    gate: Some(g),
-                },
+                Err(g) => Placed::gated(g),
             };
         }
+        self.place_in_active(env, q, event, now)
+    }
+
+    /// `move_to_active`, reporting where the pod went: activeQ, or gated.
+    fn place_in_active(&mut self, env: &QueueEnv, q: QueuedPodInfo, event: &str, now: i64) -> Placed {
         match self.move_to_active(env, q, event, now) {
             Ok(()) => Placed {
                 to: QueueName::ActiveQ,
                 until: None,
                 gate: None,
             },
-            Err(g) => Placed {
-                to: QueueName::Gated,
-                until: None,
-                gate: Some(g),
-            },
+            Err(g) => Placed::gated(g),
         }
     }
 
@@ -784,18 +788,7 @@ impl SchedulingQueue {
         q.timestamp = now;
         let key = q.pod.key.clone();
         let event = ClusterEvent::new(EventResource::UnscheduledPod, ActionType::ADD).label();
-        let placed = match self.move_to_active(env, q, &event, now) {
-            Ok(()) => Placed {
-                to: QueueName::ActiveQ,
-                until: None,
-                gate: None,
-            },
-            Err(g) => Placed {
-                to: QueueName::Gated,
-                until: None,
-                gate: Some(g),
-            },
-        };
+        let placed = self.place_in_active(env, q, &event, now);
         placed.into_move(key, QueueName::None, event)
     }
 
@@ -885,18 +878,7 @@ impl SchedulingQueue {
         let mut moves = Vec::with_capacity(done.len());
         for q in done {
             let key = q.pod.key.clone();
-            let placed = match self.move_to_active(env, q, EVENT_BACKOFF_COMPLETE, now) {
-                Ok(()) => Placed {
-                    to: QueueName::ActiveQ,
-                    until: None,
-                    gate: None,
-                },
-                Err(g) => Placed {
-                    to: QueueName::Gated,
-                    until: None,
-                    gate: Some(g),
-                },
-            };
+            let placed = self.place_in_active(env, q, EVENT_BACKOFF_COMPLETE, now);
             moves.push(placed.into_move(key, QueueName::BackoffQ, EVENT_BACKOFF_COMPLETE.to_string()));
         }
         moves
@@ -970,7 +952,7 @@ impl SchedulingQueue {
                 continue;
             }
             let q = self.remove_unschedulable(&key).expect("present");
-            let from = if q.gated { QueueName::Gated } else { QueueName::Unschedulable };
+            let from = pool_name(&q);
             let placed = self.requeue(env, q, strategy, &label, now);
             if placed.to != from {
                 moves.push(placed.into_move(key, from, label.clone()));
@@ -1024,7 +1006,7 @@ impl SchedulingQueue {
         q.pod = new;
         let mut moves = Vec::new();
         for ev in events {
-            let from = if q.gated { QueueName::Gated } else { QueueName::Unschedulable };
+            let from = pool_name(&q);
             let strategy = self.worth_requeuing(env, &q, &ev, &obj);
             if strategy == Strategy::Skip {
                 continue;
@@ -1051,7 +1033,7 @@ impl SchedulingQueue {
             return Some(from);
         }
         let q = self.remove_unschedulable(key)?;
-        Some(if q.gated { QueueName::Gated } else { QueueName::Unschedulable })
+        Some(pool_name(&q))
     }
 
     /// flushUnschedulablePodsLeftover: pods unschedulable for longer than `max_ns` are retried
@@ -1067,7 +1049,7 @@ impl SchedulingQueue {
         let mut moves = Vec::new();
         for key in keys {
             let q = self.remove_unschedulable(&key).expect("present");
-            let from = if q.gated { QueueName::Gated } else { QueueName::Unschedulable };
+            let from = pool_name(&q);
             let placed = self.requeue(env, q, Strategy::AfterBackoff, EVENT_UNSCHEDULABLE_TIMEOUT, now);
             if placed.to != from {
                 moves.push(placed.into_move(key, from, EVENT_UNSCHEDULABLE_TIMEOUT.to_string()));
@@ -1085,6 +1067,14 @@ struct Placed {
 }
 
 impl Placed {
+    /// Gated by a PreEnqueue plugin (back in the unschedulable pool).
+    fn gated(gate: (PluginName, String)) -> Placed {
+        Placed {
+            to: QueueName::Gated,
+            until: None,
+            gate: Some(gate),
+        }
+    }
     fn into_move(self, key: String, from: QueueName, event: String) -> Move {
         Move {
             key,
