@@ -1203,6 +1203,14 @@ mod tests {
         fn queue(&self) -> SchedulingQueue {
             SchedulingQueue::with_profiles(1, 10, &self.frameworks)
         }
+        /// A queue holding new pods (name, priority), added at times 1, 2, ...
+        fn queue_of(&self, pods: &[(&str, i32)]) -> SchedulingQueue {
+            let mut q = self.queue();
+            for (i, &(name, prio)) in pods.iter().enumerate() {
+                q.add(&self.env(), qpi(name, prio), i as i64 + 1);
+            }
+            q
+        }
     }
 
     fn qpi(name: &str, prio: i32) -> QueuedPodInfo {
@@ -1213,6 +1221,27 @@ mod tests {
         (
             ClusterEvent::new(EventResource::AssignedPod, action),
             EventObject::Pod { old, new: None },
+        )
+    }
+
+    /// The deletion of a pod running on n1 (NodeResourcesFit's hint says Queue).
+    fn victim_deleted() -> (ClusterEvent, EventObject) {
+        pod_event(ActionType::DELETE, Some(MakePod::new("victim").node("n1").arc()))
+    }
+
+    /// The deletion of a pod that never ran (NodeResourcesFit's hint says Skip).
+    fn pending_deleted() -> (ClusterEvent, EventObject) {
+        pod_event(ActionType::DELETE, Some(MakePod::new("pending").arc()))
+    }
+
+    /// A pod added to n1 (heard by InterPodAffinity only).
+    fn pod_added() -> (ClusterEvent, EventObject) {
+        (
+            ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
+            EventObject::Pod {
+                old: None,
+                new: Some(MakePod::new("other").node("n1").arc()),
+            },
         )
     }
 
@@ -1326,29 +1355,19 @@ mod tests {
     fn rejected_pods_wait_for_an_event_their_plugin_hears() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        q.add(&env, qpi("p", 0), 1);
+        let mut q = w.queue_of(&[("p", 0)]);
         let (key, m) = fail(&mut q, &env, 2, &[PluginName::NodeResourcesFit], &[]);
         assert_eq!((m.from, m.to), (QueueName::InFlight, QueueName::Unschedulable));
         assert_eq!(q.in_flight(), 0);
 
         // NodeResourcesFit does not listen to pod additions.
-        let added = MakePod::new("other").node("n1").arc();
-        let moves = q.on_event(
-            &env,
-            ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
-            &EventObject::Pod {
-                old: None,
-                new: Some(added),
-            },
-            5,
-        );
-        assert!(moves.is_empty());
+        let (ev, obj) = pod_added();
+        assert!(q.on_event(&env, ev, &obj, 5).is_empty());
         // The deletion of an unplaced pod: the hint says Skip.
-        let (ev, obj) = pod_event(ActionType::DELETE, Some(MakePod::new("pending").arc()));
+        let (ev, obj) = pending_deleted();
         assert!(q.on_event(&env, ev, &obj, 6).is_empty());
         // The deletion of a running pod: after backoff.
-        let (ev, obj) = pod_event(ActionType::DELETE, Some(MakePod::new("victim").node("n1").arc()));
+        let (ev, obj) = victim_deleted();
         let moves = q.on_event(&env, ev, &obj, 7);
         assert_eq!(moves.len(), 1);
         assert_eq!((moves[0].from, moves[0].to), (QueueName::Unschedulable, QueueName::BackoffQ));
@@ -1361,10 +1380,9 @@ mod tests {
     fn pending_plugins_skip_the_backoff() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        q.add(&env, qpi("p", 0), 1);
+        let mut q = w.queue_of(&[("p", 0)]);
         fail(&mut q, &env, 2, &[], &[PluginName::NodeResourcesFit]);
-        let (ev, obj) = pod_event(ActionType::DELETE, Some(MakePod::new("victim").node("n1").arc()));
+        let (ev, obj) = victim_deleted();
         let moves = q.on_event(&env, ev, &obj, 7);
         assert_eq!(moves[0].to, QueueName::ActiveQ);
     }
@@ -1373,35 +1391,14 @@ mod tests {
     fn events_during_the_attempt_are_replayed() {
         let w = World::new();
         let env = w.env();
-        for (name, action, node, want) in [
-            (
-                "a deletion the plugin cares about",
-                ActionType::DELETE,
-                Some("n1"),
-                QueueName::BackoffQ,
-            ),
-            ("a deletion it does not", ActionType::DELETE, None, QueueName::Unschedulable),
-            ("an event for another plugin", ActionType::ADD, Some("n1"), QueueName::Unschedulable),
+        for (name, (ev, obj), want) in [
+            ("a deletion the plugin cares about", victim_deleted(), QueueName::BackoffQ),
+            ("a deletion it does not", pending_deleted(), QueueName::Unschedulable),
+            ("an event for another plugin", pod_added(), QueueName::Unschedulable),
         ] {
-            let mut q = w.queue();
-            q.add(&env, qpi("p", 0), 1);
+            let mut q = w.queue_of(&[("p", 0)]);
             let (mut p, _) = q.pop(&env, 2).unwrap();
-            let mut other = MakePod::new("other");
-            if let Some(n) = node {
-                other = other.node(n);
-            }
-            let obj = if action == ActionType::DELETE {
-                EventObject::Pod {
-                    old: Some(other.arc()),
-                    new: None,
-                }
-            } else {
-                EventObject::Pod {
-                    old: None,
-                    new: Some(other.arc()),
-                }
-            };
-            q.on_event(&env, ClusterEvent::new(EventResource::AssignedPod, action), &obj, 3);
+            q.on_event(&env, ev, &obj, 3);
             assert_eq!(q.in_flight.len(), 2, "{name}: the event is kept for the in-flight pod");
             p.unschedulable_plugins.insert(PluginName::NodeResourcesFit);
             let m = q.add_unschedulable(&env, p, 4);
@@ -1414,8 +1411,7 @@ mod tests {
     fn errors_wait_in_the_error_backoff_queue() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        q.add(&env, qpi("p", 0), 1);
+        let mut q = w.queue_of(&[("p", 0)]);
         let (key, m) = fail(&mut q, &env, 2, &[], &[]);
         assert_eq!(m.to, QueueName::BackoffQ);
         assert!(q.error_backoff.contains(&key));
@@ -1435,16 +1431,12 @@ mod tests {
     fn backoff_queue_pops_when_active_is_empty_by_window_then_priority() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        q.add(&env, qpi("low", 1), 1);
-        q.add(&env, qpi("high", 100), 2);
-        q.add(&env, qpi("twice", 1000), 3);
+        let mut q = w.queue_of(&[("low", 1), ("high", 100), ("twice", 1000)]);
         // All three fail once (1 s backoff, the same window): priority decides.
         let rejected = [PluginName::NodeResourcesFit];
         let keys: Vec<String> = [4, 6, 8].into_iter().map(|t| fail(&mut q, &env, t, &rejected, &[]).0).collect();
         assert_eq!(keys, ["default/twice", "default/high", "default/low"]);
-        let victim = || pod_event(ActionType::DELETE, Some(MakePod::new("victim").node("n1").arc()));
-        let (ev, obj) = victim();
+        let (ev, obj) = victim_deleted();
         assert_eq!(q.on_event(&env, ev, &obj, 9).len(), 3);
         let (mut p, from) = q.pop(&env, 10).unwrap();
         assert_eq!(
@@ -1453,7 +1445,7 @@ mod tests {
             "popped early: activeQ is empty"
         );
         // A second failure (with a helpful event in flight): 2 s, a later window.
-        let (ev, obj) = victim();
+        let (ev, obj) = victim_deleted();
         q.on_event(&env, ev, &obj, 10);
         p.unschedulable_plugins.insert(PluginName::NodeResourcesFit);
         let m = q.add_unschedulable(&env, p, 11);
@@ -1466,9 +1458,7 @@ mod tests {
         }
         assert_eq!(order, ["high", "low", "twice"]);
         // An active pod goes first.
-        let mut q = w.queue();
-        q.add(&env, qpi("a", 0), 1);
-        q.add(&env, qpi("b", 0), 2);
+        let mut q = w.queue_of(&[("a", 0), ("b", 0)]);
         fail(&mut q, &env, 3, &rejected, &[]);
         assert_eq!(
             q.pop(&env, 5).map(|(p, from)| (p.pod.name().to_string(), from)),
@@ -1488,7 +1478,7 @@ mod tests {
         assert!(q.pop(&env, 2).is_none());
 
         // A deletion NodeResourcesFit would hear does not concern the gate.
-        let (ev, obj) = pod_event(ActionType::DELETE, Some(MakePod::new("victim").node("n1").arc()));
+        let (ev, obj) = victim_deleted();
         assert!(q.on_event(&env, ev, &obj, 3).is_empty());
         // An update that keeps the gate.
         let mut relabeled = (*gated).clone();
@@ -1512,9 +1502,7 @@ mod tests {
     fn precheck_limits_the_pods_an_event_reaches() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        q.add(&env, qpi("low", 10), 1);
-        q.add(&env, qpi("high", 1000), 2);
+        let mut q = w.queue_of(&[("low", 10), ("high", 1000)]);
         let rejected = [PluginName::NodeResourcesFit];
         fail(&mut q, &env, 3, &rejected, &[]);
         fail(&mut q, &env, 5, &rejected, &[]);
@@ -1533,10 +1521,7 @@ mod tests {
     fn delete_and_update_in_every_pool() {
         let w = World::new();
         let env = w.env();
-        let mut q = w.queue();
-        for (i, n) in ["a", "b", "c", "d"].into_iter().enumerate() {
-            q.add(&env, qpi(n, 0), i as i64 + 1);
-        }
+        let mut q = w.queue_of(&[("a", 0), ("b", 0), ("c", 0), ("d", 0)]);
         fail(&mut q, &env, 10, &[PluginName::NodeResourcesFit], &[]); // a: unschedulable
         fail(&mut q, &env, 12, &[], &[]); // b: error backoff
         let (mut c, _) = q.pop(&env, 14).unwrap();
@@ -1571,61 +1556,50 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn event_matching_and_labels() {
+        use ActionType as A;
+        use EventResource as R;
         let ev = ClusterEvent::new;
         let cases = [
             (
                 "Pod covers assigned pods",
-                ev(EventResource::Pod, ActionType::DELETE),
-                ev(EventResource::AssignedPod, ActionType::DELETE),
+                ev(R::Pod, A::DELETE),
+                ev(R::AssignedPod, A::DELETE),
                 true,
             ),
-            (
-                "and unscheduled ones",
-                ev(EventResource::Pod, ActionType::ADD),
-                ev(EventResource::UnscheduledPod, ActionType::ADD),
-                true,
-            ),
+            ("and unscheduled ones", ev(R::Pod, A::ADD), ev(R::UnscheduledPod, A::ADD), true),
             (
                 "a general update does not reach a specific one",
-                ev(EventResource::Pod, ActionType::UPDATE_POD_SCALE_DOWN.union(ActionType::DELETE)),
-                ev(EventResource::UnscheduledPod, ActionType::UPDATE),
+                ev(R::Pod, A::UPDATE_POD_SCALE_DOWN.union(A::DELETE)),
+                ev(R::UnscheduledPod, A::UPDATE),
                 false,
             ),
             (
                 "All covers a general update",
-                ev(EventResource::Pod, ActionType::ALL),
-                ev(EventResource::AssignedPod, ActionType::UPDATE),
+                ev(R::Pod, A::ALL),
+                ev(R::AssignedPod, A::UPDATE),
                 true,
             ),
             (
                 "the wildcard covers everything",
-                ev(EventResource::WildCard, ActionType::ALL),
-                ev(EventResource::Node, ActionType::UPDATE_NODE_TAINT),
+                ev(R::WildCard, A::ALL),
+                ev(R::Node, A::UPDATE_NODE_TAINT),
                 true,
             ),
             (
                 "other resources do not match",
-                ev(EventResource::Node, ActionType::ADD),
-                ev(EventResource::AssignedPod, ActionType::ADD),
+                ev(R::Node, A::ADD),
+                ev(R::AssignedPod, A::ADD),
                 false,
             ),
-            (
-                "nor other actions",
-                ev(EventResource::Node, ActionType::ADD),
-                ev(EventResource::Node, ActionType::DELETE),
-                false,
-            ),
+            ("nor other actions", ev(R::Node, A::ADD), ev(R::Node, A::DELETE), false),
         ];
         for (name, registered, incoming, want) in cases {
             assert_eq!(registered.matches(&incoming), want, "{name}");
         }
-        assert_eq!(ev(EventResource::AssignedPod, ActionType::DELETE).label(), "AssignedPodDelete");
-        assert_eq!(
-            ev(EventResource::UnscheduledPod, ActionType::UPDATE).label(),
-            "UnschedulablePodUpdate"
-        );
-        assert_eq!(ev(EventResource::CSINode, ActionType::ADD).label(), "storage.k8s.io/CSINodeAdd");
-        assert_eq!(ev(EventResource::WildCard, ActionType::ALL).label(), "*All");
+        assert_eq!(ev(R::AssignedPod, A::DELETE).label(), "AssignedPodDelete");
+        assert_eq!(ev(R::UnscheduledPod, A::UPDATE).label(), "UnschedulablePodUpdate");
+        assert_eq!(ev(R::CSINode, A::ADD).label(), "storage.k8s.io/CSINodeAdd");
+        assert_eq!(ev(R::WildCard, A::ALL).label(), "*All");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
