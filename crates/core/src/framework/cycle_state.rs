@@ -63,6 +63,13 @@ impl CycleState {
         let b: &mut dyn StateData = self.slots.get_mut(plugin as usize)?.as_deref_mut()?;
         b.as_any_mut().downcast_mut::<T>()
     }
+    /// `plugin`'s data, written first as `T::default()` when the slot holds no `T`.
+    pub fn get_or_insert_default<T: Any + Clone + Default>(&mut self, plugin: PluginName) -> &mut T {
+        if self.read::<T>(plugin).is_none() {
+            self.write(plugin, T::default());
+        }
+        self.read_mut::<T>(plugin).expect("just written")
+    }
     pub fn delete(&mut self, plugin: PluginName) {
         if let Some(s) = self.slots.get_mut(plugin as usize) {
             *s = None;

@@ -1,7 +1,10 @@
 //! Helpers several plugins share (upstream's component-helpers and plugins/helper).
 
 use crate::api::{Node, Pod, Taint, Toleration};
+use crate::framework::CycleState;
 use crate::labels::{CompiledNodeSelector, Selector};
+use crate::plugins::PluginName;
+use std::sync::Arc;
 
 /// Whether a toleration tolerates a taint (v1 Toleration.ToleratesTaint).
 pub fn tolerates(t: &Toleration, taint: &Taint) -> bool {
@@ -84,6 +87,48 @@ pub fn default_normalize_score(max_priority: i64, reverse: bool, scores: &mut [c
     for s in scores.iter_mut() {
         let v = max_priority * s.score / max_count;
         s.score = if reverse { max_priority - v } else { v };
+    }
+}
+
+/// A plugin's cycle-state slot holding its PreFilter result `F` and its PreScore result `S` side
+/// by side (upstream keeps them under two keys). The PreScore result is shared by the copies of
+/// the state that preemption makes, as upstream's is.
+pub struct PreStates<F, S> {
+    pub pre_filter: Option<F>,
+    pub pre_score: Option<Arc<S>>,
+}
+
+impl<F: Clone, S> Clone for PreStates<F, S> {
+    fn clone(&self) -> Self {
+        PreStates {
+            pre_filter: self.pre_filter.clone(),
+            pre_score: self.pre_score.clone(),
+        }
+    }
+}
+
+impl<F, S> Default for PreStates<F, S> {
+    fn default() -> Self {
+        PreStates {
+            pre_filter: None,
+            pre_score: None,
+        }
+    }
+}
+
+impl<F: Clone + 'static, S: 'static> PreStates<F, S> {
+    /// `plugin`'s slot, created empty when the cycle has none yet.
+    pub fn slot(state: &mut CycleState, plugin: PluginName) -> &mut Self {
+        state.get_or_insert_default::<Self>(plugin)
+    }
+    pub fn pre_filter(state: &CycleState, plugin: PluginName) -> Option<&F> {
+        state.read::<Self>(plugin).and_then(|d| d.pre_filter.as_ref())
+    }
+    pub fn pre_filter_mut(state: &mut CycleState, plugin: PluginName) -> Option<&mut F> {
+        state.read_mut::<Self>(plugin).and_then(|d| d.pre_filter.as_mut())
+    }
+    pub fn pre_score(state: &CycleState, plugin: PluginName) -> Option<&S> {
+        state.read::<Self>(plugin).and_then(|d| d.pre_score.as_deref())
     }
 }
 

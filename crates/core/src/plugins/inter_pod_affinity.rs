@@ -13,6 +13,7 @@ use crate::framework::{
     AffinityTerm, Code, Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, WeightedAffinityTerm,
     MAX_NODE_SCORE,
 };
+use crate::plugins::helper::PreStates;
 use crate::plugins::PluginName;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -420,7 +421,7 @@ impl Plugin for InterPodAffinity {
         if existing_anti_affinity.is_empty() && incoming.affinity.is_empty() && incoming.anti_affinity.is_empty() {
             return (None, Status::skip());
         }
-        cycle_data(state).pre_filter = Some(PreFilterState {
+        CycleData::slot(state, PluginName::InterPodAffinity).pre_filter = Some(PreFilterState {
             existing_anti_affinity,
             affinity,
             anti_affinity,
@@ -434,7 +435,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn add_pod(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_add: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state_mut(state) else {
+        let Some(s) = CycleData::pre_filter_mut(state, PluginName::InterPodAffinity) else {
             return missing_state("PreFilter");
         };
         s.update_with_pod(pod, to_add, &node.node, 1);
@@ -442,7 +443,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn remove_pod(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_remove: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state_mut(state) else {
+        let Some(s) = CycleData::pre_filter_mut(state, PluginName::InterPodAffinity) else {
             return missing_state("PreFilter");
         };
         s.update_with_pod(pod, to_remove, &node.node, -1);
@@ -450,7 +451,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn filter(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state(state) else {
+        let Some(s) = CycleData::pre_filter(state, PluginName::InterPodAffinity) else {
             return missing_state("PreFilter");
         };
         if !satisfy_pod_affinity(s, pod, node) {
@@ -503,12 +504,12 @@ impl Plugin for InterPodAffinity {
         if !any {
             return Status::skip();
         }
-        cycle_data(state).pre_score = Some(Arc::new(PreScoreState { topology_score }));
+        CycleData::slot(state, PluginName::InterPodAffinity).pre_score = Some(Arc::new(PreScoreState { topology_score }));
         Status::success()
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let Some(s) = pre_score_state(state) else {
+        let Some(s) = CycleData::pre_score(state, PluginName::InterPodAffinity) else {
             return Err(Status::error(
                 "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found",
             ));
@@ -528,7 +529,7 @@ impl Plugin for InterPodAffinity {
     }
 
     fn normalize_score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
-        let Some(s) = pre_score_state(state) else {
+        let Some(s) = CycleData::pre_score(state, PluginName::InterPodAffinity) else {
             return Status::error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
         };
         if s.topology_score.is_empty() {
@@ -617,38 +618,8 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
     Ok(QueueingHint::Skip)
 }
 
-/// What the plugin keeps in its cycle-state slot: PreFilter's and PreScore's results side by
-/// side (upstream keeps them under two keys). PreScore's is shared by clones, as upstream's.
-#[derive(Clone, Default)]
-struct CycleData {
-    pre_filter: Option<PreFilterState>,
-    pre_score: Option<Arc<PreScoreState>>,
-}
-
-fn cycle_data(state: &mut CycleState) -> &mut CycleData {
-    if state.read::<CycleData>(PluginName::InterPodAffinity).is_none() {
-        state.write(PluginName::InterPodAffinity, CycleData::default());
-    }
-    state.read_mut::<CycleData>(PluginName::InterPodAffinity).expect("just written")
-}
-
-fn pre_filter_state(state: &CycleState) -> Option<&PreFilterState> {
-    state
-        .read::<CycleData>(PluginName::InterPodAffinity)
-        .and_then(|d| d.pre_filter.as_ref())
-}
-
-fn pre_filter_state_mut(state: &mut CycleState) -> Option<&mut PreFilterState> {
-    state
-        .read_mut::<CycleData>(PluginName::InterPodAffinity)
-        .and_then(|d| d.pre_filter.as_mut())
-}
-
-fn pre_score_state(state: &CycleState) -> Option<&PreScoreState> {
-    state
-        .read::<CycleData>(PluginName::InterPodAffinity)
-        .and_then(|d| d.pre_score.as_deref())
-}
+/// What the plugin keeps in its cycle-state slot.
+type CycleData = PreStates<PreFilterState, PreScoreState>;
 
 #[cfg(test)]
 mod tests {

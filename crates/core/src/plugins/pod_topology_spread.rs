@@ -8,7 +8,7 @@ use crate::config::{DefaultingType, PodTopologySpreadArgs};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
 use crate::labels::Selector;
-use crate::plugins::helper::{find_untolerated_taint, RequiredNodeAffinity};
+use crate::plugins::helper::{find_untolerated_taint, PreStates, RequiredNodeAffinity};
 use crate::plugins::PluginName;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -575,7 +575,7 @@ impl Plugin for PodTopologySpread {
             return (None, Status::skip());
         }
         let s = self.pre_filter_state(cx, pod, constraints);
-        cycle_data(state).pre_filter = Some(s);
+        CycleData::slot(state, PluginName::PodTopologySpread).pre_filter = Some(s);
         (None, Status::success())
     }
 
@@ -584,7 +584,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn add_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_add: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state_mut(state) else {
+        let Some(s) = CycleData::pre_filter_mut(state, PluginName::PodTopologySpread) else {
             return missing_pre_filter_state();
         };
         Self::update_with_pod(cx, s, to_add, pod, node, 1);
@@ -592,7 +592,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn remove_pod(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, to_remove: &Arc<PodInfo>, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state_mut(state) else {
+        let Some(s) = CycleData::pre_filter_mut(state, PluginName::PodTopologySpread) else {
             return missing_pre_filter_state();
         };
         Self::update_with_pod(cx, s, to_remove, pod, node, -1);
@@ -600,7 +600,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        let Some(s) = pre_filter_state(state) else {
+        let Some(s) = CycleData::pre_filter(state, PluginName::PodTopologySpread) else {
             return missing_pre_filter_state();
         };
         let labels = node.labels();
@@ -682,7 +682,7 @@ impl Plugin for PodTopologySpread {
                 }
             }
         }
-        cycle_data(state).pre_score = Some(Arc::new(PreScoreState {
+        CycleData::slot(state, PluginName::PodTopologySpread).pre_score = Some(Arc::new(PreScoreState {
             constraints,
             ignored,
             counts,
@@ -692,7 +692,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let Some(s) = pre_score_state(state) else {
+        let Some(s) = CycleData::pre_score(state, PluginName::PodTopologySpread) else {
             return Err(missing_pre_score_state());
         };
         if !s.ignored.is_empty() && s.ignored.contains(node.name()) {
@@ -717,7 +717,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn normalize_score(&self, cx: &Ctx, state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
-        let Some(s) = pre_score_state(state) else {
+        let Some(s) = CycleData::pre_score(state, PluginName::PodTopologySpread) else {
             return missing_pre_score_state();
         };
         const INVALID_SCORE: i64 = -1;
@@ -744,38 +744,8 @@ impl Plugin for PodTopologySpread {
     }
 }
 
-/// What the plugin keeps in its cycle-state slot: PreFilter's and PreScore's results side by
-/// side (upstream keeps them under two keys). PreScore's is shared by clones, as upstream's.
-#[derive(Clone, Default)]
-struct CycleData {
-    pre_filter: Option<PreFilterState>,
-    pre_score: Option<Arc<PreScoreState>>,
-}
-
-fn cycle_data(state: &mut CycleState) -> &mut CycleData {
-    if state.read::<CycleData>(PluginName::PodTopologySpread).is_none() {
-        state.write(PluginName::PodTopologySpread, CycleData::default());
-    }
-    state.read_mut::<CycleData>(PluginName::PodTopologySpread).expect("just written")
-}
-
-fn pre_filter_state(state: &CycleState) -> Option<&PreFilterState> {
-    state
-        .read::<CycleData>(PluginName::PodTopologySpread)
-        .and_then(|d| d.pre_filter.as_ref())
-}
-
-fn pre_filter_state_mut(state: &mut CycleState) -> Option<&mut PreFilterState> {
-    state
-        .read_mut::<CycleData>(PluginName::PodTopologySpread)
-        .and_then(|d| d.pre_filter.as_mut())
-}
-
-fn pre_score_state(state: &CycleState) -> Option<&PreScoreState> {
-    state
-        .read::<CycleData>(PluginName::PodTopologySpread)
-        .and_then(|d| d.pre_score.as_deref())
-}
+/// What the plugin keeps in its cycle-state slot.
+type CycleData = PreStates<PreFilterState, PreScoreState>;
 
 #[cfg(test)]
 mod tests {
