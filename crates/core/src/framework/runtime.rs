@@ -162,20 +162,7 @@ impl Framework {
         to_add: &Arc<PodInfo>,
         node: &NodeInfo,
     ) -> Status {
-        for &p in &self.profile.plugins.pre_filter {
-            if state.skip_filter.contains(p) {
-                continue;
-            }
-            let pl = self.plugin(p);
-            if !pl.has_pre_filter_extensions() {
-                continue;
-            }
-            let s = pl.add_pod(cx, state, pod, to_add, node);
-            if !s.is_success() {
-                return Status::error(format!("running AddPod on PreFilter plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
-            }
-        }
-        Status::success()
+        self.run_pre_filter_extension("AddPod", state, |pl, state| pl.add_pod(cx, state, pod, to_add, node))
     }
 
     pub fn run_pre_filter_extension_remove_pod(
@@ -186,6 +173,17 @@ impl Framework {
         to_remove: &Arc<PodInfo>,
         node: &NodeInfo,
     ) -> Status {
+        self.run_pre_filter_extension("RemovePod", state, |pl, state| pl.remove_pod(cx, state, pod, to_remove, node))
+    }
+
+    /// Runs `call` (AddPod or RemovePod, named `what`) on the PreFilter plugins with extensions
+    /// that did not skip; stops at the first failure, as an error.
+    fn run_pre_filter_extension(
+        &self,
+        what: &str,
+        state: &mut CycleState,
+        call: impl Fn(&dyn Plugin, &mut CycleState) -> Status,
+    ) -> Status {
         for &p in &self.profile.plugins.pre_filter {
             if state.skip_filter.contains(p) {
                 continue;
@@ -194,9 +192,9 @@ impl Framework {
             if !pl.has_pre_filter_extensions() {
                 continue;
             }
-            let s = pl.remove_pod(cx, state, pod, to_remove, node);
+            let s = call(pl, state);
             if !s.is_success() {
-                return Status::error(format!("running RemovePod on PreFilter plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+                return Status::error(format!("running {what} on PreFilter plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
             }
         }
         Status::success()
