@@ -1121,13 +1121,6 @@ mod tests {
         }
     }
 
-    fn with_hint(resource: EventResource, action: ActionType) -> ClusterEventWithHint {
-        ClusterEventWithHint {
-            event: ClusterEvent::new(resource, action),
-            has_hint: true,
-        }
-    }
-
     fn deleted_pod_was_placed(_pod: &PodInfo, obj: &EventObject) -> QueueingHint {
         match obj {
             EventObject::Pod { old: Some(p), new: None } if p.node_name().is_some() || p.nominated_node_name().is_some() => {
@@ -1163,25 +1156,25 @@ mod tests {
             let mut fw = Framework::new(Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap());
             fw.set_instance(Box::new(Fake {
                 name: PluginName::SchedulingGates,
-                events: vec![with_hint(EventResource::Pod, ActionType::UPDATE_POD_SCHEDULING_GATES_ELIMINATED)],
+                events: vec![ClusterEventWithHint::hinted(
+                    EventResource::Pod,
+                    ActionType::UPDATE_POD_SCHEDULING_GATES_ELIMINATED,
+                )],
                 hint: gates_removed,
                 gate_on_scheduling_gates: true,
             }));
             fw.set_instance(Box::new(Fake {
                 name: PluginName::NodeResourcesFit,
                 events: vec![
-                    with_hint(EventResource::Pod, ActionType::DELETE),
-                    with_hint(EventResource::Node, ActionType::ADD),
+                    ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE),
+                    ClusterEventWithHint::hinted(EventResource::Node, ActionType::ADD),
                 ],
                 hint: deleted_pod_was_placed,
                 gate_on_scheduling_gates: false,
             }));
             fw.set_instance(Box::new(Fake {
                 name: PluginName::InterPodAffinity,
-                events: vec![ClusterEventWithHint {
-                    event: ClusterEvent::new(EventResource::Pod, ActionType::ADD),
-                    has_hint: false,
-                }],
+                events: vec![ClusterEventWithHint::unhinted(EventResource::Pod, ActionType::ADD)],
                 hint: always,
                 gate_on_scheduling_gates: false,
             }));

@@ -147,6 +147,23 @@ pub struct ClusterEventWithHint {
     pub has_hint: bool,
 }
 
+impl ClusterEventWithHint {
+    /// An event the plugin's `queueing_hint` judges.
+    pub const fn hinted(resource: EventResource, action: ActionType) -> ClusterEventWithHint {
+        ClusterEventWithHint {
+            event: ClusterEvent::new(resource, action),
+            has_hint: true,
+        }
+    }
+    /// An event that always queues the pod (no hint).
+    pub const fn unhinted(resource: EventResource, action: ActionType) -> ClusterEventWithHint {
+        ClusterEventWithHint {
+            event: ClusterEvent::new(resource, action),
+            has_hint: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum QueueingHint {
     Skip,

@@ -479,10 +479,7 @@ impl Plugin for DefaultPreemption {
     /// Pod deletions may un-gate a pod waiting for its preemption; the hint leaves the decision
     /// to the plugins whose rejection the preemption addresses.
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
-        vec![ClusterEventWithHint {
-            event: ClusterEvent::new(EventResource::Pod, ActionType::DELETE),
-            has_hint: true,
-        }]
+        vec![ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE)]
     }
 
     fn queueing_hint(&self, _cx: &Ctx, _pod: &PodInfo, _event: ClusterEvent, _obj: &EventObject) -> Result<QueueingHint, String> {

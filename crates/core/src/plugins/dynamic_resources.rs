@@ -77,23 +77,18 @@ impl Plugin for DynamicResources {
     }
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
-        let e = |r, a, has_hint| ClusterEventWithHint {
-            event: ClusterEvent::new(r, a),
-            has_hint,
-        };
         let add_update = ActionType::ADD.union(ActionType::UPDATE);
         vec![
-            e(
+            ClusterEventWithHint::unhinted(
                 EventResource::Node,
                 ActionType::ADD
                     .union(ActionType::UPDATE_NODE_LABEL)
                     .union(ActionType::UPDATE_NODE_ALLOCATABLE),
-                false,
             ),
-            e(EventResource::ResourceClaim, add_update, true),
-            e(EventResource::Pod, ActionType::UPDATE_POD_GENERATED_RESOURCE_CLAIM, true),
-            e(EventResource::DeviceClass, add_update, false),
-            e(EventResource::ResourceSlice, add_update, false),
+            ClusterEventWithHint::hinted(EventResource::ResourceClaim, add_update),
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::UPDATE_POD_GENERATED_RESOURCE_CLAIM),
+            ClusterEventWithHint::unhinted(EventResource::DeviceClass, add_update),
+            ClusterEventWithHint::unhinted(EventResource::ResourceSlice, add_update),
         ]
     }
 

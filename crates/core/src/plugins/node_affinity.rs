@@ -139,10 +139,10 @@ impl Plugin for NodeAffinity {
     }
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
-        vec![ClusterEventWithHint {
-            event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
-            has_hint: true,
-        }]
+        vec![ClusterEventWithHint::hinted(
+            EventResource::Node,
+            ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL),
+        )]
     }
 
     fn queueing_hint(&self, _cx: &Ctx, pod: &PodInfo, event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {

@@ -1,6 +1,6 @@
 //! NodeName: a pod that names a node in `spec.nodeName` fits only that node.
 
-use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventResource};
+use crate::framework::events::{ActionType, ClusterEventWithHint, EventResource};
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
 use crate::plugins::PluginName;
 
@@ -20,10 +20,7 @@ impl Plugin for NodeName {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         // With queueing hints on, only a new node can help; there is no hint function.
-        vec![ClusterEventWithHint {
-            event: ClusterEvent::new(EventResource::Node, ActionType::ADD),
-            has_hint: false,
-        }]
+        vec![ClusterEventWithHint::unhinted(EventResource::Node, ActionType::ADD)]
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {

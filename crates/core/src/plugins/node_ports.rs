@@ -31,14 +31,8 @@ impl Plugin for NodePorts {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Pod, ActionType::DELETE),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD),
-                has_hint: false,
-            },
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE),
+            ClusterEventWithHint::unhinted(EventResource::Node, ActionType::ADD),
         ]
     }
 

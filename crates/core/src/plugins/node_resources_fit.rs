@@ -316,14 +316,8 @@ impl Plugin for Fit {
         // InPlacePodVerticalScaling is on by default: a scale-down may free resources too. With
         // queueing hints on, node updates other than allocatable changes are not needed.
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Pod, ActionType::DELETE.union(ActionType::UPDATE_POD_SCALE_DOWN)),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_ALLOCATABLE)),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE.union(ActionType::UPDATE_POD_SCALE_DOWN)),
+            ClusterEventWithHint::hinted(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_ALLOCATABLE)),
         ]
     }
 

@@ -37,14 +37,8 @@ impl Plugin for NodeUnschedulable {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_TAINT)),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Pod, ActionType::UPDATE_POD_TOLERATION),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_TAINT)),
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::UPDATE_POD_TOLERATION),
         ]
     }
 

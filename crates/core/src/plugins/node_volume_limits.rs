@@ -134,26 +134,11 @@ impl Plugin for CsiLimits {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::CSINode, ActionType::ADD),
-                has_hint: false,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::CSINode, ActionType::UPDATE),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Pod, ActionType::DELETE),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::PersistentVolumeClaim, ActionType::ADD),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::VolumeAttachment, ActionType::DELETE),
-                has_hint: true,
-            },
+            ClusterEventWithHint::unhinted(EventResource::CSINode, ActionType::ADD),
+            ClusterEventWithHint::hinted(EventResource::CSINode, ActionType::UPDATE),
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE),
+            ClusterEventWithHint::hinted(EventResource::PersistentVolumeClaim, ActionType::ADD),
+            ClusterEventWithHint::hinted(EventResource::VolumeAttachment, ActionType::DELETE),
         ]
     }
 

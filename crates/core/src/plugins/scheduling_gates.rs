@@ -23,10 +23,10 @@ impl Plugin for SchedulingGates {
     }
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
-        vec![ClusterEventWithHint {
-            event: ClusterEvent::new(EventResource::Pod, ActionType::UPDATE_POD_SCHEDULING_GATES_ELIMINATED),
-            has_hint: true,
-        }]
+        vec![ClusterEventWithHint::hinted(
+            EventResource::Pod,
+            ActionType::UPDATE_POD_SCHEDULING_GATES_ELIMINATED,
+        )]
     }
 
     fn queueing_hint(&self, _cx: &Ctx, pod: &PodInfo, _event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {

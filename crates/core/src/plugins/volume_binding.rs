@@ -520,19 +520,15 @@ impl Plugin for VolumeBinding {
     }
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
-        let e = |r, a, has_hint| ClusterEventWithHint {
-            event: ClusterEvent::new(r, a),
-            has_hint,
-        };
         let add_update = ActionType::ADD.union(ActionType::UPDATE);
         vec![
-            e(EventResource::StorageClass, add_update, true),
-            e(EventResource::PersistentVolumeClaim, add_update, true),
-            e(EventResource::PersistentVolume, add_update, false),
-            e(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL), false),
-            e(EventResource::CSINode, add_update, true),
-            e(EventResource::CSIDriver, ActionType::UPDATE, true),
-            e(EventResource::CSIStorageCapacity, add_update, true),
+            ClusterEventWithHint::hinted(EventResource::StorageClass, add_update),
+            ClusterEventWithHint::hinted(EventResource::PersistentVolumeClaim, add_update),
+            ClusterEventWithHint::unhinted(EventResource::PersistentVolume, add_update),
+            ClusterEventWithHint::unhinted(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
+            ClusterEventWithHint::hinted(EventResource::CSINode, add_update),
+            ClusterEventWithHint::hinted(EventResource::CSIDriver, ActionType::UPDATE),
+            ClusterEventWithHint::hinted(EventResource::CSIStorageCapacity, add_update),
         ]
     }
 

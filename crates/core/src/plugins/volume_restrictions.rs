@@ -91,18 +91,9 @@ impl Plugin for VolumeRestrictions {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Pod, ActionType::DELETE),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD),
-                has_hint: false,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::PersistentVolumeClaim, ActionType::ADD),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(EventResource::Pod, ActionType::DELETE),
+            ClusterEventWithHint::unhinted(EventResource::Node, ActionType::ADD),
+            ClusterEventWithHint::hinted(EventResource::PersistentVolumeClaim, ActionType::ADD),
         ]
     }
 

@@ -106,22 +106,10 @@ impl Plugin for VolumeZone {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::StorageClass, ActionType::ADD),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
-                has_hint: false,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::PersistentVolumeClaim, ActionType::ADD.union(ActionType::UPDATE)),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::PersistentVolume, ActionType::ADD.union(ActionType::UPDATE)),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(EventResource::StorageClass, ActionType::ADD),
+            ClusterEventWithHint::unhinted(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
+            ClusterEventWithHint::hinted(EventResource::PersistentVolumeClaim, ActionType::ADD.union(ActionType::UPDATE)),
+            ClusterEventWithHint::hinted(EventResource::PersistentVolume, ActionType::ADD.union(ActionType::UPDATE)),
         ]
     }
 
