@@ -619,93 +619,87 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn victim_selection() {
         let preemptor = |cpu: &str| MakePod::new("p").priority(1000).req(&[("cpu", cpu)]).info();
+        // Pods on node-a (4 cpu): name, priority, cpu, start time.
+        let on_a = |name: &str, prio: i32, cpu: &str, start: i64| running(name, "node-a", prio, cpu, start, &[]);
+        let guarded_and_other = || {
+            vec![
+                running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
+                on_a("other", 200, "2", 2),
+            ]
+        };
         struct Case {
             name: &'static str,
             pods: Vec<Arc<PodInfo>>,
             pdbs: Vec<PodDisruptionBudget>,
+            /// The preemptor's cpu request.
             cpu: &'static str,
             want: Result<(Vec<&'static str>, i64), &'static str>,
         }
+        // No PDBs and a preemptor requesting 2 cpu unless a case says otherwise.
+        let base = || Case {
+            name: "",
+            pods: vec![],
+            pdbs: vec![],
+            cpu: "2",
+            want: Err("unset"),
+        };
         let cases = [
             Case {
                 name: "the most important pods are reprieved first",
-                pods: vec![
-                    running("p100", "node-a", 100, "2", 1, &[]),
-                    running("p200", "node-a", 200, "1", 2, &[]),
-                    running("p300", "node-a", 300, "1", 3, &[]),
-                ],
-                pdbs: vec![],
-                cpu: "2",
+                pods: vec![on_a("p100", 100, "2", 1), on_a("p200", 200, "1", 2), on_a("p300", 300, "1", 3)],
                 want: Ok((vec!["p100"], 0)),
+                ..base()
             },
             Case {
                 name: "several victims, most important first",
                 pods: vec![
-                    running("p100", "node-a", 100, "1", 1, &[]),
-                    running("p200", "node-a", 200, "1", 2, &[]),
-                    running("p300", "node-a", 300, "1", 3, &[]),
-                    running("p5000", "node-a", 5000, "1", 4, &[]),
+                    on_a("p100", 100, "1", 1),
+                    on_a("p200", 200, "1", 2),
+                    on_a("p300", 300, "1", 3),
+                    on_a("p5000", 5000, "1", 4),
                 ],
-                pdbs: vec![],
-                cpu: "2",
                 want: Ok((vec!["p200", "p100"], 0)),
+                ..base()
             },
             Case {
                 name: "equal priority: the older pod is more important and stays",
-                pods: vec![
-                    running("young", "node-a", 100, "2", 9, &[]),
-                    running("old", "node-a", 100, "2", 1, &[]),
-                ],
-                pdbs: vec![],
-                cpu: "2",
+                pods: vec![on_a("young", 100, "2", 9), on_a("old", 100, "2", 1)],
                 want: Ok((vec!["young"], 0)),
+                ..base()
             },
             Case {
                 name: "only pods of higher or equal priority: no victims",
-                pods: vec![
-                    running("eq", "node-a", 1000, "2", 1, &[]),
-                    running("hi", "node-a", 2000, "2", 2, &[]),
-                ],
-                pdbs: vec![],
-                cpu: "2",
+                pods: vec![on_a("eq", 1000, "2", 1), on_a("hi", 2000, "2", 2)],
                 want: Err(MSG_NO_VICTIMS),
+                ..base()
             },
             Case {
                 name: "evicting every lower-priority pod is not enough",
-                pods: vec![running("lo", "node-a", 1, "1", 1, &[]), running("hi", "node-a", 2000, "3", 2, &[])],
-                pdbs: vec![],
-                cpu: "2",
+                pods: vec![on_a("lo", 1, "1", 1), on_a("hi", 2000, "3", 2)],
                 want: Err("Insufficient cpu"),
+                ..base()
             },
             Case {
                 name: "a pod protected by a PDB is reprieved before a more important one",
-                pods: vec![
-                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
-                    running("other", "node-a", 200, "2", 2, &[]),
-                ],
+                pods: guarded_and_other(),
                 pdbs: vec![pdb("g", "g", 0)],
-                cpu: "2",
                 want: Ok((vec!["other"], 0)),
+                ..base()
             },
             Case {
                 name: "without the PDB the less important one goes",
-                pods: vec![
-                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
-                    running("other", "node-a", 200, "2", 2, &[]),
-                ],
+                pods: guarded_and_other(),
                 pdbs: vec![pdb("g", "g", 1)],
-                cpu: "2",
                 want: Ok((vec!["guarded"], 0)),
+                ..base()
             },
             Case {
                 name: "a needed PDB-protected victim counts as a violation; victims sorted again",
-                pods: vec![
-                    running("guarded", "node-a", 100, "2", 1, &[("app", "g")]),
-                    running("other", "node-a", 200, "2", 2, &[]),
-                ],
+                pods: guarded_and_other(),
                 pdbs: vec![pdb("g", "g", 0)],
                 cpu: "4",
                 want: Ok((vec!["other", "guarded"], 1)),
+                ..base()
             },
         ];
         for c in cases {
@@ -762,60 +756,45 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn candidate_choice() {
-        let p = |name: &str, prio: i32, start: i64| running(name, "n", prio, "1", start, &[]);
-        let cand = |name: &str, victims: Vec<Arc<PodInfo>>, pdb: i64| Candidate {
+        // A candidate node: its victims' (priority, start time) and its PDB violations.
+        let cand = |name: &str, victims: &[(i32, i64)], pdb: i64| Candidate {
             node: 0,
             name: name.into(),
-            victims,
+            victims: victims
+                .iter()
+                .enumerate()
+                .map(|(i, &(prio, start))| running(&format!("{name}{i}"), "n", prio, "1", start, &[]))
+                .collect(),
             num_pdb_violations: pdb,
         };
-        let cases = [
-            (
-                "fewest PDB violations first",
-                vec![cand("a", vec![p("x", 1, 1)], 1), cand("b", vec![p("y", 500, 1)], 0)],
-                "b",
-            ),
-            (
-                "lowest highest-priority victim",
-                vec![
-                    cand("a", vec![p("x", 300, 1)], 0),
-                    cand("b", vec![p("y", 200, 1), p("z", 100, 1)], 0),
-                ],
-                "b",
-            ),
+        // Candidates a and b, each as (victims, PDB violations); the candidate expected.
+        type Side<'a> = (&'a [(i32, i64)], i64);
+        let cases: [(&str, Side, Side, &str); 7] = [
+            ("fewest PDB violations first", (&[(1, 1)], 1), (&[(500, 1)], 0), "b"),
+            ("lowest highest-priority victim", (&[(300, 1)], 0), (&[(200, 1), (100, 1)], 0), "b"),
             (
                 "smallest sum of priorities",
-                vec![
-                    cand("a", vec![p("x", 200, 1), p("y", 150, 1)], 0),
-                    cand("b", vec![p("z", 200, 1), p("w", 100, 1)], 0),
-                ],
+                (&[(200, 1), (150, 1)], 0),
+                (&[(200, 1), (100, 1)], 0),
                 "b",
             ),
             (
                 "negative priorities: fewer pods beat a lower sum",
-                vec![cand("a", vec![p("x", -5, 1), p("y", -5, 1)], 0), cand("b", vec![p("z", -5, 1)], 0)],
+                (&[(-5, 1), (-5, 1)], 0),
+                (&[(-5, 1)], 0),
                 "b",
             ),
-            (
-                "fewest victims",
-                vec![cand("a", vec![p("x", 10, 1), p("y", 0, 1)], 0), cand("b", vec![p("z", 10, 1)], 0)],
-                "b",
-            ),
+            ("fewest victims", (&[(10, 1), (0, 1)], 0), (&[(10, 1)], 0), "b"),
             (
                 "latest start among the highest-priority victims",
-                vec![
-                    cand("a", vec![p("x", 10, 5), p("y", 10, 50)], 0),
-                    cand("b", vec![p("z", 10, 7), p("w", 10, 8)], 0),
-                ],
+                (&[(10, 5), (10, 50)], 0),
+                (&[(10, 7), (10, 8)], 0),
                 "b",
             ),
-            (
-                "complete tie: the first candidate",
-                vec![cand("a", vec![p("x", 10, 5)], 0), cand("b", vec![p("z", 10, 5)], 0)],
-                "a",
-            ),
+            ("complete tie: the first candidate", (&[(10, 5)], 0), (&[(10, 5)], 0), "a"),
         ];
-        for (name, cands, want) in cases {
+        for (name, (a, a_pdb), (b, b_pdb), want) in cases {
+            let cands = [cand("a", a, a_pdb), cand("b", b, b_pdb)];
             let i = pick_one_candidate(&cands).unwrap();
             assert_eq!(cands[i].name, want, "{name}");
         }
