@@ -22,16 +22,29 @@ fn errs(body: &str) -> Vec<String> {
     }
 }
 
+/// Decodes an effective configuration (it carries its own apiVersion and kind).
+fn decode_effective(yaml: &str) -> SchedulerConfig {
+    let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
+    decode::decode_value(&v).unwrap()
+}
+
 fn names(v: &[PluginName]) -> Vec<&'static str> {
     v.iter().map(|p| p.as_str()).collect()
 }
 
-const FIT_RESOURCES_1: &str = "
-        resources:
-        - name: cpu
-          weight: 1
-        - name: memory
-          weight: 1";
+/// A document whose only profile gives `plugin` the `args` (YAML as if at the top level).
+fn with_args(plugin: &str, args: &str) -> String {
+    format!("profiles:\n- pluginConfig:\n  - name: {plugin}\n    args:\n{}", indent(args, 6))
+}
+
+/// A document whose only profile sets `plugins` (YAML as if at the top level).
+fn with_plugins(plugins: &str) -> String {
+    format!("profiles:\n- plugins:\n{}", indent(plugins, 4))
+}
+
+fn indent(yaml: &str, by: usize) -> String {
+    yaml.lines().map(|l| format!("{:by$}{l}\n", "")).collect()
+}
 
 // ---------------------------------------------------------------------------------------------
 // Decoding.
@@ -295,50 +308,49 @@ fn default_args_only_for_enabled_plugins() {
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn validation_errors() {
-    let invalid_in_v1 = "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
-    let cases: Vec<(&str, String, Vec<String>)> = vec![
+    let cases: &[(&str, &str, &[&str])] = &[
         (
             "parallelism",
-            "parallelism: 0\n".into(),
-            vec!["parallelism: Invalid value: 0: should be an integer value greater than zero".into()],
+            "parallelism: 0\n",
+            &["parallelism: Invalid value: 0: should be an integer value greater than zero"],
         ),
         (
             "global percentage",
-            "percentageOfNodesToScore: 101\n".into(),
-            vec!["percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]".into()],
+            "percentageOfNodesToScore: 101\n",
+            &["percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]"],
         ),
         (
             "profile percentage",
-            "profiles:\n- percentageOfNodesToScore: -1\n".into(),
-            vec!["profiles[0].percentageOfNodesToScore: Invalid value: -1: not in valid range [0-100]".into()],
+            "profiles:\n- percentageOfNodesToScore: -1\n",
+            &["profiles[0].percentageOfNodesToScore: Invalid value: -1: not in valid range [0-100]"],
         ),
         (
             "initial backoff",
-            "podInitialBackoffSeconds: -1\n".into(),
-            vec!["podInitialBackoffSeconds: Invalid value: -1: must be greater than 0".into()],
+            "podInitialBackoffSeconds: -1\n",
+            &["podInitialBackoffSeconds: Invalid value: -1: must be greater than 0"],
         ),
         (
             "max backoff below initial",
-            "podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 2\n".into(),
-            vec!["podMaxBackoffSeconds: Invalid value: 2: must be greater than or equal to PodInitialBackoffSeconds".into()],
+            "podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 2\n",
+            &["podMaxBackoffSeconds: Invalid value: 2: must be greater than or equal to PodInitialBackoffSeconds"],
         ),
         (
             "profile names: missing (several profiles) and duplicated",
-            "profiles:\n- schedulerName: a\n- {}\n- schedulerName: a\n".into(),
-            vec![
-                "profiles[1].schedulerName: Required value".into(),
-                "profiles[2].schedulerName: Duplicate value: {}".into(),
+            "profiles:\n- schedulerName: a\n- {}\n- schedulerName: a\n",
+            &[
+                "profiles[1].schedulerName: Required value",
+                "profiles[2].schedulerName: Duplicate value: {}",
             ],
         ),
         (
             "different queueSort sets",
-            "profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins:\n    queueSort:\n      enabled:\n      - name: PrioritySort\n".into(),
-            vec!["profiles[1].plugins.queueSort: Invalid value: {\"Enabled\":[{\"Name\":\"PrioritySort\",\"Weight\":0}],\"Disabled\":null}: must be the same for all profiles".into()],
+            "profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins:\n    queueSort:\n      enabled:\n      - name: PrioritySort\n",
+            &["profiles[1].plugins.queueSort: Invalid value: {\"Enabled\":[{\"Name\":\"PrioritySort\",\"Weight\":0}],\"Disabled\":null}: must be the same for all profiles"],
         ),
         (
             "several queueSort plugins",
-            "profiles:\n- plugins:\n    queueSort:\n      enabled:\n      - name: PrioritySort\n      - name: Other\n".into(),
-            vec!["profiles[0].plugins.queueSort.Enabled: Invalid value: 2: only one queue sort plugin can be enabled".into()],
+            "profiles:\n- plugins:\n    queueSort:\n      enabled:\n      - name: PrioritySort\n      - name: Other\n",
+            &["profiles[0].plugins.queueSort.Enabled: Invalid value: 2: only one queue sort plugin can be enabled"],
         ),
         (
             "different queueSort args",
@@ -357,173 +369,27 @@ fn validation_errors() {
   pluginConfig:
   - name: PrioritySort
     args: {y: 2, x: 1}
-"
-            .into(),
-            vec!["profiles[1].pluginConfig.args: Invalid value: {\"x\":1,\"y\":2}: queueSort must be the same for all profiles".into()],
-        ),
-        (
-            "removed plugins",
-            "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: EBSLimits\n  pluginConfig:\n  - name: GCEPDLimits\n".into(),
-            vec![
-                format!("profiles[0].plugins.filter.enabled[1]: Invalid value: \"EBSLimits\": {invalid_in_v1}"),
-                format!("profiles[0].pluginConfig[0]: Invalid value: \"GCEPDLimits\": {invalid_in_v1}"),
-            ],
+",
+            &["profiles[1].pluginConfig.args: Invalid value: {\"x\":1,\"y\":2}: queueSort must be the same for all profiles"],
         ),
         (
             "duplicate pluginConfig",
-            "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n  - name: NodeAffinity\n".into(),
-            vec!["profiles[0].pluginConfig[1]: Duplicate value: \"NodeAffinity\"".into()],
-        ),
-        (
-            "DefaultPreemption ranges",
-            "profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesPercentage: 101\n      minCandidateNodesAbsolute: -1\n".into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]".into(),
-                "profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)".into(),
-            ],
-        ),
-        (
-            "DefaultPreemption both zero",
-            "profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesPercentage: 0\n      minCandidateNodesAbsolute: 0\n".into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute".into(),
-                "profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as minCandidateNodesPercentage".into(),
-            ],
-        ),
-        (
-            "InterPodAffinity weight",
-            "profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 101\n".into(),
-            vec!["profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]".into()],
-        ),
-        (
-            "BalancedAllocation resources",
-            "profiles:\n- pluginConfig:\n  - name: NodeResourcesBalancedAllocation\n    args:\n      resources:\n      - name: cpu\n        weight: 2\n      - name: cpu\n".into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 2: must be 1".into(),
-                "profiles[0].pluginConfig[0].args.resources[1].name: Duplicate value: \"cpu\"".into(),
-            ],
-        ),
-        (
-            "PodTopologySpread: System with constraints, bad constraints",
-            "profiles:
-- pluginConfig:
-  - name: PodTopologySpread
-    args:
-      defaultConstraints:
-      - maxSkew: 0
-        topologyKey: ''
-        whenUnsatisfiable: Sometimes
-        labelSelector: {}
-      - maxSkew: 1
-        topologyKey: bad key
-        whenUnsatisfiable: ''
-      - maxSkew: 1
-        topologyKey: zone
-        whenUnsatisfiable: DoNotSchedule
-      - maxSkew: 2
-        topologyKey: zone
-        whenUnsatisfiable: DoNotSchedule
-"
-            .into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[0].topologyKey: Required value: can not be empty".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[1].topologyKey: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[1].whenUnsatisfiable: Required value: can not be empty".into(),
-                "profiles[0].pluginConfig[0].args.defaultConstraints[3]: Duplicate value: \"{zone, DoNotSchedule}\"".into(),
-            ],
-        ),
-        (
-            "PodTopologySpread defaultingType",
-            "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: Sometimes\n".into(),
-            vec!["profiles[0].pluginConfig[0].args.defaultingType: Unsupported value: \"Sometimes\": supported values: \"System\", \"List\"".into()],
-        ),
-        (
-            "VolumeBinding timeout and shape (StorageCapacityScoring is off)",
-            "profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: -1\n      shape: []\n".into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value".into(),
-                "profiles[0].pluginConfig[0].args.shape: Invalid value: []: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring".into(),
-            ],
-        ),
-        (
-            "VolumeBinding shape values",
-            "profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 0\n        score: 10\n".into(),
-            vec!["profiles[0].pluginConfig[0].args.shape: Invalid value: [{\"Utilization\":0,\"Score\":10}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring".into()],
-        ),
-        (
-            "NodeAffinity addedAffinity",
-            "profiles:
-- pluginConfig:
-  - name: NodeAffinity
-    args:
-      addedAffinity:
-        requiredDuringSchedulingIgnoredDuringExecution:
-          nodeSelectorTerms:
-          - matchExpressions:
-            - key: pool
-              operator: Near
-            - key: bad key
-              operator: Exists
-              values: [x]
-            - key: n
-              operator: Gt
-              values: [one]
-            - key: p
-              operator: In
-          - {}
-          - matchFields:
-            - key: metadata.name
-              operator: In
-              values: [a, b]
-            - key: metadata.name
-              operator: Exists
-        preferredDuringSchedulingIgnoredDuringExecution:
-        - weight: 0
-          preference:
-            matchExpressions:
-            - key: ignored
-              operator: Bogus
-        - weight: 1
-          preference:
-            matchExpressions:
-            - key: zone
-              operator: In
-              values: [-bad-]
-"
-            .into(),
-            vec![
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Near\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].key: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].values: Invalid value: [\"x\"]: values set must be empty for exists and does not exist".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[2].values[0]: Invalid value: \"one\": for 'Gt', 'Lt' operators, the value must be an integer".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[3].values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[0].values: Invalid value: [\"a\",\"b\"]: must have one element".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[1].operator: Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\"".into(),
-                "profiles[0].pluginConfig[0].args.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].matchExpressions[0].values[0][zone]: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".into(),
-            ],
-        ),
-        (
-            "DynamicResources filterTimeout",
-            "profiles:\n- pluginConfig:\n  - name: DynamicResources\n    args:\n      filterTimeout: -1s\n".into(),
-            vec!["profiles[0].pluginConfig[0].args.filterTimeout: Invalid value: \"-1s\": must be zero or positive".into()],
+            "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n  - name: NodeAffinity\n",
+            &["profiles[0].pluginConfig[1]: Duplicate value: \"NodeAffinity\""],
         ),
         (
             "leader election",
-            "leaderElection:\n  leaseDuration: -1s\n  resourceLock: endpointsleases\n".into(),
-            vec![
-                "leaderElection.leaseDuration: Invalid value: \"-1s\": must be greater than zero".into(),
-                "leaderElection.leaseDuration: Invalid value: \"10s\": LeaseDuration must be greater than RenewDeadline".into(),
-                "leaderElection.resourceLock: Invalid value: \"endpointsleases\": resourceLock value must be \"leases\"".into(),
+            "leaderElection:\n  leaseDuration: -1s\n  resourceLock: endpointsleases\n",
+            &[
+                "leaderElection.leaseDuration: Invalid value: \"-1s\": must be greater than zero",
+                "leaderElection.leaseDuration: Invalid value: \"10s\": LeaseDuration must be greater than RenewDeadline",
+                "leaderElection.resourceLock: Invalid value: \"endpointsleases\": resourceLock value must be \"leases\"",
             ],
         ),
         (
             "client connection",
-            "clientConnection:\n  burst: -1\n".into(),
-            vec!["clientConnection.burst: Invalid value: -1: must be non-negative".into()],
+            "clientConnection:\n  burst: -1\n",
+            &["clientConnection.burst: Invalid value: -1: must be non-negative"],
         ),
         (
             "extenders",
@@ -540,28 +406,181 @@ fn validation_errors() {
   managedResources:
   - name: example.com/gpu
   - name: a/b/c
-"
-            .into(),
-            vec![
-                "extenders[0].weight: Invalid value: 0: must have a positive weight applied to it".into(),
-                "extenders[0].managedResources[1].name: Invalid value: \"cpu\": is an invalid extended resource name".into(),
-                "extenders[1].managedResources[0].name: Invalid value: \"example.com/gpu\": duplicate extender managed resource name".into(),
-                "extenders[1].managedResources[1].name: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".into(),
-                "extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can implement bind".into(),
+",
+            &[
+                "extenders[0].weight: Invalid value: 0: must have a positive weight applied to it",
+                "extenders[0].managedResources[1].name: Invalid value: \"cpu\": is an invalid extended resource name",
+                "extenders[1].managedResources[0].name: Invalid value: \"example.com/gpu\": duplicate extender managed resource name",
+                "extenders[1].managedResources[1].name: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                "extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can implement bind",
             ],
         ),
         (
             "every error is reported, in upstream order",
-            "parallelism: -1\npercentageOfNodesToScore: -5\nprofiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: -1\n".into(),
-            vec![
-                "parallelism: Invalid value: -1: should be an integer value greater than zero".into(),
-                "profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: -1: not in valid range [0, 100]".into(),
-                "percentageOfNodesToScore: Invalid value: -5: not in valid range [0-100]".into(),
+            "parallelism: -1\npercentageOfNodesToScore: -5\nprofiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: -1\n",
+            &[
+                "parallelism: Invalid value: -1: should be an integer value greater than zero",
+                "profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: -1: not in valid range [0, 100]",
+                "percentageOfNodesToScore: Invalid value: -5: not in valid range [0-100]",
             ],
         ),
     ];
     for (what, body, want) in cases {
-        assert_eq!(errs(&body), want, "{what}");
+        assert_eq!(errs(body), *want, "{what}");
+    }
+    // Plugins removed from v1 (the message names the version).
+    let invalid_in_v1 = "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
+    assert_eq!(
+        errs("profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: EBSLimits\n  pluginConfig:\n  - name: GCEPDLimits\n"),
+        [
+            format!("profiles[0].plugins.filter.enabled[1]: Invalid value: \"EBSLimits\": {invalid_in_v1}"),
+            format!("profiles[0].pluginConfig[0]: Invalid value: \"GCEPDLimits\": {invalid_in_v1}"),
+        ],
+        "removed plugins"
+    );
+    // Plugin args: the errors are under profiles[0].pluginConfig[0].args.
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "DefaultPreemption ranges",
+            "DefaultPreemption",
+            "minCandidateNodesPercentage: 101\nminCandidateNodesAbsolute: -1",
+            &[
+                "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]",
+                "minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)",
+            ],
+        ),
+        (
+            "DefaultPreemption both zero",
+            "DefaultPreemption",
+            "minCandidateNodesPercentage: 0\nminCandidateNodesAbsolute: 0",
+            &[
+                "minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute",
+                "minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as minCandidateNodesPercentage",
+            ],
+        ),
+        (
+            "InterPodAffinity weight",
+            "InterPodAffinity",
+            "hardPodAffinityWeight: 101",
+            &["hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"],
+        ),
+        (
+            "BalancedAllocation resources",
+            "NodeResourcesBalancedAllocation",
+            "resources:\n- name: cpu\n  weight: 2\n- name: cpu",
+            &[
+                "resources[0].weight: Invalid value: 2: must be 1",
+                "resources[1].name: Duplicate value: \"cpu\"",
+            ],
+        ),
+        (
+            "PodTopologySpread: System with constraints, bad constraints",
+            "PodTopologySpread",
+            "defaultConstraints:
+- maxSkew: 0
+  topologyKey: ''
+  whenUnsatisfiable: Sometimes
+  labelSelector: {}
+- maxSkew: 1
+  topologyKey: bad key
+  whenUnsatisfiable: ''
+- maxSkew: 1
+  topologyKey: zone
+  whenUnsatisfiable: DoNotSchedule
+- maxSkew: 2
+  topologyKey: zone
+  whenUnsatisfiable: DoNotSchedule
+",
+            &[
+                "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty",
+                "defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)",
+                "defaultConstraints[0].topologyKey: Required value: can not be empty",
+                "defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+                "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod",
+                "defaultConstraints[1].topologyKey: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "defaultConstraints[1].whenUnsatisfiable: Required value: can not be empty",
+                "defaultConstraints[3]: Duplicate value: \"{zone, DoNotSchedule}\"",
+            ],
+        ),
+        (
+            "PodTopologySpread defaultingType",
+            "PodTopologySpread",
+            "defaultingType: Sometimes",
+            &["defaultingType: Unsupported value: \"Sometimes\": supported values: \"System\", \"List\""],
+        ),
+        (
+            "VolumeBinding timeout and shape (StorageCapacityScoring is off)",
+            "VolumeBinding",
+            "bindTimeoutSeconds: -1\nshape: []",
+            &[
+                "bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value",
+                "shape: Invalid value: []: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+            ],
+        ),
+        (
+            "VolumeBinding shape values",
+            "VolumeBinding",
+            "shape:\n- utilization: 0\n  score: 10",
+            &["shape: Invalid value: [{\"Utilization\":0,\"Score\":10}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"],
+        ),
+        (
+            "NodeAffinity addedAffinity",
+            "NodeAffinity",
+            "addedAffinity:
+  requiredDuringSchedulingIgnoredDuringExecution:
+    nodeSelectorTerms:
+    - matchExpressions:
+      - key: pool
+        operator: Near
+      - key: bad key
+        operator: Exists
+        values: [x]
+      - key: n
+        operator: Gt
+        values: [one]
+      - key: p
+        operator: In
+    - {}
+    - matchFields:
+      - key: metadata.name
+        operator: In
+        values: [a, b]
+      - key: metadata.name
+        operator: Exists
+  preferredDuringSchedulingIgnoredDuringExecution:
+  - weight: 0
+    preference:
+      matchExpressions:
+      - key: ignored
+        operator: Bogus
+  - weight: 1
+    preference:
+      matchExpressions:
+      - key: zone
+        operator: In
+        values: [-bad-]
+",
+            &[
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Near\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].key: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].values: Invalid value: [\"x\"]: values set must be empty for exists and does not exist",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[2].values[0]: Invalid value: \"one\": for 'Gt', 'Lt' operators, the value must be an integer",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[3].values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[0].values: Invalid value: [\"a\",\"b\"]: must have one element",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[1].operator: Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\"",
+                "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].matchExpressions[0].values[0][zone]: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+            ],
+        ),
+        (
+            "DynamicResources filterTimeout",
+            "DynamicResources",
+            "filterTimeout: -1s",
+            &["filterTimeout: Invalid value: \"-1s\": must be zero or positive"],
+        ),
+    ];
+    for (what, plugin, args, want) in cases {
+        let want: Vec<String> = want.iter().map(|e| format!("profiles[0].pluginConfig[0].args.{e}")).collect();
+        assert_eq!(errs(&with_args(plugin, args)), want, "{what}");
     }
 }
 
@@ -596,70 +615,76 @@ fn validation_passes_for_valid_args() {
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn framework_errors() {
     let prefix = "initializing profiles: creating profile for scheduler name default-scheduler: ";
-    let cases: Vec<(&str, String, String)> = vec![
+    let cases: Vec<(&str, String, &str)> = vec![
         (
             "NodeResourcesFit validates its own args (no field path prefix)",
-            "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n        resources:\n        - name: cpu\n          weight: 101\n".into(),
-            format!("{prefix}initializing plugin \"NodeResourcesFit\": scoringStrategy.resources[0].weight: Invalid value: 101: resource weight of cpu not in valid range (0, 100]"),
+            with_args("NodeResourcesFit", "scoringStrategy:\n  type: MostAllocated\n  resources:\n  - name: cpu\n    weight: 101"),
+            "initializing plugin \"NodeResourcesFit\": scoringStrategy.resources[0].weight: Invalid value: 101: resource weight of cpu not in valid range (0, 100]",
         ),
         (
             "several NodeResourcesFit errors aggregate",
-            "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      ignoredResourceGroups: [a/b]\n      scoringStrategy:\n        type: Fancy\n        requestedToCapacityRatio:\n          shape:\n          - utilization: 50\n            score: 11\n          - utilization: 40\n            score: 0\n".into(),
-            format!("{prefix}initializing plugin \"NodeResourcesFit\": [ignoredResourceGroups[0]: Invalid value: \"a/b\": resource group name can't contain '/', scoringStrategy.type: Unsupported value: \"Fancy\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\", scoringStrategy.shape[1].utilization: Invalid value: 40: values must be sorted in increasing order, scoringStrategy.shape[0].score: Invalid value: 11: not in valid range [0, 10]]"),
+            with_args("NodeResourcesFit", "ignoredResourceGroups: [a/b]\nscoringStrategy:\n  type: Fancy\n  requestedToCapacityRatio:\n    shape:\n    - utilization: 50\n      score: 11\n    - utilization: 40\n      score: 0"),
+            "initializing plugin \"NodeResourcesFit\": [ignoredResourceGroups[0]: Invalid value: \"a/b\": resource group name can't contain '/', scoringStrategy.type: Unsupported value: \"Fancy\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\", scoringStrategy.shape[1].utilization: Invalid value: 40: values must be sorted in increasing order, scoringStrategy.shape[0].score: Invalid value: 11: not in valid range [0, 10]]",
         ),
         (
             "an empty shape",
-            format!("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: RequestedToCapacityRatio{FIT_RESOURCES_1}\n        requestedToCapacityRatio:\n          shape: []\n"),
-            format!("{prefix}initializing plugin \"NodeResourcesFit\": scoringStrategy.shape: Required value: at least one point must be specified"),
+            with_args("NodeResourcesFit", "scoringStrategy:\n  type: RequestedToCapacityRatio\n  resources:\n  - name: cpu\n    weight: 1\n  - name: memory\n    weight: 1\n  requestedToCapacityRatio:\n    shape: []"),
+            "initializing plugin \"NodeResourcesFit\": scoringStrategy.shape: Required value: at least one point must be specified",
         ),
         (
             "unknown plugin at an extension point",
-            "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Foo\n".into(),
-            format!("{prefix}FilterPlugin \"Foo\" does not exist"),
+            with_plugins("filter:\n  enabled:\n  - name: Foo"),
+            "FilterPlugin \"Foo\" does not exist",
         ),
         (
             "unknown plugin in multiPoint: the first extension point reports it",
-            "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: Foo\n".into(),
-            format!("{prefix}PreFilterPlugin \"Foo\" does not exist"),
+            with_plugins("multiPoint:\n  enabled:\n  - name: Foo"),
+            "PreFilterPlugin \"Foo\" does not exist",
         ),
         (
             "plugin that does not implement the extension point",
-            "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: ImageLocality\n".into(),
-            format!("{prefix}plugin \"ImageLocality\" does not extend FilterPlugin plugin"),
+            with_plugins("filter:\n  enabled:\n  - name: ImageLocality"),
+            "plugin \"ImageLocality\" does not extend FilterPlugin plugin",
         ),
         (
             "plugin listed twice at an extension point",
-            "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: NodeName\n".into(),
-            format!("{prefix}plugin \"NodeName\" already registered as \"FilterPlugin\""),
+            with_plugins("filter:\n  enabled:\n  - name: NodeName\n  - name: NodeName"),
+            "plugin \"NodeName\" already registered as \"FilterPlugin\"",
         ),
         (
             "plugin listed twice in multiPoint",
-            "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: NodeName\n      - name: NodeName\n".into(),
-            format!("{prefix}plugin \"NodeName\" already registered as \"FilterPlugin\""),
+            with_plugins("multiPoint:\n  enabled:\n  - name: NodeName\n  - name: NodeName"),
+            "plugin \"NodeName\" already registered as \"FilterPlugin\"",
         ),
         (
             "no queue sort plugin",
-            "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: PrioritySort\n".into(),
-            format!("{prefix}only one queue sort plugin required for profile with scheduler name \"default-scheduler\", but got 0"),
+            with_plugins("multiPoint:\n  disabled:\n  - name: PrioritySort"),
+            "only one queue sort plugin required for profile with scheduler name \"default-scheduler\", but got 0",
         ),
         (
             "no bind plugin",
-            "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: '*'\n    queueSort:\n      enabled:\n      - name: PrioritySort\n".into(),
-            format!("{prefix}at least one bind plugin is needed for profile with scheduler name \"default-scheduler\""),
-        ),
-        (
-            "different queue sort args across profiles",
-            "profiles:\n- schedulerName: a\n  pluginConfig:\n  - name: PrioritySort\n    args: {x: 1}\n- schedulerName: b\n".into(),
-            "initializing profiles: different queue sort plugin args for profile \"b\"".into(),
-        ),
-        (
-            "extender ignored resources need NodeResourcesFit in every profile",
-            "extenders:\n- urlPrefix: http://x\n  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\nprofiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n".into(),
-            "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config".into(),
+            with_plugins("multiPoint:\n  disabled:\n  - name: '*'\nqueueSort:\n  enabled:\n  - name: PrioritySort"),
+            "at least one bind plugin is needed for profile with scheduler name \"default-scheduler\"",
         ),
     ];
     for (what, body, want) in cases {
-        assert_eq!(errs(&body), vec![want], "{what}");
+        assert_eq!(errs(&body), vec![format!("{prefix}{want}")], "{what}");
+    }
+    // Errors outside a profile's framework.
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "different queue sort args across profiles",
+            "profiles:\n- schedulerName: a\n  pluginConfig:\n  - name: PrioritySort\n    args: {x: 1}\n- schedulerName: b\n",
+            "initializing profiles: different queue sort plugin args for profile \"b\"",
+        ),
+        (
+            "extender ignored resources need NodeResourcesFit in every profile",
+            "extenders:\n- urlPrefix: http://x\n  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\nprofiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n",
+            "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config",
+        ),
+    ];
+    for (what, body, want) in cases {
+        assert_eq!(errs(body), vec![want.to_string()], "{what}");
     }
     // NodeResourcesFit args are only checked when the plugin is used.
     ok("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n");
@@ -684,7 +709,7 @@ fn expansion() {
     let cases = [
         Case {
             what: "corpus profile-plugin-weights: multiPoint re-weights, ImageLocality off for score",
-            plugins: "    multiPoint:\n      enabled:\n      - name: NodeResourcesFit\n        weight: 5\n      - name: TaintToleration\n        weight: 1\n    score:\n      disabled:\n      - name: ImageLocality\n",
+            plugins: "multiPoint:\n  enabled:\n  - name: NodeResourcesFit\n    weight: 5\n  - name: TaintToleration\n    weight: 1\nscore:\n  disabled:\n  - name: ImageLocality",
             check: |p| {
                 assert_eq!(
                     names(&p.plugins.score),
@@ -717,7 +742,7 @@ fn expansion() {
         },
         Case {
             what: "score-specific weight wins over multiPoint and moves the plugin first",
-            plugins: "    score:\n      enabled:\n      - name: ImageLocality\n        weight: 7\n",
+            plugins: "score:\n  enabled:\n  - name: ImageLocality\n    weight: 7",
             check: |p| {
                 assert_eq!(p.plugins.score[0], PluginName::ImageLocality);
                 assert_eq!(p.plugins.score.len(), 8);
@@ -726,12 +751,12 @@ fn expansion() {
         },
         Case {
             what: "weight 0 counts as 1",
-            plugins: "    multiPoint:\n      enabled:\n      - name: TaintToleration\n        weight: 0\n",
+            plugins: "multiPoint:\n  enabled:\n  - name: TaintToleration\n    weight: 0",
             check: |p| assert_eq!(p.weights[&PluginName::TaintToleration], 1),
         },
         Case {
             what: "a plugin disabled at one point keeps the others",
-            plugins: "    preScore:\n      disabled:\n      - name: TaintToleration\n    filter:\n      disabled:\n      - name: NodeAffinity\n",
+            plugins: "preScore:\n  disabled:\n  - name: TaintToleration\nfilter:\n  disabled:\n  - name: NodeAffinity",
             check: |p| {
                 assert!(!p.plugins.pre_score.contains(&PluginName::TaintToleration));
                 assert!(p.plugins.score.contains(&PluginName::TaintToleration));
@@ -741,7 +766,7 @@ fn expansion() {
         },
         Case {
             what: "'*' at one point: only that point's explicit plugins",
-            plugins: "    score:\n      disabled:\n      - name: '*'\n      enabled:\n      - name: NodeResourcesFit\n        weight: 3\n",
+            plugins: "score:\n  disabled:\n  - name: '*'\n  enabled:\n  - name: NodeResourcesFit\n    weight: 3",
             check: |p| {
                 assert_eq!(names(&p.plugins.score), ["NodeResourcesFit"]);
                 assert_eq!(p.weights[&PluginName::NodeResourcesFit], 3);
@@ -750,7 +775,7 @@ fn expansion() {
         },
         Case {
             what: "explicit plugin not in multiPoint goes after the multiPoint ones",
-            plugins: "    multiPoint:\n      disabled:\n      - name: NodePorts\n    filter:\n      enabled:\n      - name: NodePorts\n",
+            plugins: "multiPoint:\n  disabled:\n  - name: NodePorts\nfilter:\n  enabled:\n  - name: NodePorts",
             check: |p| {
                 assert_eq!(p.plugins.filter.last(), Some(&PluginName::NodePorts));
                 assert!(!p.plugins.pre_filter.contains(&PluginName::NodePorts));
@@ -758,7 +783,7 @@ fn expansion() {
         },
         Case {
             what: "explicit plugin also in multiPoint goes first",
-            plugins: "    filter:\n      enabled:\n      - name: VolumeZone\n      - name: NodePorts\n",
+            plugins: "filter:\n  enabled:\n  - name: VolumeZone\n  - name: NodePorts",
             check: |p| {
                 assert_eq!(names(&p.plugins.filter[..3]), ["VolumeZone", "NodePorts", "NodeUnschedulable"]);
                 assert_eq!(p.plugins.filter.len(), 13);
@@ -766,7 +791,7 @@ fn expansion() {
         },
         Case {
             what: "multiPoint '*' and a custom list",
-            plugins: "    multiPoint:\n      disabled:\n      - name: '*'\n      enabled:\n      - name: PrioritySort\n      - name: NodeName\n      - name: ImageLocality\n        weight: 4\n      - name: DefaultBinder\n",
+            plugins: "multiPoint:\n  disabled:\n  - name: '*'\n  enabled:\n  - name: PrioritySort\n  - name: NodeName\n  - name: ImageLocality\n    weight: 4\n  - name: DefaultBinder",
             check: |p| {
                 assert_eq!(names(&p.plugins.filter), ["NodeName"]);
                 assert_eq!(names(&p.plugins.score), ["ImageLocality"]);
@@ -780,7 +805,7 @@ fn expansion() {
         },
         Case {
             what: "a plugin disabled at every point it runs is still instantiated",
-            plugins: "    preFilter:\n      disabled:\n      - name: NodePorts\n    filter:\n      disabled:\n      - name: NodePorts\n",
+            plugins: "preFilter:\n  disabled:\n  - name: NodePorts\nfilter:\n  disabled:\n  - name: NodePorts",
             check: |p| {
                 assert!(!p.plugins.all().contains(&PluginName::NodePorts));
                 assert!(p.needed_plugins().contains(&PluginName::NodePorts));
@@ -788,7 +813,7 @@ fn expansion() {
         },
     ];
     for c in cases {
-        let cfg = ok(&format!("profiles:\n- plugins:\n{}", c.plugins));
+        let cfg = ok(&with_plugins(c.plugins));
         let p = &cfg.profiles[0];
         (c.check)(p);
         // Every scoring plugin has a non-zero weight.
@@ -1059,8 +1084,7 @@ extenders:
     assert!(y.contains("\npercentageOfNodesToScore: 40\n"), "{y}");
     assert!(y.contains("  schedulerName: binpack\n"), "{y}");
     // The effective configuration decodes back to the same configuration.
-    let again: serde_yaml::Value = serde_yaml::from_str(&y).unwrap();
-    let again = decode::decode_value(&again).unwrap();
+    let again = decode_effective(&y);
     assert_eq!(again.to_effective_yaml(), y);
     assert_eq!(again.profiles[0].args, c.profiles[0].args);
 }
@@ -1074,8 +1098,7 @@ fn effective_configuration_round_trips() {
     ] {
         let c = ok(body);
         let y = c.to_effective_yaml();
-        let again: serde_yaml::Value = serde_yaml::from_str(&y).unwrap();
-        let again = decode::decode_value(&again).unwrap();
+        let again = decode_effective(&y);
         assert_eq!(again.to_effective_yaml(), y, "{body}");
         for (a, b) in again.profiles.iter().zip(&c.profiles) {
             assert_eq!((&a.plugins, &a.weights, &a.args), (&b.plugins, &b.weights, &b.args), "{body}");
