@@ -243,7 +243,7 @@ mod tests {
     use super::*;
     use crate::api::{self, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
     use crate::framework::Code;
-    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use crate::plugins::testing::{pre_filter_then_filter, Env, MakeNode, MakePod};
     use std::sync::Arc;
 
     fn req(key: &str, op: &str, vals: &[&str]) -> NodeSelectorRequirement {
@@ -290,15 +290,7 @@ mod tests {
     fn run_filter(pl: &NodeAffinity, pod: &PodInfo, node: MakeNode) -> Status {
         let name = node.node.metadata.name.clone();
         let env = Env::new(vec![node.obj()], vec![]);
-        let mut state = CycleState::new();
-        let (_, s) = pl.pre_filter(&env.cx(), &mut state, pod);
-        if s.is_skip() {
-            return Status::success();
-        }
-        if !s.is_success() {
-            return s;
-        }
-        pl.filter(&env.cx(), &state, pod, env.node(&name))
+        pre_filter_then_filter(pl, &env, pod, &name)
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -89,7 +89,7 @@ mod tests {
     use super::*;
     use crate::api::{Container, ContainerPort};
     use crate::framework::Code;
-    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use crate::plugins::testing::{pre_filter_then_filter, Env, MakeNode, MakePod};
     use std::sync::Arc;
 
     fn run(pod: MakePod, existing: Vec<MakePod>) -> Status {
@@ -97,13 +97,7 @@ mod tests {
             vec![MakeNode::new("n").obj()],
             existing.into_iter().map(|p| p.node("n").obj()).collect(),
         );
-        let pod = pod.info();
-        let mut state = CycleState::new();
-        let (_, s) = NodePorts.pre_filter(&env.cx(), &mut state, &pod);
-        if s.is_skip() {
-            return Status::success();
-        }
-        NodePorts.filter(&env.cx(), &state, &pod, env.node("n"))
+        pre_filter_then_filter(&NodePorts, &env, &pod.info(), "n")
     }
 
     fn sidecar_port(pod: MakePod, port: i32) -> MakePod {

@@ -252,7 +252,7 @@ mod tests {
         VolumeNodeResources,
     };
     use crate::framework::Code;
-    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use crate::plugins::testing::{pre_filter_then_filter, Env, MakeNode, MakePod};
     use std::sync::Arc;
 
     const DRIVER: &str = "ebs.csi.example.com";
@@ -343,12 +343,7 @@ mod tests {
     }
 
     fn run(env: &Env, pod: &PodInfo, node: &str) -> Status {
-        let mut state = CycleState::new();
-        let (_, s) = CsiLimits.pre_filter(&env.cx(), &mut state, pod);
-        if s.is_skip() {
-            return Status::success();
-        }
-        CsiLimits.filter(&env.cx(), &state, pod, env.node(node))
+        pre_filter_then_filter(&CsiLimits, env, pod, node)
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

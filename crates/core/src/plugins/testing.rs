@@ -2,7 +2,7 @@
 
 use crate::api::{self, Container, ContainerPort, Node, Pod, ResourceRequirements, Taint, Toleration};
 use crate::cluster::{Cluster, Nominator, Snapshot};
-use crate::framework::{Ctx, NodeInfo, PodInfo};
+use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
 use crate::quantity::Quantity;
 use std::sync::Arc;
 
@@ -237,4 +237,18 @@ impl Env {
     pub fn node(&self, name: &str) -> &NodeInfo {
         self.snapshot.get(name).expect("node exists")
     }
+}
+
+/// PreFilter, then Filter on the node named `node`, as the framework runs them: after a
+/// PreFilter Skip the node passes; any other PreFilter failure is the answer.
+pub fn pre_filter_then_filter(pl: &dyn Plugin, env: &Env, pod: &PodInfo, node: &str) -> Status {
+    let mut state = CycleState::new();
+    let (_, s) = pl.pre_filter(&env.cx(), &mut state, pod);
+    if s.is_skip() {
+        return Status::success();
+    }
+    if !s.is_success() {
+        return s;
+    }
+    pl.filter(&env.cx(), &state, pod, env.node(node))
 }

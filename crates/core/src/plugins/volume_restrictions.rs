@@ -237,7 +237,7 @@ mod tests {
         AwsElasticBlockStoreVolumeSource, GcePersistentDiskVolumeSource, IscsiVolumeSource, PersistentVolumeClaim, RbdVolumeSource,
     };
     use crate::framework::Code;
-    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use crate::plugins::testing::{pre_filter_then_filter, Env, MakeNode, MakePod};
 
     fn gce(name: &str, ro: bool) -> Volume {
         Volume {
@@ -300,16 +300,7 @@ mod tests {
     }
 
     fn run(env: &Env, pod: &PodInfo, node: &str) -> Status {
-        let pl = VolumeRestrictions;
-        let mut state = CycleState::new();
-        let (_, s) = pl.pre_filter(&env.cx(), &mut state, pod);
-        if s.is_skip() {
-            return Status::success();
-        }
-        if !s.is_success() {
-            return s;
-        }
-        pl.filter(&env.cx(), &state, pod, env.node(node))
+        pre_filter_then_filter(&VolumeRestrictions, env, pod, node)
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
