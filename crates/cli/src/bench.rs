@@ -11,8 +11,11 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
-fn q(s: &str) -> Quantity {
-    Quantity::parse(s).expect("valid quantity")
+/// A resource list from (name, quantity) pairs.
+fn resources(kv: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
+    kv.iter()
+        .map(|(k, v)| (k.to_string(), Quantity::parse(v).expect("valid quantity")))
+        .collect()
 }
 
 /// The synthetic scenario (already defaulted, as the loader would leave it).
@@ -33,10 +36,7 @@ pub fn synthetic(nodes: usize, pods: usize) -> Scenario {
         };
         n.metadata.labels.insert("kubernetes.io/hostname".into(), name.clone());
         n.metadata.labels.insert("topology.kubernetes.io/zone".into(), zones[i % 3].into());
-        let cap: BTreeMap<String, Quantity> = [("cpu", "32"), ("memory", "128Gi"), ("pods", "110"), ("ephemeral-storage", "500Gi")]
-            .iter()
-            .map(|(k, v)| (k.to_string(), q(v)))
-            .collect();
+        let cap = resources(&[("cpu", "32"), ("memory", "128Gi"), ("pods", "110"), ("ephemeral-storage", "500Gi")]);
         n.status.capacity = cap.clone();
         n.status.allocatable = cap;
         sc.nodes.push(n);
@@ -58,10 +58,7 @@ pub fn synthetic(nodes: usize, pods: usize) -> Scenario {
         p.spec.scheduler_name = Some("default-scheduler".into());
         p.spec.priority = Some(0);
         p.spec.preemption_policy = Some("PreemptLowerPriority".into());
-        let requests: BTreeMap<String, Quantity> = [("cpu", "100m"), ("memory", "256Mi")]
-            .iter()
-            .map(|(k, v)| (k.to_string(), q(v)))
-            .collect();
+        let requests = resources(&[("cpu", "100m"), ("memory", "256Mi")]);
         p.spec.containers.push(Container {
             name: "app".into(),
             image: Some("registry.example.com/app:1.0".into()),
