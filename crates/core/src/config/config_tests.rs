@@ -28,6 +28,13 @@ fn decode_effective(yaml: &str) -> SchedulerConfig {
     decode::decode_value(&v).unwrap()
 }
 
+/// Each case (what, body, error): decoding the body fails with exactly that error.
+fn assert_single_errors(cases: &[(&str, &str, &str)]) {
+    for (what, body, want) in cases {
+        assert_eq!(errs(body), vec![want.to_string()], "{what}");
+    }
+}
+
 fn names(v: &[PluginName]) -> Vec<&'static str> {
     v.iter().map(|p| p.as_str()).collect()
 }
@@ -104,9 +111,7 @@ fn decoding_errors() {
             "decoding .profiles[0].pluginConfig[0]: decoding args for plugin DynamicResources: json: cannot unmarshal number into Go value of type string",
         ),
     ];
-    for (what, body, want) in cases {
-        assert_eq!(errs(body), vec![want.to_string()], "{what}");
-    }
+    assert_single_errors(cases);
     // A type error is fatal and reported alone, with its field path.
     let e = errs("parallelism: many\nfoo: 1\n");
     assert_eq!(e.len(), 1);
@@ -683,9 +688,7 @@ fn framework_errors() {
             "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config",
         ),
     ];
-    for (what, body, want) in cases {
-        assert_eq!(errs(body), vec![want.to_string()], "{what}");
-    }
+    assert_single_errors(cases);
     // NodeResourcesFit args are only checked when the plugin is used.
     ok("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n");
 }
