@@ -139,7 +139,10 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
 }
 
 /// The kinds a scenario may hold: (apiVersion, kind, resource name in messages, namespaced).
-const KINDS: [(&str, &str, &str, bool); 10] = [
+/// A kind a scenario may hold: apiVersion, kind, resource (as errors name it), namespaced.
+type KindEntry = (&'static str, &'static str, &'static str, bool);
+
+const KINDS: [KindEntry; 10] = [
     ("v1", "Node", "nodes", false),
     ("v1", "Pod", "pods", true),
     ("v1", "Namespace", "namespaces", false),
@@ -279,7 +282,7 @@ impl Loader<'_> {
         }
         let doc = self.next_doc;
         self.next_doc += 1;
-        let Some(&(_, kind, resource, namespaced)) = KINDS.iter().find(|(av, k, _, _)| *av == api_version && *k == kind) else {
+        let Some(entry) = KINDS.iter().find(|(av, k, _, _)| *av == api_version && *k == kind) else {
             let pos = node.get("kind").map(|_| node.locate(&[Seg::Key("kind")])).unwrap_or(node.pos);
             let msg = format!(
                 "no matches for kind {kind:?} in version {api_version:?} (a scenario may hold: {})",
@@ -288,16 +291,9 @@ impl Loader<'_> {
             self.error(pos, ErrorReason::Kind, Some(format!("{kind}/{name}")), Some(doc), msg);
             return;
         };
-        let cx = |n| Ctx::new(Some(n));
         match kind {
             "Pod" => {
-                let Some(mut p) = self.decode::<api::Pod>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_pod(&mut p, doc);
-                let mut c = cx(node);
-                validate::validate_pod(&mut c, &p);
-                if self.accept(node, kind, resource, namespaced, &p.metadata, doc, c) {
+                if let Some(p) = self.admit(node, entry, doc, defaults::default_pod, validate::validate_pod) {
                     let at = |k: &str| {
                         node.get("spec")
                             .and_then(|s| s.get(k))
@@ -310,132 +306,85 @@ impl Loader<'_> {
                         priority: at("priority"),
                         preemption_policy: at("preemptionPolicy"),
                     });
-                    p.api_version = api_version.into();
-                    p.kind = kind.into();
                     self.sc.pods.push(p);
                     self.sc.pod_docs.push(doc);
                 }
             }
             "Node" => {
-                let Some(mut n) = self.decode::<api::Node>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_node(&mut n, doc);
-                let mut c = cx(node);
-                validate::validate_node(&mut c, &n);
-                if self.accept(node, kind, resource, namespaced, &n.metadata, doc, c) {
-                    n.api_version = api_version.into();
-                    n.kind = kind.into();
+                if let Some(n) = self.admit(node, entry, doc, defaults::default_node, validate::validate_node) {
                     self.sc.nodes.push(n);
                 }
             }
             "Namespace" => {
-                let Some(mut ns) = self.decode::<api::Namespace>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_namespace(&mut ns, doc);
-                let mut c = cx(node);
-                validate::validate_namespace(&mut c, &ns);
-                if self.accept(node, kind, resource, namespaced, &ns.metadata, doc, c) {
-                    ns.api_version = api_version.into();
-                    ns.kind = kind.into();
+                if let Some(ns) = self.admit(node, entry, doc, defaults::default_namespace, validate::validate_namespace) {
                     self.sc.cluster.namespaces.insert(ns.metadata.name.clone(), ns);
                 }
             }
             "PriorityClass" => {
-                let Some(mut pc) = self.decode::<api::PriorityClass>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_priority_class(&mut pc, doc);
-                let mut c = cx(node);
-                validate::validate_priority_class(&mut c, &pc);
-                if self.accept(node, kind, resource, namespaced, &pc.metadata, doc, c) {
-                    pc.api_version = api_version.into();
-                    pc.kind = kind.into();
+                if let Some(pc) = self.admit(
+                    node,
+                    entry,
+                    doc,
+                    defaults::default_priority_class,
+                    validate::validate_priority_class,
+                ) {
                     self.sc.cluster.priority_classes.insert(pc.metadata.name.clone(), pc);
                 }
             }
             "PersistentVolume" => {
-                let Some(mut pv) = self.decode::<api::PersistentVolume>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_pv(&mut pv, doc);
-                let mut c = cx(node);
-                validate::validate_pv(&mut c, &pv);
-                if self.accept(node, kind, resource, namespaced, &pv.metadata, doc, c) {
-                    pv.api_version = api_version.into();
-                    pv.kind = kind.into();
+                if let Some(pv) = self.admit(node, entry, doc, defaults::default_pv, validate::validate_pv) {
                     self.sc.cluster.pvs.insert(pv.metadata.name.clone(), pv.into());
                 }
             }
             "PersistentVolumeClaim" => {
-                let Some(mut pvc) = self.decode::<api::PersistentVolumeClaim>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_pvc(&mut pvc, doc);
-                let mut c = cx(node);
-                validate::validate_pvc(&mut c, &pvc);
-                if self.accept(node, kind, resource, namespaced, &pvc.metadata, doc, c) {
-                    pvc.api_version = api_version.into();
-                    pvc.kind = kind.into();
+                if let Some(pvc) = self.admit(node, entry, doc, defaults::default_pvc, validate::validate_pvc) {
                     let key = format!("{}/{}", pvc.metadata.namespace.as_deref().unwrap_or("default"), pvc.metadata.name);
                     self.sc.cluster.pvcs.insert(key, pvc.into());
                 }
             }
             "StorageClass" => {
-                let Some(mut s) = self.decode::<api::StorageClass>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_storage_class(&mut s, doc);
-                let mut c = cx(node);
-                validate::validate_storage_class(&mut c, &s);
-                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
-                    s.api_version = api_version.into();
-                    s.kind = kind.into();
+                if let Some(s) = self.admit(node, entry, doc, defaults::default_storage_class, validate::validate_storage_class) {
                     self.sc.cluster.storage_classes.insert(s.metadata.name.clone(), s);
                 }
             }
             "CSINode" => {
-                let Some(mut s) = self.decode::<api::CsiNode>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_csi_node(&mut s, doc);
-                let mut c = cx(node);
-                validate::validate_csi_node(&mut c, &s);
-                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
-                    s.api_version = api_version.into();
-                    s.kind = kind.into();
+                if let Some(s) = self.admit(node, entry, doc, defaults::default_csi_node, validate::validate_csi_node) {
                     self.sc.cluster.csi_nodes.insert(s.metadata.name.clone(), s);
                 }
             }
             "CSIDriver" => {
-                let Some(mut s) = self.decode::<api::CsiDriver>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_csi_driver(&mut s, doc);
-                let mut c = cx(node);
-                validate::validate_csi_driver(&mut c, &s);
-                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
-                    s.api_version = api_version.into();
-                    s.kind = kind.into();
+                if let Some(s) = self.admit(node, entry, doc, defaults::default_csi_driver, validate::validate_csi_driver) {
                     self.sc.cluster.csi_drivers.insert(s.metadata.name.clone(), s);
                 }
             }
             "PodDisruptionBudget" => {
-                let Some(mut s) = self.decode::<api::PodDisruptionBudget>(node, kind, api_version, doc) else {
-                    return;
-                };
-                defaults::default_pdb(&mut s, doc);
-                let mut c = cx(node);
-                validate::validate_pdb(&mut c, &s);
-                if self.accept(node, kind, resource, namespaced, &s.metadata, doc, c) {
-                    s.api_version = api_version.into();
-                    s.kind = kind.into();
+                if let Some(s) = self.admit(node, entry, doc, defaults::default_pdb, validate::validate_pdb) {
                     self.sc.cluster.pdbs.push(s);
                 }
             }
             _ => unreachable!("every kind of KINDS is handled"),
         }
+    }
+
+    /// Decodes, defaults and validates one object of a kind of `KINDS`; returns it, with its
+    /// apiVersion and kind, when it joins the scenario.
+    fn admit<T: Admitted>(
+        &mut self,
+        node: &YNode,
+        &(api_version, kind, resource, namespaced): &KindEntry,
+        doc: usize,
+        default: fn(&mut T, usize),
+        validate: fn(&mut Ctx, &T),
+    ) -> Option<T> {
+        let mut obj = self.decode::<T>(node, kind, api_version, doc)?;
+        default(&mut obj, doc);
+        let mut c = Ctx::new(Some(node));
+        validate(&mut c, &obj);
+        if !self.accept(node, kind, resource, namespaced, obj.meta(), doc, c) {
+            return None;
+        }
+        obj.set_type(api_version, kind);
+        Some(obj)
     }
 
     /// Decodes strictly; on failure reports where and why.
@@ -503,6 +452,39 @@ impl Loader<'_> {
         }
     }
 }
+
+/// The objects the loader admits: their metadata, and the type fields it sets.
+trait Admitted: DeserializeOwned {
+    fn meta(&self) -> &ObjectMeta;
+    fn set_type(&mut self, api_version: &str, kind: &str);
+}
+
+macro_rules! admitted {
+    ($($t:ty),*) => {$(
+        impl Admitted for $t {
+            fn meta(&self) -> &ObjectMeta {
+                &self.metadata
+            }
+            fn set_type(&mut self, api_version: &str, kind: &str) {
+                self.api_version = api_version.into();
+                self.kind = kind.into();
+            }
+        }
+    )*};
+}
+
+admitted!(
+    api::Node,
+    api::Pod,
+    api::Namespace,
+    api::PersistentVolume,
+    api::PersistentVolumeClaim,
+    api::PriorityClass,
+    api::StorageClass,
+    api::CsiNode,
+    api::CsiDriver,
+    api::PodDisruptionBudget
+);
 
 fn pair(p: Pos) -> (usize, usize) {
     (p.line, p.column)
