@@ -694,38 +694,19 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn host_port_conflicts() {
+        let hp = |ip: &str, protocol: &str, port| HostPort {
+            ip: ip.into(),
+            protocol: protocol.into(),
+            port,
+        };
         let mut u = HostPortInfo::default();
-        u.add(&HostPort {
-            ip: "0.0.0.0".into(),
-            protocol: "TCP".into(),
-            port: 80,
-        });
-        assert!(u.check_conflict(&HostPort {
-            ip: "10.0.0.1".into(),
-            protocol: "TCP".into(),
-            port: 80
-        }));
-        assert!(!u.check_conflict(&HostPort {
-            ip: "10.0.0.1".into(),
-            protocol: "UDP".into(),
-            port: 80
-        }));
+        u.add(&hp("0.0.0.0", "TCP", 80));
+        assert!(u.check_conflict(&hp("10.0.0.1", "TCP", 80)));
+        assert!(!u.check_conflict(&hp("10.0.0.1", "UDP", 80)));
         let mut v = HostPortInfo::default();
-        v.add(&HostPort {
-            ip: "10.0.0.1".into(),
-            protocol: "TCP".into(),
-            port: 80,
-        });
-        assert!(v.check_conflict(&HostPort {
-            ip: "0.0.0.0".into(),
-            protocol: "TCP".into(),
-            port: 80
-        }));
-        assert!(!v.check_conflict(&HostPort {
-            ip: "10.0.0.2".into(),
-            protocol: "TCP".into(),
-            port: 80
-        }));
+        v.add(&hp("10.0.0.1", "TCP", 80));
+        assert!(v.check_conflict(&hp("0.0.0.0", "TCP", 80)));
+        assert!(!v.check_conflict(&hp("10.0.0.2", "TCP", 80)));
     }
 }
 
