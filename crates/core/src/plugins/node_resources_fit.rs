@@ -467,39 +467,26 @@ mod tests {
             ..Default::default()
         };
         let defaults = NodeResourcesFitArgs::default();
-        let cases: Vec<(&str, &NodeResourcesFitArgs, Vec<api::Pod>, api::Pod, Status)> = vec![
-            (
-                "no requests fit",
-                &defaults,
-                running(),
-                MakePod::new("p").image("x").obj(),
-                Status::success(),
-            ),
+        // Against the running pod, with the default args.
+        let common: Vec<(&str, api::Pod, Status)> = vec![
+            ("no requests fit", MakePod::new("p").image("x").obj(), Status::success()),
             (
                 "fits exactly",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("cpu", "5"), ("memory", "1")]).obj(),
                 Status::success(),
             ),
             (
                 "insufficient cpu, resolvable by preemption",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("cpu", "6")]).obj(),
                 status(Unschedulable, &["Insufficient cpu"]),
             ),
             (
                 "cpu beyond allocatable is unresolvable",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("cpu", "11")]).obj(),
                 status(UnschedulableAndUnresolvable, &["Insufficient cpu"]),
             ),
             (
                 "several reasons; one unresolvable makes the status unresolvable",
-                &defaults,
-                running(),
                 MakePod::new("p")
                     .req(&[("cpu", "6"), ("memory", "21"), ("ephemeral-storage", "21")])
                     .obj(),
@@ -510,53 +497,37 @@ mod tests {
             ),
             (
                 "init container is the max",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("cpu", "1")]).init_req(&[("cpu", "6")], false).obj(),
                 status(Unschedulable, &["Insufficient cpu"]),
             ),
             (
                 "sidecar adds up with the app containers",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("cpu", "3")]).init_req(&[("cpu", "3")], true).obj(),
                 status(Unschedulable, &["Insufficient cpu"]),
             ),
-            (
-                "overhead counts",
-                &defaults,
-                running(),
-                with_overhead,
-                status(Unschedulable, &["Insufficient cpu"]),
-            ),
-            (
-                "pod-level requests win",
-                &defaults,
-                running(),
-                pod_level,
-                status(Unschedulable, &["Insufficient cpu"]),
-            ),
+            ("overhead counts", with_overhead, status(Unschedulable, &["Insufficient cpu"])),
+            ("pod-level requests win", pod_level, status(Unschedulable, &["Insufficient cpu"])),
             (
                 "extended resource in use",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("example.com/foo", "3")]).obj(),
                 status(Unschedulable, &["Insufficient example.com/foo"]),
             ),
             (
                 "extended resource absent from the node",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("example.com/bar", "1")]).obj(),
                 status(UnschedulableAndUnresolvable, &["Insufficient example.com/bar"]),
             ),
             (
                 "zero extended request is not checked",
-                &defaults,
-                running(),
                 MakePod::new("p").req(&[("example.com/bar", "0")]).obj(),
                 Status::success(),
             ),
+        ];
+        let mut cases: Vec<(&str, &NodeResourcesFitArgs, Vec<api::Pod>, api::Pod, Status)> = common
+            .into_iter()
+            .map(|(name, pod, want)| (name, &defaults, running(), pod, want))
+            .collect();
+        cases.extend([
             (
                 "ignored resource",
                 &ignore_foo,
@@ -588,7 +559,7 @@ mod tests {
                 MakePod::new("p").req(&[("cpu", "2")]).obj(),
                 status(Unschedulable, &["Too many pods", "Insufficient cpu"]),
             ),
-        ];
+        ]);
         for (name, args, pods, pod, want) in cases {
             let cap: Vec<(&str, &str)> = if name.starts_with("too many pods") {
                 base.iter().map(|&(k, v)| if k == "pods" { (k, "2") } else { (k, v) }).collect()
