@@ -699,7 +699,6 @@ mod tests {
                 pdbs: vec![pdb("g", "g", 0)],
                 cpu: "4",
                 want: Ok((vec!["other", "guarded"], 1)),
-                ..base()
             },
         ];
         for c in cases {
