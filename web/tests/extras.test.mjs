@@ -160,6 +160,12 @@ test("at 1280 px, both themes: cycle, score table, events, profiles", async () =
     });
     assert.ok(tabsFit, "the editor's tabs fit");
     await gotoPhase(page, 1, "PostFilter");
+    // Every extension point of the pipeline is in view (none scrolled or cut off).
+    const cut = await page.$$eval(".pipeline .pp", (pps) => {
+      const box = pps[0].closest(".lower-panel").getBoundingClientRect();
+      return pps.filter((p) => p.getBoundingClientRect().right > box.right).map((p) => p.textContent);
+    });
+    assert.deepEqual(cut, [], "the whole pipeline is visible");
     await shot(page, `16-1280-${scheme}-preemption`);
     await gotoPhase(page, 2, "NormalizeScore");
     await shot(page, `17-1280-${scheme}-score`);
