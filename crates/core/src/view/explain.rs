@@ -17,8 +17,8 @@ use crate::plugins::helper::tolerations_tolerate_taint;
 use crate::plugins::inter_pod_affinity::ScoreSource;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::{
-    image_locality, inter_pod_affinity, node_volume_limits, pod_topology_spread, volume_binding, volume_restrictions, volume_zone,
-    PluginName,
+    image_locality, inter_pod_affinity, node_resources_fit, node_volume_limits, pod_topology_spread, volume_binding, volume_restrictions,
+    volume_zone, PluginName,
 };
 use crate::trace::{Detail, PluginScoreRow, TraceEvent};
 use serde::{Deserialize, Serialize};
@@ -354,25 +354,73 @@ fn filter_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, passed:
                 .as_ref()
                 .and_then(|a| a.node_affinity.as_ref())
                 .and_then(|na| na.required_during_scheduling_ignored_during_execution.as_ref());
+            let term_lines = |who: &str, terms: &[NodeSelectorTerm], out: &mut Vec<String>| {
+                let ok = |t: &NodeSelectorTerm| crate::labels::CompiledNodeSelectorTerm::compile(t).matches(name, ni.labels());
+                let verdict = |t: &NodeSelectorTerm| if ok(t) { "matches" } else { "does not match" };
+                if let [t] = terms {
+                    let has = if ok(t) {
+                        String::new()
+                    } else {
+                        format!(" (it has {})", term_keys_str(ni, terms))
+                    };
+                    out.push(format!("{who}: {} — {name} {}{has}.", node_term_str(t), verdict(t)));
+                    return;
+                }
+                out.push(format!("{who} has {} terms; any one must match.", terms.len()));
+                for (i, t) in terms.iter().enumerate() {
+                    out.push(format!("Term {}: {} — {name} {}.", i + 1, node_term_str(t), verdict(t)));
+                }
+                if !terms.iter().any(ok) {
+                    out.push(format!("{name} has {}.", term_keys_str(ni, terms)));
+                }
+            };
             if let Some(r) = required {
-                out.push(format!(
-                    "The pod's required node affinity has {} term(s) (any one must match); {name}'s labels: {}.",
-                    r.node_selector_terms.len(),
-                    labels_str(ni)
-                ));
+                term_lines("The pod's required node affinity", &r.node_selector_terms, &mut out);
+            }
+            let added = e
+                .frameworks
+                .get(pod.scheduler_name())
+                .and_then(|fw| fw.profile.args.node_affinity.added_affinity.as_ref())
+                .and_then(|a| a.required_during_scheduling_ignored_during_execution.as_ref());
+            if let Some(r) = added {
+                term_lines(
+                    "The scheduler profile also requires (addedAffinity)",
+                    &r.node_selector_terms,
+                    &mut out,
+                );
             }
         }
         "NodePorts" => {
-            let ports: Vec<String> = pod.host_ports.iter().map(|p| format!("{}/{}", p.port, p.protocol)).collect();
+            let ports: Vec<String> = pod.host_ports.iter().map(port_str).collect();
             out.push(format!("The pod wants host port(s) {}.", ports.join(", ")));
+            // The node as Filter saw it (with nominated pods when they decided).
+            let (_, node, nominated) = replay_filter(e, pod, ni, PluginName::NodePorts);
+            out.extend(nominated_note(name, nominated));
+            for hp in pod.host_ports.iter().filter(|hp| node.used_ports.check_conflict(hp)) {
+                let holders: Vec<String> = node
+                    .pods
+                    .iter()
+                    .filter(|p| {
+                        let mut theirs = crate::framework::HostPortInfo::default();
+                        p.host_ports.iter().for_each(|h| theirs.add(h));
+                        theirs.check_conflict(hp)
+                    })
+                    .map(|p| p.key.clone())
+                    .collect();
+                out.push(format!(
+                    "{} is already taken on {name}{} — rejected.",
+                    port_str(hp),
+                    if holders.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" by {}", list_limited(&holders))
+                    }
+                ));
+            }
             let used: Vec<String> = ni
                 .pods
                 .iter()
-                .flat_map(|p| {
-                    p.host_ports
-                        .iter()
-                        .map(move |hp| format!("{}/{} ({})", hp.port, hp.protocol, p.name()))
-                })
+                .flat_map(|p| p.host_ports.iter().map(move |hp| format!("{} ({})", port_str(hp), p.name())))
                 .collect();
             out.push(if used.is_empty() {
                 format!("No pod on {name} uses a host port.")
@@ -399,13 +447,30 @@ fn filter_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, passed:
     out
 }
 
-fn labels_str(ni: &NodeInfo) -> String {
-    let l: Vec<String> = ni.labels().iter().map(|(k, v)| format!("{k}={v}")).collect();
-    if l.is_empty() {
-        "none".into()
+/// A host port: "8080/TCP", with its host IP when it is not the wildcard.
+fn port_str(hp: &crate::framework::HostPort) -> String {
+    if hp.ip.is_empty() || hp.ip == "0.0.0.0" {
+        format!("{}/{}", hp.port, hp.protocol)
     } else {
-        l.join(", ")
+        format!("{}/{} on {}", hp.port, hp.protocol, hp.ip)
     }
+}
+
+/// The node's values for the keys the terms look at ("no <key>" when it lacks one).
+fn term_keys_str(ni: &NodeInfo, terms: &[NodeSelectorTerm]) -> String {
+    let mut keys: Vec<&str> = terms
+        .iter()
+        .flat_map(|t| t.match_expressions.iter().map(|r| r.key.as_str()))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.iter()
+        .map(|k| match ni.labels().get(*k) {
+            Some(v) => format!("{k}={v}"),
+            None => format!("no {k}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -617,7 +682,34 @@ fn score_detail(
                     }
                 }
                 Some(ScoringStrategyType::RequestedToCapacityRatio) => {
-                    out.push("RequestedToCapacityRatio: each resource's utilisation is mapped through the configured shape, then averaged by weight.".into());
+                    let points = node_resources_fit::shape_points(&args.node_resources_fit, &requested, &allocatable).unwrap_or_default();
+                    let (mut mapped, mut terms) = (Vec::new(), Vec::new());
+                    let (mut sum, mut wsum) = (0i64, 0i64);
+                    for (sr, p) in scorer.resources.iter().zip(&points) {
+                        let Some((used, score)) = *p else { continue };
+                        mapped.push(format!("{} {used}% → {score}", sr.name));
+                        if score > 0 {
+                            terms.push(format!("{score}×{}", sr.weight));
+                            sum += score * sr.weight;
+                            wsum += sr.weight;
+                        }
+                    }
+                    let mean = if wsum == 0 { 0.0 } else { sum as f64 / wsum as f64 };
+                    if !mapped.is_empty() && mean.round() as i64 == raw {
+                        out.push(format!(
+                            "RequestedToCapacityRatio maps each resource's use through the configured shape: {}.",
+                            mapped.join(", ")
+                        ));
+                        out.push(if wsum == 0 {
+                            "Every resource scores 0, so the node scores 0.".into()
+                        } else {
+                            format!(
+                                "Weighted mean of the non-zero scores: ({}) / {wsum} = {} → {raw}.",
+                                terms.join(" + "),
+                                dec(mean)
+                            )
+                        });
+                    }
                 }
                 None => {
                     let fr: Vec<f64> = (0..scorer.resources.len())
