@@ -1100,3 +1100,133 @@ fn corpus_explanations_reproduce_the_recorded_results() {
     }
     assert!(explained > 1000, "{explained}");
 }
+
+const NODE_TERMS_AND_PORTS: &str = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1, disk: ssd}}
+status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2, disk: hdd}}
+status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ingress}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, ports: [{containerPort: 8080, hostPort: 8080}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: c, image: x, ports: [{containerPort: 8080, hostPort: 8080}]}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions: [{key: disk, operator: In, values: [ssd]}]
+        - matchExpressions: [{key: zone, operator: In, values: [zb, zc]}]
+"#;
+
+#[test]
+fn explains_node_affinity_terms_and_taken_host_ports() {
+    check_explanations(
+        NODE_TERMS_AND_PORTS,
+        &[
+            (
+                "web",
+                "n2",
+                "NodeAffinity",
+                false,
+                &[
+                    "The pod's required node affinity has 2 terms; any one must match.",
+                    "Term 1: disk=ssd — n2 does not match.",
+                    "Term 2: zone in (zb, zc) — n2 does not match.",
+                    "n2 has disk=hdd, no zone.",
+                ],
+            ),
+            ("web", "n1", "NodeAffinity", false, &["Term 1: disk=ssd — n1 matches."]),
+            (
+                "web",
+                "n1",
+                "NodePorts",
+                false,
+                &[
+                    "The pod wants host port(s) 8080/TCP.",
+                    "8080/TCP is already taken on n1 by default/ingress — rejected.",
+                ],
+            ),
+        ],
+    );
+}
+
+const SHAPE: &str = r#"
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: RequestedToCapacityRatio
+        resources: [{name: cpu, weight: 2}, {name: memory, weight: 1}]
+        requestedToCapacityRatio:
+          shape: [{utilization: 0, score: 0}, {utilization: 50, score: 10}, {utilization: 100, score: 0}]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {capacity: {cpu: '8', memory: 32Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {capacity: {cpu: '8', memory: 32Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: busy}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: '3', memory: 4Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 4Gi}}}]
+"#;
+
+#[test]
+fn explains_requested_to_capacity_ratio_through_the_shape() {
+    // n1: cpu 4/8 = 50% → 100, memory 8Gi/32Gi = 25% → 50; (100×2 + 50×1) / 3 = 83.3 → 83.
+    // n2: 12% of both → 24.
+    check_explanations(
+        SHAPE,
+        &[
+            (
+                "p",
+                "n1",
+                "NodeResourcesFit",
+                true,
+                &[
+                    "raw score of 83",
+                    "RequestedToCapacityRatio maps each resource's use through the configured shape: cpu 50% → 100, memory 25% → 50.",
+                    "Weighted mean of the non-zero scores: (100×2 + 50×1) / 3 = 83.333 → 83.",
+                ],
+            ),
+            (
+                "p",
+                "n2",
+                "NodeResourcesFit",
+                true,
+                &["cpu 12% → 24, memory 12% → 24.", "(24×2 + 24×1) / 3 = 24 → 24."],
+            ),
+        ],
+    );
+}
