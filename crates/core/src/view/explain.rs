@@ -4,8 +4,12 @@
 //! The trace says *what* each plugin decided; the numbers behind it (what a node had free, which
 //! taint was not tolerated, the per-resource shares a score came from) are taken from the
 //! engine's own state just before the cycle, recovered by re-running the scenario to that point.
-//! Where a formula is shown, it is recomputed from those numbers and shown only if it gives the
-//! very score the engine recorded; otherwise the explanation stays with the recorded values.
+//! For plugins that keep per-cycle state (topology spread, inter-pod affinity, the volume
+//! plugins), PreFilter and PreScore are replayed on that state and the plugins' own code reports
+//! what it counted (`pub(crate)` views in the plugin modules), so the sentences use the very
+//! numbers the verdict came from. Where a formula is shown, it is recomputed from those numbers
+//! and shown only if it gives the very verdict or score the engine recorded; otherwise the
+//! explanation stays with the recorded values.
 
 use super::{Session, ROW_LIMIT};
 use crate::api::{NodeSelectorTerm, Taint};
