@@ -941,6 +941,29 @@ pub struct Frame {
     pub running: u32,
     pub pending: u32,
     pub evicted: u32,
+    /// The newest Kubernetes events (Scheduled, FailedScheduling, Preempted) up to this stop,
+    /// oldest first, at most `EVENT_LIMIT`.
+    pub events: Vec<EventLine>,
+    /// How many events were recorded up to this stop in all.
+    pub events_total: u32,
+}
+
+/// At most this many events travel with a frame.
+pub const EVENT_LIMIT: usize = 100;
+
+/// One event as `kubectl get events` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventLine {
+    /// The event's sequence number in the trace.
+    pub seq: u32,
+    pub cycle: u32,
+    /// `Warning` (FailedScheduling) rather than `Normal`.
+    pub warning: bool,
+    pub reason: String,
+    /// The pod the event is about.
+    pub pod: u32,
+    pub message: String,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -986,6 +1009,8 @@ pub struct Session {
     final_pending: u32,
     final_evicted: u32,
     end_clock_ms: i64,
+    /// Trace indices of the Kubernetes events, in order.
+    kube_events: Vec<u32>,
 }
 
 impl Session {
@@ -1039,6 +1064,14 @@ impl Session {
         let final_evicted = e.pods.iter().filter(|p| p.evicted).count() as u32;
         let end_clock_ms = e.now_ms();
         let replay = Replay::new(&model);
+        let kube_events = e
+            .trace
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, ev)| matches!(ev, TraceEvent::KubeEvent { .. }))
+            .map(|(i, _)| i as u32)
+            .collect();
         Session {
             scenario: keep,
             seed,
@@ -1057,7 +1090,34 @@ impl Session {
             final_pending,
             final_evicted,
             end_clock_ms,
+            kube_events,
         }
+    }
+
+    /// The newest events among the first `pos` trace events (at most `EVENT_LIMIT`), and how
+    /// many there are in all.
+    fn events_until(&self, pos: u32) -> (Vec<EventLine>, u32) {
+        let total = self.kube_events.partition_point(|&i| i < pos);
+        let lines = self.kube_events[total.saturating_sub(EVENT_LIMIT)..total]
+            .iter()
+            .filter_map(|&i| match &self.trace.events[i as usize] {
+                TraceEvent::KubeEvent {
+                    cycle,
+                    reason,
+                    pod,
+                    message,
+                } => Some(EventLine {
+                    seq: i,
+                    cycle: *cycle,
+                    warning: reason == "FailedScheduling",
+                    reason: reason.clone(),
+                    pod: *pod,
+                    message: message.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        (lines, total as u32)
     }
 
     pub fn stops(&self) -> &[Stop] {
@@ -1276,6 +1336,7 @@ impl Session {
             .zip(&model.pods)
             .filter(|(p, m)| p.node.is_none() && !p.deleted && !m.finished)
             .count() as u32;
+        let (events, events_total) = self.events_until(st.pos);
         Frame {
             stop: stop as u32,
             stage: st.stage,
@@ -1290,6 +1351,8 @@ impl Session {
             running,
             pending,
             evicted,
+            events,
+            events_total,
         }
     }
 

@@ -284,6 +284,11 @@ pub struct Saved {
 }
 
 impl Saved {
+    /// Written or edited by the user (not a preset as shipped, not a generated cluster).
+    pub fn is_custom(&self) -> bool {
+        self.preset.is_none() && self.generated.is_none()
+    }
+
     pub fn from_preset(p: &Preset) -> Saved {
         Saved {
             parts: split(p.text),

@@ -14,6 +14,7 @@ pub enum Theme {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LowerTab {
     Cycle,
+    Events,
     Profiles,
 }
 
@@ -111,10 +112,15 @@ pub struct AppState {
     /// keeping the playhead (an edit).
     pub fresh: ReadSignal<bool>,
     pub set_fresh: WriteSignal<bool>,
+    /// The user's own scenario, kept aside when a preset or a link replaced it.
+    pub mine: ReadSignal<Option<Saved>>,
+    pub set_mine: WriteSignal<Option<Saved>>,
+    /// Embedded in another page: no editor, no autosave.
+    pub embed: bool,
 }
 
 impl AppState {
-    pub fn new(saved: Saved, theme: Theme) -> AppState {
+    pub fn new(saved: Saved, theme: Theme, mine: Option<Saved>, embed: bool) -> AppState {
         let (saved, set_saved) = signal(saved);
         let (tab, set_tab) = signal(Part::Pods);
         let (issues, set_issues) = signal(Vec::new());
@@ -138,6 +144,7 @@ impl AppState {
         let (editor_ready, set_editor_ready) = signal(false);
         let (docs_version, set_docs_version) = signal(0u64);
         let (fresh, set_fresh) = signal(true);
+        let (mine, set_mine) = signal(mine);
         AppState {
             saved,
             set_saved,
@@ -185,11 +192,22 @@ impl AppState {
             set_docs_version,
             fresh,
             set_fresh,
+            mine,
+            set_mine,
+            embed,
         }
     }
 
     /// Replaces the whole scenario (preset, share link, generated cluster).
+    ///
+    /// A scenario the user wrote or edited is never dropped: it is kept aside (and in storage)
+    /// as "my scenario", which the preset list offers back.
     pub fn replace_scenario(&self, saved: Saved) {
+        let current = self.saved.get_untracked();
+        if current.is_custom() && current.parts != saved.parts && !self.embed {
+            crate::storage::save_mine(&current);
+            self.set_mine.set(Some(current));
+        }
         self.set_fresh.set(true);
         self.set_issues.set(Vec::new());
         self.set_saved.set(saved);

@@ -4,6 +4,8 @@ use crate::scenario::Saved;
 
 const KEY: &str = "schedlab.scenario.v1";
 const THEME_KEY: &str = "schedlab.theme";
+/// The user's own scenario, kept when a preset or a share link replaces it.
+const MINE_KEY: &str = "schedlab.mine.v1";
 /// The hash prefix of a share link: `#s=<base64url(deflate-raw(json))>`.
 pub const HASH_PREFIX: &str = "#s=";
 
@@ -22,6 +24,54 @@ pub fn save(saved: &Saved) {
             web_sys::console::warn_1(&"schedlab: could not autosave (storage full?)".into());
         }
     }
+}
+
+pub fn load_mine() -> Option<Saved> {
+    let text = storage()?.get_item(MINE_KEY).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+pub fn save_mine(saved: &Saved) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(saved)) {
+        let _ = s.set_item(MINE_KEY, &text);
+    }
+}
+
+/// The value of a query parameter of the page's URL (`?embed`, `?preset=tour`); a parameter
+/// without a value gives `Some("")`.
+pub fn query_param(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    search.trim_start_matches('?').split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == name).then(|| v.to_string())
+    })
+}
+
+/// Embedded in another page (`?embed`): no editor, no autosave, a link to the full playground.
+pub fn embed_mode() -> bool {
+    query_param("embed").is_some_and(|v| v != "0" && v != "false")
+}
+
+/// The full playground's address for a share payload (no query, so not embedded).
+pub fn full_url(payload: &str) -> String {
+    let Some(w) = web_sys::window() else { return String::new() };
+    let loc = w.location();
+    format!(
+        "{}{}{HASH_PREFIX}{payload}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+/// The embedded playground's address for a share payload.
+pub fn embed_url(payload: &str) -> String {
+    let Some(w) = web_sys::window() else { return String::new() };
+    let loc = w.location();
+    format!(
+        "{}{}?embed{HASH_PREFIX}{payload}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
 }
 
 pub fn load_theme() -> Option<String> {

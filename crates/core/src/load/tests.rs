@@ -32,11 +32,13 @@ fn pod(name: &str, spec: &str) -> String {
 
 const C: &str = "  containers:\n  - name: app\n    image: nginx\n";
 
+/// Expected errors: (line, column, field, reason, rendered explanation).
+type ExpectedErrors<'a> = Vec<(usize, usize, &'a str, ErrorReason, &'a str)>;
+
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn error_table() {
-    // (input, [(line, column, field, reason, rendered explanation)])
-    type Expected<'a> = Vec<(usize, usize, &'a str, ErrorReason, &'a str)>;
-    let cases: Vec<(String, Expected)> = vec![
+    // (input, expected errors)
+    let cases: Vec<(String, ExpectedErrors)> = vec![
         (
             pod("web", &format!("  foo: 1\n{C}")),
             vec![(6, 3, "spec.foo", ErrorReason::Decode, "Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.foo\"")],

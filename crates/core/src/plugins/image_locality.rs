@@ -87,6 +87,59 @@ fn calculate_priority(sum: i64, num_containers: usize) -> i64 {
     MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) / (max_threshold - MIN_THRESHOLD)
 }
 
+/// One container image's part of a node's score, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct ImageView {
+    /// The image as the pod names it.
+    pub image: String,
+    /// Its size and how many nodes have it, when the node has it.
+    pub state: Option<ImageStateSummary>,
+    /// size × (nodes having it / all nodes), truncated; 0 when absent.
+    pub scaled: i64,
+}
+
+/// The numbers behind ImageLocality's raw score on one node.
+#[derive(Clone, Debug)]
+pub(crate) struct ImageLocalityView {
+    /// Init containers first, then app containers (the order Score adds them in).
+    pub images: Vec<ImageView>,
+    pub total_nodes: usize,
+    pub sum: i64,
+    /// The thresholds the sum is clamped to: 23Mi, and 1000Mi per container.
+    pub min_threshold: i64,
+    pub max_threshold: i64,
+    pub raw: i64,
+}
+
+/// Explains Score on `node` with the plugin's own lookups and arithmetic.
+pub(crate) fn explain_score(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> ImageLocalityView {
+    let spec = &pod.pod.spec;
+    let total_nodes = cx.snapshot.len();
+    let containers = spec.init_containers.len() + spec.containers.len();
+    let images: Vec<ImageView> = spec
+        .init_containers
+        .iter()
+        .chain(&spec.containers)
+        .map(|c| {
+            let state = lookup(node, c.image.as_deref().unwrap_or("")).copied();
+            ImageView {
+                image: c.image.clone().unwrap_or_default(),
+                scaled: state.map_or(0, |s| scaled_image_score(&s, total_nodes)),
+                state,
+            }
+        })
+        .collect();
+    let sum = images.iter().map(|i| i.scaled).sum();
+    ImageLocalityView {
+        images,
+        total_nodes,
+        sum,
+        min_threshold: MIN_THRESHOLD,
+        max_threshold: MAX_CONTAINER_THRESHOLD * containers as i64,
+        raw: calculate_priority(sum, containers),
+    }
+}
+
 pub struct ImageLocality;
 
 impl Plugin for ImageLocality {

@@ -13,6 +13,7 @@ use crate::framework::{
     AffinityTerm, Code, Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, WeightedAffinityTerm,
     MAX_NODE_SCORE,
 };
+use crate::labels::Selector;
 use crate::plugins::helper::PreStates;
 use crate::plugins::PluginName;
 use std::collections::HashMap;
@@ -234,21 +235,65 @@ fn add_score(scores: &mut HashMap<String, HashMap<String, i64>>, term: &Affinity
     true
 }
 
+/// Which term a contribution to the topology scores comes from (index into the pod's terms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum ScoreSource {
+    /// The incoming pod's preferred affinity term matches the running pod.
+    Preferred(usize),
+    /// The incoming pod's preferred anti-affinity term matches the running pod.
+    PreferredAnti(usize),
+    /// The running pod's required affinity term matches the incoming pod.
+    ExistingRequired(usize),
+    /// The running pod's preferred affinity term matches the incoming pod.
+    ExistingPreferred(usize),
+    /// The running pod's preferred anti-affinity term matches the incoming pod.
+    ExistingPreferredAnti(usize),
+}
+
+/// Where PreScore's contributions go: the topology score map, or a recorder for explanations.
+trait ScoreSink {
+    /// Adds `weight` for the node's pair of the term's key; false when the node lacks the key.
+    fn add(&mut self, term: &AffinityTerm, node: &Node, weight: i64, source: ScoreSource) -> bool;
+}
+
+impl ScoreSink for HashMap<String, HashMap<String, i64>> {
+    #[inline]
+    fn add(&mut self, term: &AffinityTerm, node: &Node, weight: i64, _source: ScoreSource) -> bool {
+        add_score(self, term, node, weight)
+    }
+}
+
 impl ScoreInputs<'_> {
     /// Adds what one running pod contributes to the topology scores; true if it contributed.
-    fn process_existing_pod(&self, existing: &PodInfo, node: &Node, scores: &mut HashMap<String, HashMap<String, i64>>) -> bool {
+    fn process_existing_pod<S: ScoreSink>(&self, existing: &PodInfo, node: &Node, scores: &mut S) -> bool {
         if node.metadata.labels.is_empty() {
             return false;
         }
         let mut any = false;
         // The incoming pod's preferences towards the running pod.
-        any |= process_weighted(&self.preferred_affinity, existing, &NO_LABELS, node, 1, scores);
-        any |= process_weighted(&self.preferred_anti_affinity, existing, &NO_LABELS, node, -1, scores);
+        any |= process_weighted(
+            &self.preferred_affinity,
+            existing,
+            &NO_LABELS,
+            node,
+            1,
+            ScoreSource::Preferred,
+            scores,
+        );
+        any |= process_weighted(
+            &self.preferred_anti_affinity,
+            existing,
+            &NO_LABELS,
+            node,
+            -1,
+            ScoreSource::PreferredAnti,
+            scores,
+        );
         // The running pod's terms towards the incoming pod.
         if self.hard_weight > 0 {
-            for t in &existing.required_affinity_terms {
+            for (i, t) in existing.required_affinity_terms.iter().enumerate() {
                 if t.matches(self.pod, Some(&self.namespace_labels)) {
-                    any |= add_score(scores, t, node, self.hard_weight as i64);
+                    any |= scores.add(t, node, self.hard_weight as i64, ScoreSource::ExistingRequired(i));
                 }
             }
         }
@@ -258,6 +303,7 @@ impl ScoreInputs<'_> {
             &self.namespace_labels,
             node,
             1,
+            ScoreSource::ExistingPreferred,
             scores,
         );
         any |= process_weighted(
@@ -266,6 +312,7 @@ impl ScoreInputs<'_> {
             &self.namespace_labels,
             node,
             -1,
+            ScoreSource::ExistingPreferredAnti,
             scores,
         );
         any
@@ -273,18 +320,19 @@ impl ScoreInputs<'_> {
 }
 
 /// Adds each term's weight (times `sign`) for the node's pair when `target` matches the term.
-fn process_weighted(
+fn process_weighted<S: ScoreSink>(
     terms: &[WeightedAffinityTerm],
     target: &PodInfo,
     ns_labels: &Labels,
     node: &Node,
     sign: i32,
-    scores: &mut HashMap<String, HashMap<String, i64>>,
+    source: fn(usize) -> ScoreSource,
+    scores: &mut S,
 ) -> bool {
     let mut any = false;
-    for t in terms {
+    for (i, t) in terms.iter().enumerate() {
         if t.term.matches(target, Some(ns_labels)) {
-            any |= add_score(scores, &t.term, node, (t.weight * sign) as i64);
+            any |= scores.add(&t.term, node, (t.weight * sign) as i64, source(i));
         }
     }
     any
@@ -297,6 +345,39 @@ pub struct InterPodAffinity {
 impl InterPodAffinity {
     pub fn new(args: &InterPodAffinityArgs) -> InterPodAffinity {
         InterPodAffinity { args: *args }
+    }
+}
+
+impl InterPodAffinity {
+    /// PreScore's inputs, and whether the pod has preferred terms of its own; None when
+    /// PreScore skips the plugin.
+    fn score_inputs<'a>(&self, cx: &Ctx, pod: &'a PodInfo) -> Result<Option<(ScoreInputs<'a>, bool)>, Status> {
+        let aff = pod.pod.spec.affinity.as_ref();
+        let has_preferred_affinity = aff
+            .and_then(|a| a.pod_affinity.as_ref())
+            .is_some_and(|p| !p.preferred_during_scheduling_ignored_during_execution.is_empty());
+        let has_preferred_anti_affinity = aff
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+            .is_some_and(|p| !p.preferred_during_scheduling_ignored_during_execution.is_empty());
+        let has_constraints = has_preferred_affinity || has_preferred_anti_affinity;
+        if self.args.ignore_preferred_terms_of_existing_pods && !has_constraints {
+            return Ok(None);
+        }
+        if let Some(e) = &pod.affinity_parse_error {
+            return Err(Status::error(format!("failed to parse pod: {e}")));
+        }
+        // Fast path: nothing to score against.
+        if !has_constraints && !cx.snapshot.has_pods_with_affinity() {
+            return Ok(None);
+        }
+        let inputs = ScoreInputs {
+            pod,
+            preferred_affinity: resolved_weighted_terms(cx, &pod.preferred_affinity_terms),
+            preferred_anti_affinity: resolved_weighted_terms(cx, &pod.preferred_anti_affinity_terms),
+            namespace_labels: namespace_labels(cx, pod.namespace()),
+            hard_weight: self.args.hard_pod_affinity_weight,
+        };
+        Ok(Some((inputs, has_constraints)))
     }
 }
 
@@ -467,30 +548,10 @@ impl Plugin for InterPodAffinity {
     }
 
     fn pre_score(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
-        let aff = pod.pod.spec.affinity.as_ref();
-        let has_preferred_affinity = aff
-            .and_then(|a| a.pod_affinity.as_ref())
-            .is_some_and(|p| !p.preferred_during_scheduling_ignored_during_execution.is_empty());
-        let has_preferred_anti_affinity = aff
-            .and_then(|a| a.pod_anti_affinity.as_ref())
-            .is_some_and(|p| !p.preferred_during_scheduling_ignored_during_execution.is_empty());
-        let has_constraints = has_preferred_affinity || has_preferred_anti_affinity;
-        if self.args.ignore_preferred_terms_of_existing_pods && !has_constraints {
-            return Status::skip();
-        }
-        if let Some(e) = &pod.affinity_parse_error {
-            return Status::error(format!("failed to parse pod: {e}"));
-        }
-        // Fast path: nothing to score against.
-        if !has_constraints && !cx.snapshot.has_pods_with_affinity() {
-            return Status::skip();
-        }
-        let inputs = ScoreInputs {
-            pod,
-            preferred_affinity: resolved_weighted_terms(cx, &pod.preferred_affinity_terms),
-            preferred_anti_affinity: resolved_weighted_terms(cx, &pod.preferred_anti_affinity_terms),
-            namespace_labels: namespace_labels(cx, pod.namespace()),
-            hard_weight: self.args.hard_pod_affinity_weight,
+        let (inputs, has_constraints) = match self.score_inputs(cx, pod) {
+            Ok(Some(i)) => i,
+            Ok(None) => return Status::skip(),
+            Err(s) => return s,
         };
         let mut topology_score = HashMap::new();
         let mut any = false;
@@ -548,6 +609,181 @@ impl Plugin for InterPodAffinity {
         }
         Status::success()
     }
+}
+
+/// One required term of the incoming pod on one node, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct RequiredTermView {
+    pub topology_key: String,
+    pub selector: Selector,
+    /// The namespaces the term looks in, its namespace selector resolved; `all_namespaces` for
+    /// an empty namespace selector.
+    pub namespaces: Vec<String>,
+    pub all_namespaces: bool,
+    /// The node's value for the key (None: the node lacks the label).
+    pub node_value: Option<String>,
+    /// Matching pods in the node's domain, as the cycle state counts them.
+    pub count: i64,
+    /// Those pods (namespace/name, node), found by looking through the domain.
+    pub pods: Vec<(String, String)>,
+}
+
+/// A running pod whose required anti-affinity term matches the incoming pod, in the node's
+/// domain of the term's key.
+#[derive(Clone, Debug)]
+pub(crate) struct ExistingAntiView {
+    pub pod: String,
+    pub node: String,
+    pub topology_key: String,
+    pub value: String,
+}
+
+/// The numbers behind Filter's verdict on one node.
+#[derive(Clone, Debug)]
+pub(crate) struct AffinityFilterView {
+    pub affinity: Vec<RequiredTermView>,
+    pub anti_affinity: Vec<RequiredTermView>,
+    pub existing_anti: Vec<ExistingAntiView>,
+    /// No running pod anywhere matches all the affinity terms.
+    pub affinity_matches_nowhere: bool,
+    /// The incoming pod matches all of its own affinity terms.
+    pub matches_own_affinity: bool,
+    pub affinity_ok: bool,
+    pub anti_affinity_ok: bool,
+    pub existing_anti_affinity_ok: bool,
+}
+
+/// Explains Filter on `node` from the cycle state PreFilter wrote (None when it skipped the
+/// plugin). `node` may carry nominated pods the snapshot's copy does not.
+pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<AffinityFilterView> {
+    let s = CycleData::pre_filter(state, PluginName::InterPodAffinity)?;
+    let inc = &s.incoming;
+    let nodes = || {
+        cx.snapshot
+            .nodes
+            .iter()
+            .map(move |n| if n.name() == node.name() { node } else { n })
+    };
+    let term_view = |t: &AffinityTerm, counts: &TopologyCounts, matches: &dyn Fn(&PodInfo) -> bool| {
+        let node_value = node.labels().get(&t.topology_key).cloned();
+        let mut pods = Vec::new();
+        if let Some(v) = &node_value {
+            for n in nodes().filter(|n| n.labels().get(&t.topology_key) == Some(v)) {
+                for p in n.pods.iter().filter(|p| matches(p)) {
+                    pods.push((p.key.clone(), n.name().to_string()));
+                }
+            }
+        }
+        RequiredTermView {
+            topology_key: t.topology_key.clone(),
+            selector: t.selector.clone(),
+            namespaces: t.namespaces.clone(),
+            all_namespaces: t.namespace_selector.is_everything(),
+            count: node_value.as_ref().map_or(0, |v| counts.get(&t.topology_key, v)),
+            node_value,
+            pods,
+        }
+    };
+    let affinity = inc
+        .affinity
+        .iter()
+        .map(|t| term_view(t, &s.affinity, &|p| pod_matches_all_affinity_terms(&inc.affinity, p)))
+        .collect();
+    let anti_affinity = inc
+        .anti_affinity
+        .iter()
+        .map(|t| term_view(t, &s.anti_affinity, &|p| t.matches(p, Some(&NO_LABELS))))
+        .collect();
+    let mut existing_anti = Vec::new();
+    for n in nodes() {
+        for e in &n.pods_with_required_anti_affinity {
+            for t in e
+                .required_anti_affinity_terms
+                .iter()
+                .filter(|t| t.matches(pod, Some(&inc.namespace_labels)))
+            {
+                let Some(v) = n.labels().get(&t.topology_key) else { continue };
+                if node.labels().get(&t.topology_key) == Some(v) {
+                    existing_anti.push(ExistingAntiView {
+                        pod: e.key.clone(),
+                        node: n.name().to_string(),
+                        topology_key: t.topology_key.clone(),
+                        value: v.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Some(AffinityFilterView {
+        affinity,
+        anti_affinity,
+        existing_anti,
+        affinity_matches_nowhere: s.affinity.is_empty(),
+        matches_own_affinity: pod_matches_all_affinity_terms(&inc.affinity, pod),
+        affinity_ok: satisfy_pod_affinity(s, pod, node),
+        anti_affinity_ok: satisfy_pod_anti_affinity(s, node),
+        existing_anti_affinity_ok: satisfy_existing_pods_anti_affinity(s, node),
+    })
+}
+
+/// One running pod's contribution to a node's raw score, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct ScoreContribution {
+    pub source: ScoreSource,
+    /// The term's weight with its sign (hardPodAffinityWeight for a required term).
+    pub weight: i64,
+    pub topology_key: String,
+    pub value: String,
+    /// The running pod (namespace/name) and its node.
+    pub pod: String,
+    pub pod_node: String,
+}
+
+/// Records the contributions that land on one node's topology pairs.
+struct ContributionRecorder<'a> {
+    target: &'a Node,
+    found: Vec<(ScoreSource, i64, String, String)>,
+}
+
+impl ScoreSink for ContributionRecorder<'_> {
+    fn add(&mut self, term: &AffinityTerm, node: &Node, weight: i64, source: ScoreSource) -> bool {
+        let Some(value) = node.metadata.labels.get(&term.topology_key) else {
+            return false;
+        };
+        if self.target.metadata.labels.get(&term.topology_key) == Some(value) {
+            self.found.push((source, weight, term.topology_key.clone(), value.clone()));
+        }
+        true
+    }
+}
+
+/// Every contribution to `node`'s raw score (they sum to it), found the way PreScore finds
+/// them; None when PreScore skips the plugin.
+pub(crate) fn explain_score(args: &InterPodAffinityArgs, cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<ScoreContribution>> {
+    let pl = InterPodAffinity::new(args);
+    let (inputs, has_constraints) = pl.score_inputs(cx, pod).ok()??;
+    let mut rec = ContributionRecorder {
+        target: &node.node,
+        found: Vec::new(),
+    };
+    let mut out = Vec::new();
+    for n in &cx.snapshot.nodes {
+        let pods = if has_constraints { &n.pods } else { &n.pods_with_affinity };
+        for existing in pods {
+            inputs.process_existing_pod(existing, &n.node, &mut rec);
+            for (source, weight, topology_key, value) in rec.found.drain(..) {
+                out.push(ScoreContribution {
+                    source,
+                    weight,
+                    topology_key,
+                    value,
+                    pod: existing.key.clone(),
+                    pod_node: n.name().to_string(),
+                });
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Queueing hint for a pod added, updated or deleted (upstream isSchedulableAfterPodChange).

@@ -176,12 +176,7 @@ impl Fit {
                     if allocatable[i] == 0 {
                         continue;
                     }
-                    let (req, cap) = (requested[i], allocatable[i]);
-                    let s = if req > cap {
-                        broken_linear(shape, MAX_UTILIZATION)
-                    } else {
-                        broken_linear(shape, div_trunc(req.wrapping_mul(MAX_UTILIZATION), cap))
-                    };
+                    let (_, s) = shape_point(shape, requested[i], allocatable[i]);
                     // Resources scoring zero do not count towards the mean at all.
                     if s > 0 {
                         let w = resources[i].weight;
@@ -196,6 +191,32 @@ impl Fit {
             }
         }
     }
+}
+
+/// A resource's utilisation (percent, capped at 100) and the score the shape gives it.
+fn shape_point(shape: &[(i64, i64)], req: i64, cap: i64) -> (i64, i64) {
+    let utilization = if req > cap {
+        MAX_UTILIZATION
+    } else {
+        div_trunc(req.wrapping_mul(MAX_UTILIZATION), cap)
+    };
+    (utilization, broken_linear(shape, utilization))
+}
+
+/// For RequestedToCapacityRatio, each resource's (utilisation, shape score) on a node from the
+/// scorer's requested/allocatable pairs (None for a resource the node does not have); None for
+/// the other strategies. For the playground's explanations.
+pub(crate) fn shape_points(args: &NodeResourcesFitArgs, requested: &[i64], allocatable: &[i64]) -> Option<Vec<Option<(i64, i64)>>> {
+    let Strategy::RequestedToCapacityRatio(shape) = Fit::new(args).strategy else {
+        return None;
+    };
+    Some(
+        requested
+            .iter()
+            .zip(allocatable)
+            .map(|(&r, &a)| (a != 0).then(|| shape_point(&shape, r, a)))
+            .collect(),
+    )
 }
 
 /// Weighted integer mean of the per-resource scores over the resources the node has.

@@ -127,6 +127,80 @@ fn has_countable_volume(pod: &Pod) -> bool {
         .any(|v| v.persistent_volume_claim.is_some() || v.ephemeral.is_some() || InTreePlugin::of_inline(v).is_some())
 }
 
+/// What Filter counts on one node, per CSI driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum VolumeCounts {
+    /// The pod has no volume counted against a limit.
+    NoNewVolumes,
+    /// The node's CSINode sets no limit (the counts are the pod's new volumes).
+    NoLimits { new: BTreeMap<String, i64> },
+    /// Limits, volumes already attached for the node's pods, and the pod's volumes not yet
+    /// attached there.
+    Counted {
+        limits: BTreeMap<String, i64>,
+        attached: BTreeMap<String, i64>,
+        new: BTreeMap<String, i64>,
+    },
+}
+
+/// Counts the volumes Filter compares with the node's limits (Err: the status Filter returns
+/// when the volumes cannot be listed).
+pub(crate) fn volume_counts(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<VolumeCounts, Status> {
+    if pod.pod.spec.volumes.is_empty() {
+        return Ok(VolumeCounts::NoNewVolumes);
+    }
+    let csi_node = cx.cluster.csi_nodes.get(node.name());
+    let mut new_volumes: HashMap<String, String> = HashMap::new();
+    if let Err(e) = attachable_volumes(cx, &pod.pod, csi_node, true, &mut new_volumes) {
+        return Err(match e {
+            CountError::NotFound(m) => Status::unresolvable(m),
+            CountError::Other(m) => Status::error(m),
+        });
+    }
+    if new_volumes.is_empty() {
+        return Ok(VolumeCounts::NoNewVolumes);
+    }
+    let per_driver = |volumes: &HashMap<String, String>| {
+        let mut m: BTreeMap<String, i64> = BTreeMap::new();
+        for driver in volumes.values() {
+            *m.entry(driver.clone()).or_insert(0) += 1;
+        }
+        m
+    };
+    // Per-driver limits from the CSINode; a driver without a count is unlimited.
+    let limits: BTreeMap<String, i64> = csi_node
+        .map(|cn| {
+            cn.spec
+                .drivers
+                .iter()
+                .filter_map(|d| Some((d.name.clone(), d.allocatable.as_ref()?.count? as i64)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if limits.is_empty() {
+        return Ok(VolumeCounts::NoLimits {
+            new: per_driver(&new_volumes),
+        });
+    }
+    let mut attached: HashMap<String, String> = HashMap::new();
+    for p in &node.pods {
+        if let Err(e) = attachable_volumes(cx, &p.pod, csi_node, false, &mut attached) {
+            let (CountError::NotFound(m) | CountError::Other(m)) = e;
+            return Err(Status::error(m));
+        }
+    }
+    // A volume already attached for another pod is not counted again.
+    for unique in attached.keys() {
+        new_volumes.remove(unique);
+    }
+    // VolumeAttachment objects are not part of the simulated cluster.
+    Ok(VolumeCounts::Counted {
+        limits,
+        attached: per_driver(&attached),
+        new: per_driver(&new_volumes),
+    })
+}
+
 impl Plugin for CsiLimits {
     fn name(&self) -> PluginName {
         PluginName::NodeVolumeLimits
@@ -188,59 +262,20 @@ impl Plugin for CsiLimits {
     }
 
     fn filter(&self, cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        if pod.pod.spec.volumes.is_empty() {
-            return Status::success();
-        }
-        let csi_node = cx.cluster.csi_nodes.get(node.name());
-        let mut new_volumes: HashMap<String, String> = HashMap::new();
-        if let Err(e) = attachable_volumes(cx, &pod.pod, csi_node, true, &mut new_volumes) {
-            return match e {
-                CountError::NotFound(m) => Status::unresolvable(m),
-                CountError::Other(m) => Status::error(m),
-            };
-        }
-        if new_volumes.is_empty() {
-            return Status::success();
-        }
-        // Per-driver limits from the CSINode; a driver without a count is unlimited.
-        let limits: BTreeMap<&str, i64> = csi_node
-            .map(|cn| {
-                cn.spec
-                    .drivers
-                    .iter()
-                    .filter_map(|d| Some((d.name.as_str(), d.allocatable.as_ref()?.count? as i64)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if limits.is_empty() {
-            return Status::success();
-        }
-        let mut attached: HashMap<String, String> = HashMap::new();
-        for p in &node.pods {
-            if let Err(e) = attachable_volumes(cx, &p.pod, csi_node, false, &mut attached) {
-                let (CountError::NotFound(m) | CountError::Other(m)) = e;
-                return Status::error(m);
-            }
-        }
-        let mut attached_count: HashMap<&str, i64> = HashMap::new();
-        for (unique, driver) in &attached {
-            // A volume already attached for another pod is not counted again.
-            new_volumes.remove(unique);
-            *attached_count.entry(driver.as_str()).or_insert(0) += 1;
-        }
-        // VolumeAttachment objects are not part of the simulated cluster.
-        let mut new_count: HashMap<&str, i64> = HashMap::new();
-        for driver in new_volumes.values() {
-            *new_count.entry(driver.as_str()).or_insert(0) += 1;
-        }
-        for (driver, count) in new_count {
-            if let Some(&max) = limits.get(driver) {
-                if attached_count.get(driver).copied().unwrap_or(0) + count > max {
-                    return Status::unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
+        match volume_counts(cx, pod, node) {
+            Err(s) => s,
+            Ok(VolumeCounts::Counted { limits, attached, new }) => {
+                for (driver, count) in new {
+                    if let Some(&max) = limits.get(driver.as_str()) {
+                        if attached.get(driver.as_str()).copied().unwrap_or(0) + count > max {
+                            return Status::unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
+                        }
+                    }
                 }
+                Status::success()
             }
+            Ok(_) => Status::success(),
         }
-        Status::success()
     }
 }
 

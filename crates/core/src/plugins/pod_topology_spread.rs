@@ -503,6 +503,211 @@ impl PodTopologySpread {
     }
 }
 
+/// One hard constraint checked on one node: the numbers its skew test uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SkewCheck {
+    /// Matching pods in the node's domain.
+    match_num: i64,
+    /// 1 when the incoming pod matches the constraint's own selector.
+    self_match: i64,
+    /// The global minimum (0 while fewer than minDomains domains exist).
+    min_match: i64,
+    max_skew: i64,
+}
+
+impl SkewCheck {
+    fn skew(&self) -> i64 {
+        self.match_num + self.self_match - self.min_match
+    }
+    fn fits(&self) -> bool {
+        self.skew() <= self.max_skew
+    }
+}
+
+/// Checks hard constraint `i` on `node` (at snapshot position `pos`); None when the node lacks
+/// the constraint's topology key.
+fn check_constraint(cx: &Ctx, s: &PreFilterState, i: usize, pod: &PodInfo, node: &NodeInfo, pos: Option<usize>) -> Option<SkewCheck> {
+    let c = &s.constraints[i];
+    if !node.labels().contains_key(&c.topology_key) {
+        return None;
+    }
+    let d = &s.domains[i];
+    let id = domain_of(cx, d, &c.topology_key, node, pos);
+    Some(SkewCheck {
+        match_num: if id == NO_DOMAIN { 0 } else { d.counts[id as usize] as i64 },
+        self_match: c.selector.matches(pod.labels()) as i64,
+        min_match: d.min_match(c.min_domains) as i64,
+        max_skew: c.max_skew as i64,
+    })
+}
+
+/// Matching pods soft constraint `i` counts for a node whose topology value is `value`: the
+/// node's own pods for the hostname key, the domain's total otherwise.
+fn soft_count(s: &PreScoreState, i: usize, pod: &PodInfo, node: &NodeInfo, value: &str) -> i64 {
+    let c = &s.constraints[i];
+    if c.topology_key == LABEL_HOSTNAME {
+        count_matching_pods(&node.pods, &c.selector, pod.namespace())
+    } else {
+        s.counts[i].get(value).copied().unwrap_or(0)
+    }
+}
+
+/// A hard constraint's numbers on one node, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct HardConstraintView {
+    pub topology_key: String,
+    pub max_skew: i32,
+    pub min_domains: i32,
+    pub selector: Selector,
+    /// The domains that count (a node there passes the policies), by value, with their
+    /// matching pods.
+    pub domains: Vec<(String, i64)>,
+    /// Nodes with every topology key that still do not count, each with whether the pod's
+    /// node affinity leaves it out (otherwise a taint the pod does not tolerate does).
+    pub excluded_nodes: Vec<(String, bool)>,
+    /// Nodes lacking some constraint's topology key (they never count).
+    pub nodes_missing_keys: usize,
+    /// The node's value for the key; None: the node lacks the label (and is rejected).
+    pub node_value: Option<String>,
+    /// Matching pods in the node's domain, 1 when the incoming pod matches the selector itself,
+    /// the global minimum used for the skew.
+    pub match_num: i64,
+    pub self_match: i64,
+    pub min_match: i64,
+    pub fits: bool,
+}
+
+/// The numbers behind Filter's verdict on `node`, one entry per hard constraint, read from the
+/// cycle state PreFilter wrote (None when PreFilter skipped the plugin).
+pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<HardConstraintView>> {
+    let s = CycleData::pre_filter(state, PluginName::PodTopologySpread)?;
+    let pos = cx.snapshot.position(node.name());
+    let mut out = Vec::new();
+    for (i, c) in s.constraints.iter().enumerate() {
+        let d = &s.domains[i];
+        // Domain ids back to their values, through any node in the domain.
+        let mut values: Vec<Option<&str>> = vec![None; d.counts.len()];
+        for (p, n) in cx.snapshot.nodes.iter().enumerate() {
+            if let (Some(&id), Some(v)) = (d.node_domain.get(p), n.labels().get(&c.topology_key)) {
+                if id != NO_DOMAIN {
+                    values[id as usize].get_or_insert(v.as_str());
+                }
+            }
+        }
+        let mut domains: Vec<(String, i64)> = (0..d.counts.len())
+            .filter(|&id| d.present[id])
+            .map(|id| (values[id].unwrap_or("").to_string(), d.counts[id] as i64))
+            .collect();
+        domains.sort();
+        let mut excluded_nodes = Vec::new();
+        let mut nodes_missing_keys = 0;
+        for n in &cx.snapshot.nodes {
+            if !node_has_all_keys(n.labels(), &s.constraints) {
+                nodes_missing_keys += 1;
+            } else if !c.includes_node(pod, &n.node, &s.node_affinity) {
+                let by_affinity = c.honor_node_affinity && !s.node_affinity.matches(&n.node);
+                excluded_nodes.push((n.name().to_string(), by_affinity));
+            }
+        }
+        let check = check_constraint(cx, s, i, pod, node, pos);
+        out.push(HardConstraintView {
+            topology_key: c.topology_key.clone(),
+            max_skew: c.max_skew,
+            min_domains: c.min_domains,
+            selector: c.selector.clone(),
+            domains,
+            excluded_nodes,
+            nodes_missing_keys,
+            node_value: node.labels().get(&c.topology_key).cloned(),
+            match_num: check.map_or(0, |k| k.match_num),
+            self_match: check.map_or(0, |k| k.self_match),
+            min_match: check.map_or(d.min_match(c.min_domains) as i64, |k| k.min_match),
+            fits: check.is_some_and(|k| k.fits()),
+        });
+    }
+    Some(out)
+}
+
+/// A soft constraint's part of one node's raw score, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct SoftConstraintView {
+    pub topology_key: String,
+    pub max_skew: i32,
+    pub selector: Selector,
+    /// Matching pods per domain of the feasible nodes, by value (empty for the hostname key,
+    /// whose count is the node's own).
+    pub domain_counts: Vec<(String, i64)>,
+    /// The node's value for the key (None: the constraint adds nothing here).
+    pub node_value: Option<String>,
+    /// Matching pods counted for the node.
+    pub count: i64,
+    /// The topology's weight, ln(domains + 2), and the number of domains it was computed from
+    /// (None when that number could not be recovered).
+    pub weight: f64,
+    pub domains: Option<usize>,
+    /// count × weight + (maxSkew − 1).
+    pub part: f64,
+}
+
+/// What PreScore decided, and the per-constraint parts of the node's raw score.
+#[derive(Clone, Debug)]
+pub(crate) struct SpreadScoreView {
+    pub constraints: Vec<SoftConstraintView>,
+    /// Scored nodes lacking a topology key: they score 0 and do not take part in normalizing.
+    pub ignored_nodes: Vec<String>,
+    /// The rounded sum of the parts (what Score returns; 0 for an ignored node).
+    pub raw: i64,
+}
+
+/// The numbers behind Score on `node`, read from the cycle state PreScore wrote for
+/// `scored_nodes` feasible nodes (None when PreScore skipped the plugin).
+pub(crate) fn explain_score(state: &CycleState, pod: &PodInfo, node: &NodeInfo, scored_nodes: usize) -> Option<SpreadScoreView> {
+    let s = CycleData::pre_score(state, PluginName::PodTopologySpread)?;
+    let mut ignored_nodes: Vec<String> = s.ignored.iter().cloned().collect();
+    ignored_nodes.sort();
+    let ignored = s.ignored.contains(node.name());
+    let mut constraints = Vec::new();
+    let mut sum = 0.0;
+    for (i, c) in s.constraints.iter().enumerate() {
+        let size = if c.topology_key == LABEL_HOSTNAME {
+            scored_nodes.checked_sub(s.ignored.len())
+        } else {
+            Some(s.counts[i].len())
+        };
+        let node_value = node.labels().get(&c.topology_key).cloned();
+        let count = match &node_value {
+            Some(v) if !ignored => soft_count(s, i, pod, node, v),
+            _ => 0,
+        };
+        let part = if node_value.is_some() && !ignored {
+            score_for_count(count, c.max_skew, s.weights[i])
+        } else {
+            0.0
+        };
+        sum += part;
+        constraints.push(SoftConstraintView {
+            topology_key: c.topology_key.clone(),
+            max_skew: c.max_skew,
+            selector: c.selector.clone(),
+            domain_counts: {
+                let mut d: Vec<(String, i64)> = s.counts[i].iter().map(|(k, v)| (k.clone(), *v)).collect();
+                d.sort();
+                d
+            },
+            node_value,
+            count,
+            weight: s.weights[i],
+            domains: size.filter(|&n| topology_normalizing_weight(n) == s.weights[i]),
+            part,
+        });
+    }
+    Some(SpreadScoreView {
+        constraints,
+        ignored_nodes,
+        raw: if ignored { 0 } else { sum.round() as i64 },
+    })
+}
+
 fn queue_if(b: bool) -> QueueingHint {
     if b {
         QueueingHint::Queue
@@ -603,19 +808,12 @@ impl Plugin for PodTopologySpread {
         let Some(s) = CycleData::pre_filter(state, PluginName::PodTopologySpread) else {
             return missing_pre_filter_state();
         };
-        let labels = node.labels();
         let pos = cx.snapshot.position(node.name());
-        for (i, c) in s.constraints.iter().enumerate() {
-            if !labels.contains_key(&c.topology_key) {
-                return Status::unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-            }
-            let d = &s.domains[i];
-            let min_match = d.min_match(c.min_domains) as i64;
-            let self_match = c.selector.matches(pod.labels()) as i64;
-            let id = domain_of(cx, d, &c.topology_key, node, pos);
-            let match_num = if id == NO_DOMAIN { 0 } else { d.counts[id as usize] as i64 };
-            if match_num + self_match - min_match > c.max_skew as i64 {
-                return Status::unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+        for i in 0..s.constraints.len() {
+            match check_constraint(cx, s, i, pod, node, pos) {
+                None => return Status::unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH),
+                Some(k) if !k.fits() => return Status::unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH),
+                Some(_) => {}
             }
         }
         Status::success()
@@ -702,12 +900,7 @@ impl Plugin for PodTopologySpread {
         let mut score = 0.0;
         for (i, c) in s.constraints.iter().enumerate() {
             let Some(v) = labels.get(&c.topology_key) else { continue };
-            let cnt = if c.topology_key == LABEL_HOSTNAME {
-                count_matching_pods(&node.pods, &c.selector, pod.namespace())
-            } else {
-                s.counts[i].get(v.as_str()).copied().unwrap_or(0)
-            };
-            score += score_for_count(cnt, c.max_skew, s.weights[i]);
+            score += score_for_count(soft_count(s, i, pod, node, v), c.max_skew, s.weights[i]);
         }
         Ok(score.round() as i64)
     }

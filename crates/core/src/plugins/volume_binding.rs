@@ -47,12 +47,25 @@ fn claim_key(pvc: &PersistentVolumeClaim) -> String {
 /// A bound claim and what its volume's node affinity requires.
 #[derive(Debug)]
 struct BoundClaim {
+    /// The claim's name.
+    claim: String,
     /// None: the claim names a volume that does not exist.
     pv: Option<Arc<PersistentVolume>>,
     affinity: PvAffinity,
     /// For a migratable in-tree volume: its plugin and the node affinity after translation to
     /// CSI (used on nodes whose CSINode lists the plugin as migrated).
     migrated: Option<(InTreePlugin, Result<PvAffinity, String>)>,
+}
+
+impl BoundClaim {
+    /// The node affinity checked on a node with this CSINode: the translated one when the
+    /// node treats the volume's in-tree plugin as migrated.
+    fn node_affinity(&self, csi_node: Option<&api::CsiNode>) -> Result<&PvAffinity, String> {
+        match &self.migrated {
+            Some((plugin, translated)) if plugin_migrated_on_node(*plugin, csi_node) => translated.as_ref().map_err(Clone::clone),
+            _ => Ok(&self.affinity),
+        }
+    }
 }
 
 /// An unbound claim that waits for its first consumer.
@@ -168,7 +181,12 @@ fn pod_volume_claims(cx: &Ctx, pod: &Pod) -> Result<(PodVolumeClaims, bool), Str
                     .map_err(|e| format!("could not translate pv: {e}"));
                 Some((plugin, translated))
             });
-            out.bound.push(BoundClaim { pv, affinity, migrated });
+            out.bound.push(BoundClaim {
+                claim: pvc.metadata.name.clone(),
+                pv,
+                affinity,
+                migrated,
+            });
         } else if is_delay_binding_mode(cx.cluster, pvc) && pvc.spec.volume_name.as_deref().unwrap_or("").is_empty() {
             let selector = match &pvc.spec.selector {
                 None => Ok(None),
@@ -316,11 +334,7 @@ fn find_pod_volumes(cx: &Ctx, claims: &PodVolumeClaims, node: &api::Node) -> Res
                 pvs_found = false;
                 break;
             }
-            let affinity = match &b.migrated {
-                Some((plugin, translated)) if plugin_migrated_on_node(*plugin, csi_node) => translated.as_ref().map_err(Clone::clone)?,
-                _ => &b.affinity,
-            };
-            if !affinity.matches(labels) {
+            if !b.node_affinity(csi_node)?.matches(labels) {
                 bound_ok = false;
                 break;
             }
@@ -373,6 +387,68 @@ fn find_pod_volumes(cx: &Ctx, claims: &PodVolumeClaims, node: &api::Node) -> Res
         }
     }
     Ok((pv_out, reasons(bound_ok, unbound_ok, enough_storage, pvs_found)))
+}
+
+/// A claim of the pod as Filter sees it on one node, for the playground's explanations.
+#[derive(Clone, Debug)]
+pub(crate) enum ClaimView {
+    /// A bound claim: its volume (None: missing) and whether the volume's node affinity
+    /// allows the node.
+    Bound {
+        claim: String,
+        volume: Option<Arc<PersistentVolume>>,
+        node_ok: bool,
+    },
+    /// A claim waiting for its first consumer: the volume it would bind here, or whether it
+    /// would be provisioned here.
+    Delayed {
+        claim: Arc<PersistentVolumeClaim>,
+        binds_to: Option<String>,
+        provisioned: bool,
+    },
+}
+
+/// The pod's claims on one node and the reasons Filter gives (none: it passes).
+#[derive(Clone, Debug)]
+pub(crate) struct BindingView {
+    pub claims: Vec<ClaimView>,
+    pub reasons: Vec<&'static str>,
+}
+
+/// Explains Filter on `node` from PreFilter's state (None when PreFilter did not look at
+/// claims; Err when Filter errs).
+pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, node: &NodeInfo) -> Option<Result<BindingView, String>> {
+    let claims = state.read::<StateData>(PluginName::VolumeBinding)?.claims.as_ref()?;
+    let explain = || -> Result<BindingView, String> {
+        let (volumes, reasons) = find_pod_volumes(cx, claims, &node.node)?;
+        let csi_node = cx.cluster.csi_nodes.get(node.name());
+        let mut out = Vec::new();
+        for b in &claims.bound {
+            let node_ok = match &b.pv {
+                Some(_) => b.node_affinity(csi_node)?.matches(node.labels()),
+                None => false,
+            };
+            out.push(ClaimView::Bound {
+                claim: b.claim.clone(),
+                volume: b.pv.clone(),
+                node_ok,
+            });
+        }
+        for d in &claims.delayed {
+            let name = &d.pvc.metadata.name;
+            out.push(ClaimView::Delayed {
+                claim: d.pvc.clone(),
+                binds_to: volumes
+                    .static_bindings
+                    .iter()
+                    .find(|(_, c)| &c.metadata.name == name)
+                    .map(|(pv, _)| pv.metadata.name.clone()),
+                provisioned: volumes.dynamic_provisions.iter().any(|c| &c.metadata.name == name),
+            });
+        }
+        Ok(BindingView { claims: out, reasons })
+    };
+    Some(explain())
 }
 
 /// Upstream checkVolumeProvisions: (provisioning possible, enough storage, the claims).

@@ -84,6 +84,49 @@ fn satisfy_volume_conflicts<'a>(pod: &Pod, existing: impl Iterator<Item = &'a Po
     true
 }
 
+/// The numbers behind Filter's verdict on one node, for the playground's explanations.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RestrictionsView {
+    /// The pod's inline disks that may not be shared (volume names).
+    pub inline_disks: Vec<String>,
+    /// (the pod's volume, the pod on the node holding the same disk).
+    pub disk_conflicts: Vec<(String, String)>,
+    /// The pod's ReadWriteOncePod claims.
+    pub rwop_claims: Vec<String>,
+    /// How many of them scheduled pods already use (from PreFilter's state).
+    pub rwop_in_use: i64,
+    /// (claim, the pod using it, its node), found by looking through the nodes.
+    pub rwop_users: Vec<(String, String, String)>,
+}
+
+/// Explains Filter on `node` (None when PreFilter skipped the plugin). `node` may carry
+/// nominated pods the snapshot's copy does not.
+pub(crate) fn explain_filter(cx: &crate::framework::Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<RestrictionsView> {
+    let s = state.read::<PreFilterState>(PluginName::VolumeRestrictions)?;
+    let mut out = RestrictionsView {
+        rwop_claims: s.rwop_claims.to_vec(),
+        rwop_in_use: s.conflicting_ref_count,
+        ..Default::default()
+    };
+    for v in pod.pod.spec.volumes.iter().filter(|v| needs_restrictions_check(v)) {
+        out.inline_disks.push(v.name.clone());
+        for p in node.pods.iter().filter(|p| is_volume_conflict(v, &p.pod)) {
+            out.disk_conflicts.push((v.name.clone(), p.key.clone()));
+        }
+    }
+    let nodes = cx.snapshot.nodes.iter().map(|n| if n.name() == node.name() { node } else { n });
+    for n in nodes {
+        for p in n.pods.iter().filter(|p| p.namespace() == pod.namespace() && p.uid != pod.uid) {
+            for c in p.pod.spec.volumes.iter().filter_map(|v| v.persistent_volume_claim.as_ref()) {
+                if s.rwop_claims.contains(&c.claim_name) {
+                    out.rwop_users.push((c.claim_name.clone(), p.key.clone(), n.name().to_string()));
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 impl Plugin for VolumeRestrictions {
     fn name(&self) -> PluginName {
         PluginName::VolumeRestrictions

@@ -52,6 +52,16 @@ fn pv_topologies(pv: &PersistentVolume) -> Vec<PvTopology> {
 /// The topologies of the volumes bound to the pod's claims (upstream getPVbyPod).
 fn topologies_for_pod(cx: &Ctx, pod: &PodInfo) -> Result<Vec<PvTopology>, Status> {
     let mut out = Vec::new();
+    for (_, pv) in bound_volumes(cx, pod)? {
+        out.extend(pv_topologies(pv));
+    }
+    Ok(out)
+}
+
+/// The volumes bound to the pod's claims, with the claims' names; claims waiting for their
+/// first consumer have none yet.
+fn bound_volumes<'a>(cx: &Ctx<'a>, pod: &'a PodInfo) -> Result<Vec<(&'a str, &'a PersistentVolume)>, Status> {
+    let mut out = Vec::new();
     for v in &pod.pod.spec.volumes {
         let Some(c) = &v.persistent_volume_claim else { continue };
         if c.claim_name.is_empty() {
@@ -83,9 +93,52 @@ fn topologies_for_pod(cx: &Ctx, pod: &PodInfo) -> Result<Vec<PvTopology>, Status
         let Some(pv) = cx.cluster.pvs.get(pv_name) else {
             return Err(Status::unresolvable(not_found("persistentvolume", pv_name)));
         };
-        out.extend(pv_topologies(pv));
+        out.push((c.claim_name.as_str(), pv.as_ref()));
     }
     Ok(out)
+}
+
+/// The node's value for a volume topology label (the GA label stands in for a beta one), and
+/// whether the volume allows it.
+fn topology_matches<'n>(t: &PvTopology, labels: &'n crate::api::Labels) -> (Option<&'n String>, bool) {
+    let v = labels.get(t.key).or_else(|| labels.get(ga_label(t.key)));
+    (v, v.is_some_and(|v| t.values.contains(v)))
+}
+
+/// One topology label of one bound volume checked on a node, for the playground's
+/// explanations.
+#[derive(Clone, Debug)]
+pub(crate) struct VolumeTopologyView {
+    pub claim: String,
+    pub volume: String,
+    pub key: &'static str,
+    /// The zones (or regions) the volume allows.
+    pub values: Vec<String>,
+    /// The node's value (None: the node lacks the label).
+    pub node_value: Option<String>,
+    pub matches: bool,
+}
+
+/// Explains Filter on `node`: each bound volume's topology labels against the node's; the
+/// flag says whether the node has any topology label at all (without one, it accepts any
+/// volume). Err carries the status when the pod's volumes cannot be looked up.
+pub(crate) fn explain_filter(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<(Vec<VolumeTopologyView>, bool), Status> {
+    let labels = node.labels();
+    let mut out = Vec::new();
+    for (claim, pv) in bound_volumes(cx, pod)? {
+        for t in pv_topologies(pv) {
+            let (v, ok) = topology_matches(&t, labels);
+            out.push(VolumeTopologyView {
+                claim: claim.to_string(),
+                volume: pv.metadata.name.clone(),
+                key: t.key,
+                values: t.values.iter().cloned().collect(),
+                node_value: v.cloned(),
+                matches: ok,
+            });
+        }
+    }
+    Ok((out, TOPOLOGY_LABELS.iter().any(|k| labels.contains_key(*k))))
 }
 
 fn pod_uses_claim(pod: &PodInfo, ns: &str, name: &str) -> bool {
@@ -175,8 +228,7 @@ impl Plugin for VolumeZone {
             return Status::success();
         }
         for t in topologies {
-            let v = labels.get(t.key).or_else(|| labels.get(ga_label(t.key)));
-            if !v.is_some_and(|v| t.values.contains(v)) {
+            if !topology_matches(t, labels).1 {
                 return Status::unresolvable(ERR_REASON_CONFLICT);
             }
         }

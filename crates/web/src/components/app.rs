@@ -42,8 +42,18 @@ fn default_saved() -> Saved {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let saved = storage::load_saved().unwrap_or_else(default_saved);
-    let st = AppState::new(saved, initial_theme());
+    let embed = storage::embed_mode();
+    // `?preset=<id>` opens a preset (a docs page can link straight to one); an embedded page
+    // never reads or writes the visitor's autosaved scenario.
+    let asked = storage::query_param("preset").and_then(|id| scenario::preset(&id)).map(Saved::from_preset);
+    let autosaved = if embed { None } else { storage::load_saved() };
+    let mine = if embed { None } else { storage::load_mine() };
+    let st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), initial_theme(), mine, embed);
+    if let Some(p) = asked {
+        if autosaved.as_ref().is_none_or(|a| a.parts != p.parts) {
+            st.replace_scenario(p);
+        }
+    }
     provide_context(st);
     let editor: EditorHandle = StoredValue::new_local(None);
     provide_context(editor);
@@ -60,7 +70,11 @@ pub fn App() -> impl IntoView {
                 }
                 None => st.flash("The link's scenario could not be read"),
             }
-            storage::set_hash("");
+            // The full playground drops the payload from the address bar (edits would make it
+            // stale); an embedded page keeps it, so a reload shows the same scenario.
+            if !embed {
+                storage::set_hash("");
+            }
         });
     }
 
@@ -95,9 +109,11 @@ pub fn App() -> impl IntoView {
         run
     });
 
-    // Autosave.
+    // Autosave (not when embedded: a docs page must not overwrite the visitor's own work).
     Effect::new(move |_| {
-        st.saved.with(storage::save);
+        if !embed {
+            st.saved.with(storage::save);
+        }
     });
 
     // Theme on the document element.
@@ -240,12 +256,14 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <div class="app">
+        <div class="app" class:embed=embed>
             <TopBar/>
             <main class="workspace">
-                <section class="panel editor-panel" aria-label="Scenario editor">
-                    <Editor/>
-                </section>
+                {(!embed).then(|| view! {
+                    <section class="panel editor-panel" aria-label="Scenario editor">
+                        <Editor/>
+                    </section>
+                })}
                 <section class="panel cluster-panel" aria-label="Cluster">
                     <ClusterView/>
                 </section>

@@ -2,7 +2,7 @@
 //! preemption, the FailedScheduling message) or the profiles.
 
 use crate::components::{
-    filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
+    events::Events, filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
 };
 use crate::fmt;
 use crate::state::{use_app, LowerTab};
@@ -12,6 +12,7 @@ use schedlab_core::view::{CycleView, Marker, Stage};
 #[component]
 pub fn LowerPanel() -> impl IntoView {
     let st = use_app();
+    let events = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.events_total).unwrap_or(0)));
     let tab_btn = move |t: LowerTab, label: &'static str| {
         view! {
             <button
@@ -22,6 +23,7 @@ pub fn LowerPanel() -> impl IntoView {
                 on:click=move |_| st.set_lower.set(t)
             >
                 {label}
+                {(t == LowerTab::Events).then(|| view! { <span class="count">{move || events.get()}</span> })}
             </button>
         }
     };
@@ -30,13 +32,16 @@ pub fn LowerPanel() -> impl IntoView {
             <div class="panel-head">
                 <div class="tabs" role="tablist" aria-label="Lower panel">
                     {tab_btn(LowerTab::Cycle, "Scheduling cycle")}
+                    {tab_btn(LowerTab::Events, "Events")}
                     {tab_btn(LowerTab::Profiles, "Profiles")}
                 </div>
                 <CycleTitle/>
             </div>
-            <Show when=move || st.lower.get() == LowerTab::Cycle fallback=|| view! { <Profiles/> }>
-                <CycleBody/>
-            </Show>
+            {move || match st.lower.get() {
+                LowerTab::Cycle => view! { <CycleBody/> }.into_any(),
+                LowerTab::Events => view! { <Events/> }.into_any(),
+                LowerTab::Profiles => view! { <Profiles/> }.into_any(),
+            }}
         </div>
     }
 }

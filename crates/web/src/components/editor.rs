@@ -107,9 +107,9 @@ pub fn Editor() -> impl IntoView {
         st.summary
             .with(|s| {
                 s.as_ref().map(|s| match p {
-                    Part::Nodes => s.model.nodes.len().to_string(),
-                    Part::Pods => s.model.pods.len().to_string(),
-                    Part::Config => s.model.profiles.len().to_string(),
+                    Part::Nodes => compact(s.model.nodes.len()),
+                    Part::Pods => compact(s.model.pods.len()),
+                    Part::Config => compact(s.model.profiles.len()),
                     Part::Other => String::new(),
                 })
             })
@@ -233,6 +233,15 @@ pub fn Editor() -> impl IntoView {
             <div class="editor-host" node_ref=host></div>
             <ErrorList/>
         </div>
+    }
+}
+
+/// A tab's object count, short enough for four tabs to fit the editor's width: 5k, 10k, 1.5k.
+fn compact(n: usize) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1000..=9999 if n % 1000 >= 100 => format!("{}.{}k", n / 1000, n % 1000 / 100),
+        _ => format!("{}k", n / 1000),
     }
 }
 

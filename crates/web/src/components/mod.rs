@@ -4,6 +4,7 @@ pub mod app;
 pub mod cluster;
 pub mod cycle;
 pub mod editor;
+pub mod events;
 pub mod explain_panel;
 pub mod filter_matrix;
 pub mod generate_dialog;

@@ -12,7 +12,12 @@ pub fn TopBar() -> impl IntoView {
     let preset_value = move || st.saved.with(|s| s.preset.clone().unwrap_or_default());
     let on_preset = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
-        if let Some(p) = scenario::preset(&id) {
+        if id == MINE {
+            if let Some(mine) = st.mine.get_untracked() {
+                st.replace_scenario(mine);
+                st.flash("Your scenario is back");
+            }
+        } else if let Some(p) = scenario::preset(&id) {
             let mut saved = Saved::from_preset(p);
             saved.seed = st.saved.with_untracked(|s| s.seed);
             st.replace_scenario(saved);
@@ -34,13 +39,39 @@ pub fn TopBar() -> impl IntoView {
             let hash = format!("{}{payload}", storage::HASH_PREFIX);
             storage::set_hash(&hash);
             let url = window().location().href().unwrap_or_default();
-            let clip = window().navigator().clipboard();
-            let copied = wasm_bindgen_futures::JsFuture::from(clip.write_text(&url)).await.is_ok();
-            st.flash(if copied {
+            st.flash(if copy(&url).await {
                 format!("Link copied ({} characters)", url.len())
             } else {
                 "The link is in the address bar".to_string()
             });
+        });
+    };
+    // An iframe snippet for a docs page: the same scenario, without the editor.
+    let embed_code = move |_| {
+        let saved = st.saved.get_untracked();
+        spawn_local(async move {
+            let Some(payload) = storage::encode(&saved).await else {
+                st.flash("Could not encode the scenario");
+                return;
+            };
+            let code = format!(
+                "<iframe src=\"{}\" title=\"schedlab: kube-scheduler playground\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
+                storage::embed_url(&payload)
+            );
+            st.flash(if copy(&code).await {
+                "Embed code copied: paste it into a page (an <iframe>)".to_string()
+            } else {
+                "Could not copy the embed code".to_string()
+            });
+        });
+    };
+    // Embedded: open the same scenario in the full playground (editor included).
+    let open_full = move |_| {
+        let saved = st.saved.get_untracked();
+        spawn_local(async move {
+            if let Some(payload) = storage::encode(&saved).await {
+                let _ = window().open_with_url_and_target(&storage::full_url(&payload), "_blank");
+            }
         });
     };
     let toggle_theme = move |_| {
@@ -75,6 +106,34 @@ pub fn TopBar() -> impl IntoView {
         Busy::Running { cycles, pods } if pods > 0 => format!("scheduling… {cycles} cycles ({pods} pods)"),
         Busy::Running { .. } => "scheduling…".into(),
     };
+    let theme_button = move || {
+        view! {
+            <button class="btn icon" on:click=toggle_theme aria-label="Switch light/dark theme" title="Light/dark theme">
+                {move || if st.theme.get() == Theme::Dark { "☀" } else { "☾" }}
+            </button>
+            <button class="btn icon" on:click=move |_| st.set_show_help.set(true) aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+                "?"
+            </button>
+        }
+    };
+    if st.embed {
+        return view! {
+            <header class="topbar">
+                <div class="brand">
+                    <span class="logo" aria-hidden="true">"⎈"</span>
+                    <span class="name">"schedlab"</span>
+                </div>
+                <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string()>
+                    {status}
+                </span>
+                <button class="btn" on:click=open_full aria-label="Open this scenario in the full playground" title="Edit this scenario in the full playground (new tab)">
+                    "Open in schedlab ↗"
+                </button>
+                {theme_button}
+            </header>
+        }
+        .into_any();
+    }
     view! {
         <header class="topbar">
             <div class="brand">
@@ -86,6 +145,11 @@ pub fn TopBar() -> impl IntoView {
                 <span class="label">"Preset"</span>
                 <select aria-label="Preset scenario" on:change=on_preset prop:value=preset_value>
                     <option value="" disabled=true>"Custom scenario"</option>
+                    {move || {
+                        let custom = st.saved.with(|s| s.is_custom());
+                        (st.mine.with(|m| m.is_some()) && !custom)
+                            .then(|| view! { <option value=MINE>"↩ My scenario (kept when replaced)"</option> })
+                    }}
                     {scenario::PRESETS
                         .iter()
                         .map(|p| view! { <option value=p.id selected=move || preset_value() == p.id>{p.title}</option> })
@@ -110,13 +174,19 @@ pub fn TopBar() -> impl IntoView {
                 {status}
             </span>
             <span class="spacer"></span>
-            <button class="btn" on:click=share aria-label="Copy a share link">"Share"</button>
-            <button class="btn icon" on:click=toggle_theme aria-label="Switch light/dark theme" title="Light/dark theme">
-                {move || if st.theme.get() == Theme::Dark { "☀" } else { "☾" }}
-            </button>
-            <button class="btn icon" on:click=move |_| st.set_show_help.set(true) aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
-                "?"
-            </button>
+            <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario">"Share"</button>
+            <button class="btn" on:click=embed_code aria-label="Copy embed code" title="Copy an <iframe> that shows this scenario without the editor, for a docs page">"Embed"</button>
+            {theme_button}
         </header>
     }
+    .into_any()
+}
+
+/// The preset list's value for the user's own scenario kept aside.
+const MINE: &str = "mine";
+
+/// Copies text to the clipboard; false when the browser refuses.
+async fn copy(text: &str) -> bool {
+    let clip = window().navigator().clipboard();
+    wasm_bindgen_futures::JsFuture::from(clip.write_text(text)).await.is_ok()
 }
