@@ -178,3 +178,28 @@ test("at 1280 px, both themes: cycle, score table, events, profiles", async () =
     noErrors(page);
   }
 });
+
+test("a PodTopologySpread rejection is explained with the counts per zone and the skew", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  const trace = cli(joinParts(await savedParts(page)), "trace");
+  const nodes = trace.header.nodes;
+  // The first cycle in which PodTopologySpread rejects a node.
+  const filter = trace.events.find(
+    (e) => e.type === "filter" && e.verdicts.some((v) => v.failed && v.failed.plugin === "PodTopologySpread"),
+  );
+  assert.ok(filter, "the tour has a spread rejection");
+  const v = filter.verdicts.find((v) => v.failed && v.failed.plugin === "PodTopologySpread");
+  await gotoPhase(page, filter.cycle, "Filter");
+  await page.click(`table.matrix tr[data-node="${nodes[v.node]}"] [data-cell="fail"]`);
+  await page.waitForSelector(".explain li");
+  const text = await page.textContent(".explain");
+  assert.ok(text.includes(v.failed.reasons[0]), text);
+  assert.match(text, /Matching pods per zone: zone-a \d+/);
+  assert.match(text, /skew \d+ − \d+ = \d+ > maxSkew 1/);
+  assert.doesNotMatch(text, /did not reproduce/);
+  await shot(page, "20-spread-explained");
+  noErrors(page);
+});
