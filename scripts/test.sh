@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up the machine, then runs every test: unit and integration tests (including the
-# conformance corpus), the engine's tests compiled to wasm32 in headless Chromium, the
+# conformance corpus), clippy, the engine's tests compiled to wasm32 in headless Chromium, the
 # benchmark, the conformance check of the release binary, and the web playground's browser
 # tests.
 set -euo pipefail
@@ -9,6 +9,11 @@ scripts/setup.sh
 
 echo "== cargo test (native)"
 cargo test --workspace
+
+echo "== clippy (workspace lints, warnings are errors)"
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p schedlab-web --target wasm32-unknown-unknown -- -D warnings
 
 echo "== cargo test (wasm32, headless Chromium)"
 CHROMEDRIVER="$(command -v chromedriver)" cargo test -p schedlab-core --target wasm32-unknown-unknown

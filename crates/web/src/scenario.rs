@@ -412,7 +412,9 @@ mod tests {
                 let sc = schedlab_core::load_str(text, p.id).unwrap();
                 let mut e = schedlab_core::Engine::new(sc, Default::default());
                 e.run();
-                let mut out: Vec<(String, Option<String>, Option<String>, Option<String>)> = e
+                // Per pod: key, node, nominated node, FailedScheduling message.
+                type Outcome = (String, Option<String>, Option<String>, Option<String>);
+                let mut out: Vec<Outcome> = e
                     .pods
                     .iter()
                     .map(|s| (s.info.key.clone(), s.node.clone(), s.nominated_node.clone(), s.message.clone()))
