@@ -203,3 +203,20 @@ test("a PodTopologySpread rejection is explained with the counts per zone and th
   await shot(page, "20-spread-explained");
   noErrors(page);
 });
+
+test("?preset= opens a preset once; a reload then keeps the user's edits", async () => {
+  const page = await newPage(env);
+  await page.goto(`${env.url}?preset=scoring`);
+  await ready(page);
+  assert.equal(await page.inputValue('select[aria-label="Preset scenario"]'), "scoring");
+  assert.ok(!(await page.evaluate(() => location.search)).includes("preset"), "the query is dropped");
+  await pause(page);
+  const parts = await savedParts(page);
+  await page.click("#tab-nodes");
+  await replaceEditorText(page, parts.nodes + "\n# my note\n");
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts.nodes.includes("# my note"));
+  await page.reload();
+  await ready(page);
+  assert.ok((await savedParts(page)).nodes.includes("# my note"), "the edit survives the reload");
+  noErrors(page);
+});

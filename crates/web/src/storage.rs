@@ -47,6 +47,16 @@ pub fn query_param(name: &str) -> Option<String> {
     })
 }
 
+/// Drops the query (`?preset=…`) from the address without a reload or a history entry, so that
+/// reloading shows the user's edits rather than the preset again.
+pub fn clear_query() {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(history) = w.history() else { return };
+    let loc = w.location();
+    let url = format!("{}{}", loc.pathname().unwrap_or_default(), loc.hash().unwrap_or_default());
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+}
+
 /// Embedded in another page (`?embed`): no editor, no autosave, a link to the full playground.
 pub fn embed_mode() -> bool {
     query_param("embed").is_some_and(|v| v != "0" && v != "false")

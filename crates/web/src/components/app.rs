@@ -53,6 +53,9 @@ pub fn App() -> impl IntoView {
         if autosaved.as_ref().is_none_or(|a| a.parts != p.parts) {
             st.replace_scenario(p);
         }
+        if !embed {
+            storage::clear_query();
+        }
     }
     provide_context(st);
     let editor: EditorHandle = StoredValue::new_local(None);
