@@ -166,6 +166,8 @@ test("at 1280 px, both themes: cycle, score table, events, profiles", async () =
       return pps.filter((p) => p.getBoundingClientRect().right > box.right).map((p) => p.textContent);
     });
     assert.deepEqual(cut, [], "the whole pipeline is visible");
+    const lines = await page.$$eval(".pipeline .pp", (pps) => new Set(pps.map((p) => Math.round(p.getBoundingClientRect().top))).size);
+    assert.equal(lines, 1, "the pipeline is one line");
     await shot(page, `16-1280-${scheme}-preemption`);
     await gotoPhase(page, 2, "NormalizeScore");
     await shot(page, `17-1280-${scheme}-score`);
