@@ -435,18 +435,12 @@ impl Plugin for InterPodAffinity {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(
-                    EventResource::Pod,
-                    ActionType::ADD.union(ActionType::UPDATE_POD_LABEL).union(ActionType::DELETE),
-                ),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(
+                EventResource::Pod,
+                ActionType::ADD.union(ActionType::UPDATE_POD_LABEL).union(ActionType::DELETE),
+            ),
             // With queueing hints on, node taint updates are not registered.
-            ClusterEventWithHint {
-                event: ClusterEvent::new(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(EventResource::Node, ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL)),
         ]
     }
 

@@ -740,26 +740,20 @@ impl Plugin for PodTopologySpread {
 
     fn events_to_register(&self) -> Vec<ClusterEventWithHint> {
         vec![
-            ClusterEventWithHint {
-                event: ClusterEvent::new(
-                    EventResource::Pod,
-                    ActionType::ADD
-                        .union(ActionType::UPDATE_POD_LABEL)
-                        .union(ActionType::UPDATE_POD_TOLERATION)
-                        .union(ActionType::DELETE),
-                ),
-                has_hint: true,
-            },
-            ClusterEventWithHint {
-                event: ClusterEvent::new(
-                    EventResource::Node,
-                    ActionType::ADD
-                        .union(ActionType::DELETE)
-                        .union(ActionType::UPDATE_NODE_LABEL)
-                        .union(ActionType::UPDATE_NODE_TAINT),
-                ),
-                has_hint: true,
-            },
+            ClusterEventWithHint::hinted(
+                EventResource::Pod,
+                ActionType::ADD
+                    .union(ActionType::UPDATE_POD_LABEL)
+                    .union(ActionType::UPDATE_POD_TOLERATION)
+                    .union(ActionType::DELETE),
+            ),
+            ClusterEventWithHint::hinted(
+                EventResource::Node,
+                ActionType::ADD
+                    .union(ActionType::DELETE)
+                    .union(ActionType::UPDATE_NODE_LABEL)
+                    .union(ActionType::UPDATE_NODE_TAINT),
+            ),
         ]
     }
 
