@@ -50,11 +50,8 @@ pub fn query_param(name: &str) -> Option<String> {
 /// Drops the query (`?preset=…`) from the address without a reload or a history entry, so that
 /// reloading shows the user's edits rather than the preset again.
 pub fn clear_query() {
-    let Some(w) = web_sys::window() else { return };
-    let Ok(history) = w.history() else { return };
-    let loc = w.location();
-    let url = format!("{}{}", loc.pathname().unwrap_or_default(), loc.hash().unwrap_or_default());
-    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+    replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.hash().unwrap_or_default()));
 }
 
 /// Embedded in another page (`?embed`): no editor, no autosave, a link to the full playground.
@@ -62,25 +59,15 @@ pub fn embed_mode() -> bool {
     query_param("embed").is_some_and(|v| v != "0" && v != "false")
 }
 
-/// The full playground's address for a share payload (no query, so not embedded).
-pub fn full_url(payload: &str) -> String {
-    let Some(w) = web_sys::window() else { return String::new() };
-    let loc = w.location();
+/// This page's address for a share payload: the full playground (`embed` false: no query) or
+/// the embedded one (`?embed`).
+pub fn share_url(payload: &str, embed: bool) -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
     format!(
-        "{}{}{HASH_PREFIX}{payload}",
+        "{}{}{}{HASH_PREFIX}{payload}",
         loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default()
-    )
-}
-
-/// The embedded playground's address for a share payload.
-pub fn embed_url(payload: &str) -> String {
-    let Some(w) = web_sys::window() else { return String::new() };
-    let loc = w.location();
-    format!(
-        "{}{}?embed{HASH_PREFIX}{payload}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default()
+        loc.pathname().unwrap_or_default(),
+        if embed { "?embed" } else { "" }
     )
 }
 
@@ -100,17 +87,21 @@ pub fn hash_payload() -> Option<String> {
     hash.strip_prefix(HASH_PREFIX).map(str::to_string)
 }
 
+/// Replaces the page's address (same document) without a reload or a history entry.
+fn replace_url(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
 /// Replaces the URL's hash without adding a history entry.
 pub fn set_hash(hash: &str) {
-    let Some(w) = web_sys::window() else { return };
-    let Ok(history) = w.history() else { return };
-    let url = if hash.is_empty() {
-        let loc = w.location();
-        format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default())
+    if hash.is_empty() {
+        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+        replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default()));
     } else {
-        hash.to_string()
-    };
-    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        replace_url(hash);
+    }
 }
 
 pub async fn encode(saved: &Saved) -> Option<String> {

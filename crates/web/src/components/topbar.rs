@@ -1,7 +1,7 @@
 //! The top bar: presets, seed, large-cluster generator, share link, theme, help.
 
 use crate::scenario::{self, Saved};
-use crate::state::{use_app, Busy, Theme};
+use crate::state::{use_app, AppState, Busy, Theme};
 use crate::storage;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -30,12 +30,7 @@ pub fn TopBar() -> impl IntoView {
         }
     };
     let share = move |_| {
-        let saved = st.saved.get_untracked();
-        spawn_local(async move {
-            let Some(payload) = storage::encode(&saved).await else {
-                st.flash("Could not encode the scenario");
-                return;
-            };
+        with_payload(st, move |payload| async move {
             let hash = format!("{}{payload}", storage::HASH_PREFIX);
             storage::set_hash(&hash);
             let url = window().location().href().unwrap_or_default();
@@ -44,35 +39,27 @@ pub fn TopBar() -> impl IntoView {
             } else {
                 "The link is in the address bar".to_string()
             });
-        });
+        })
     };
     // An iframe snippet for a docs page: the same scenario, without the editor.
     let embed_code = move |_| {
-        let saved = st.saved.get_untracked();
-        spawn_local(async move {
-            let Some(payload) = storage::encode(&saved).await else {
-                st.flash("Could not encode the scenario");
-                return;
-            };
+        with_payload(st, move |payload| async move {
             let code = format!(
                 "<iframe src=\"{}\" title=\"schedlab: kube-scheduler playground\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
-                storage::embed_url(&payload)
+                storage::share_url(&payload, true)
             );
             st.flash(if copy(&code).await {
                 "Embed code copied: paste it into a page (an <iframe>)".to_string()
             } else {
                 "Could not copy the embed code".to_string()
             });
-        });
+        })
     };
     // Embedded: open the same scenario in the full playground (editor included).
     let open_full = move |_| {
-        let saved = st.saved.get_untracked();
-        spawn_local(async move {
-            if let Some(payload) = storage::encode(&saved).await {
-                let _ = window().open_with_url_and_target(&storage::full_url(&payload), "_blank");
-            }
-        });
+        with_payload(st, move |payload| async move {
+            let _ = window().open_with_url_and_target(&storage::share_url(&payload, false), "_blank");
+        })
     };
     let toggle_theme = move |_| {
         let next = if st.theme.get_untracked() == Theme::Dark {
@@ -184,6 +171,21 @@ pub fn TopBar() -> impl IntoView {
 
 /// The preset list's value for the user's own scenario kept aside.
 const MINE: &str = "mine";
+
+/// Encodes the current scenario for a link and hands the payload to `then`; says so when it
+/// cannot be encoded.
+fn with_payload<F>(st: AppState, then: impl FnOnce(String) -> F + 'static)
+where
+    F: std::future::Future<Output = ()> + 'static,
+{
+    let saved = st.saved.get_untracked();
+    spawn_local(async move {
+        match storage::encode(&saved).await {
+            Some(payload) => then(payload).await,
+            None => st.flash("Could not encode the scenario"),
+        }
+    });
+}
 
 /// Copies text to the clipboard; false when the browser refuses.
 async fn copy(text: &str) -> bool {
