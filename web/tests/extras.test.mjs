@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  start, stop, newPage, shot, ready, pause, gotoPhase, savedParts, joinParts, cli, replaceEditorText,
+  start, stop, newPage, noErrors, shot, ready, pause, gotoPhase, savedParts, joinParts, cli, replaceEditorText,
 } from "./helpers.mjs";
 
 let env;
@@ -14,10 +14,6 @@ before(async () => {
 after(async () => {
   await stop(env);
 });
-
-function noErrors(page) {
-  assert.deepEqual(page.errors, [], "no console errors");
-}
 
 test("the Events tab lists the engine's events up to the playhead", async () => {
   const page = await newPage(env);

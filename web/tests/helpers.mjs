@@ -2,6 +2,7 @@
 // playwright-core, console-error collection, screenshots, and the engine's CLI as the oracle.
 
 import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,6 +48,11 @@ export async function newPage(env, opts = {}) {
   page.on("pageerror", (e) => page.errors.push(`pageerror: ${e.message}`));
   if (opts.init) await page.addInitScript(opts.init);
   return page;
+}
+
+/** Asserts that the page logged no console errors (collected by newPage). */
+export function noErrors(page) {
+  assert.deepEqual(page.errors, [], "no console errors");
 }
 
 export async function shot(page, name) {

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  start, stop, newPage, shot, ready, pause, stage, playhead, gotoPhase, savedParts, joinParts, cli, replaceEditorText,
+  start, stop, newPage, noErrors, shot, ready, pause, stage, playhead, gotoPhase, savedParts, joinParts, cli, replaceEditorText,
 } from "./helpers.mjs";
 
 let env;
@@ -14,10 +14,6 @@ before(async () => {
 after(async () => {
   await stop(env);
 });
-
-function noErrors(page) {
-  assert.deepEqual(page.errors, [], "no console errors");
-}
 
 /** The cycle (1-based) in which `podKey` got the event `reason`, from the CLI's json. */
 function eventCycle(run, podKey, reason) {
