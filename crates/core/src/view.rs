@@ -422,6 +422,43 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in pipeline order; a stage's code (`Summary::stop_stages`) is its index
+    /// here as a letter from `a`.
+    pub const ALL: [Stage; 17] = [
+        Stage::Ready,
+        Stage::QueueSort,
+        Stage::PreFilter,
+        Stage::Filter,
+        Stage::PostFilter,
+        Stage::PreScore,
+        Stage::Score,
+        Stage::NormalizeScore,
+        Stage::Reserve,
+        Stage::Permit,
+        Stage::PreBind,
+        Stage::Bind,
+        Stage::PostBind,
+        Stage::Failed,
+        Stage::Evict,
+        Stage::Done,
+        Stage::Quiet,
+    ];
+
+    pub fn code(self) -> char {
+        let i = Stage::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        (b'a' + i as u8) as char
+    }
+
+    pub fn from_code(c: char) -> Option<Stage> {
+        let i = (c as u32).checked_sub('a' as u32)? as usize;
+        Stage::ALL.get(i).copied()
+    }
+
+    /// The stage a label names (as `label` writes it).
+    pub fn from_label(label: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|s| s.label().eq_ignore_ascii_case(label))
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Stage::Ready => "Ready",
@@ -486,6 +523,33 @@ impl Marker {
 }
 
 impl Summary {
+    /// The stop showing `stage` in cycle `cycle` (1-based; 0 = before the first), or the
+    /// cycle's first stop when it never reaches that stage; `None` when there is no such cycle.
+    pub fn stop_at(&self, cycle: u32, stage: Option<Stage>) -> Option<u32> {
+        let (first, end) = if cycle == 0 {
+            (0, self.cycle_first_stop.first().copied().unwrap_or(self.stops))
+        } else {
+            let first = *self.cycle_first_stop.get(cycle as usize - 1)?;
+            (first, self.cycle_first_stop.get(cycle as usize).copied().unwrap_or(self.stops))
+        };
+        let want = stage.map(Stage::code);
+        let found = want.and_then(|w| {
+            self.stop_stages
+                .chars()
+                .skip(first as usize)
+                .take((end - first) as usize)
+                .position(|c| c == w)
+        });
+        Some(first + found.unwrap_or(0) as u32)
+    }
+
+    /// The cycle (1-based; 0 before the first) and stage at a stop.
+    pub fn playhead(&self, stop: u32) -> (u32, Option<Stage>) {
+        let cycle = self.cycle_first_stop.partition_point(|&f| f <= stop) as u32;
+        let stage = self.stop_stages.chars().nth(stop as usize).and_then(Stage::from_code);
+        (cycle, stage)
+    }
+
     /// What cycle `i` (0-based) did.
     pub fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
         self.cycle_markers.chars().map(Marker::from_code)
@@ -980,6 +1044,8 @@ pub struct Summary {
     pub cycle_pod: Vec<u32>,
     /// One character per cycle (see `Marker::code`), compact for large runs.
     pub cycle_markers: String,
+    /// One character per stop: its stage (`Stage::code`), so a link can name a cycle and phase.
+    pub stop_stages: String,
     pub effective_config: String,
     pub has_config: bool,
     pub seed: u64,
@@ -1142,6 +1208,7 @@ impl Session {
             cycle_first_stop: self.cycles.iter().map(|c| c.first_stop).collect(),
             cycle_pod: self.cycles.iter().map(|c| c.pod).collect(),
             cycle_markers: self.cycles.iter().map(|c| c.marker.code()).collect(),
+            stop_stages: self.stops.iter().map(|s| s.stage.code()).collect(),
             effective_config: self.effective_config.clone(),
             has_config: self.has_config,
             seed: self.seed,

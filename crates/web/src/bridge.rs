@@ -2,7 +2,7 @@
 //! burst of edits or a fast playback never piles up work), and turns responses into state.
 
 use crate::protocol::{GenSpec, Request, Response};
-use crate::scenario::LineMap;
+use crate::scenario::{LineMap, Saved};
 use crate::state::{AppState, Busy, Issue};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -22,11 +22,21 @@ pub struct Bridge {
     ready: bool,
     backlog: Vec<String>,
     next_id: u64,
-    /// The load being run and its line map (to place errors in their part).
-    load_in_flight: Option<(u64, LineMap)>,
+    /// The load being run.
+    load_in_flight: Option<LoadJob>,
     /// The newest load waiting for the one in flight.
-    load_next: Option<(Request, LineMap)>,
+    load_next: Option<(Request, LoadJob)>,
+    /// The scenario of the run on screen (or about to be), and whether it was written to
+    /// storage as the last good one.
+    good: Option<(Saved, bool)>,
+    /// When the worker last said anything, or was last asked while idle (ms,
+    /// `performance.now()`).
+    pub last_heard: f64,
+    /// Why the worker cannot be used (it failed to start or crashed).
+    pub dead: Option<String>,
     frame_in_flight: bool,
+    /// The id of the newest frame request sent.
+    frame_id: u64,
     frame_next: Option<(u64, u32, bool)>,
     /// The last frame asked for (not asked again).
     frame_last: Option<(u64, u32, bool)>,
@@ -34,12 +44,50 @@ pub struct Bridge {
     text_waiter: Option<(u64, TextWaiter)>,
     /// Playhead to restore after the next successful load: (cycle, offset within it, at end).
     pub keep_playhead: bool,
+    /// A link's playhead (cycle, phase label), applied to the next run that loads.
+    pub seek_after_load: Option<(u32, Option<String>)>,
+    /// A run the worker has finished but the page does not show yet: it is swapped in, with
+    /// its summary, playhead and first frame together, when that frame arrives, so the screen
+    /// never pairs one run's names with another run's state.
+    pending: Option<PendingRun>,
+}
+
+/// A load request's bookkeeping.
+struct LoadJob {
+    id: u64,
+    /// To place errors in their part.
+    map: LineMap,
+    /// The scenario being loaded.
+    source: Saved,
+    /// Loaded only to have a run on screen while the scenario itself is invalid: its errors
+    /// stay listed.
+    fallback: bool,
+}
+
+/// A finished run waiting for its first frame.
+struct PendingRun {
+    run: u64,
+    summary: Arc<schedlab_core::view::Summary>,
+    stop: u32,
+    run_ms: f64,
+    source: Saved,
+    fallback: bool,
+    /// The playhead came from a link: it opens paused there.
+    linked: bool,
 }
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
 
 impl Bridge {
+    /// Whether a request is waiting for the worker's answer.
+    pub fn waiting(&self) -> bool {
+        self.load_in_flight.is_some() || self.frame_in_flight || self.pending.is_some()
+    }
+
     fn post(&mut self, req: &Request) {
+        if !self.waiting() {
+            self.last_heard = now_ms();
+        }
         let Ok(text) = serde_json::to_string(req) else { return };
         match (&self.worker, self.ready) {
             (Some(w), true) => {
@@ -49,10 +97,28 @@ impl Bridge {
         }
     }
 
+    /// The frame request in flight was answered (or refused): send the newest waiting one.
+    fn frame_answered(&mut self) {
+        self.frame_in_flight = false;
+        if let Some(want @ (run, stop, detail)) = self.frame_next.take() {
+            if self.frame_last != Some(want) {
+                self.frame_in_flight = true;
+                self.frame_last = Some(want);
+                let id = self.id();
+                self.frame_id = id;
+                self.post(&Request::Frame { id, run, stop, detail });
+            }
+        }
+    }
+
     fn id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// Starts the worker and wires its responses to the state.
@@ -62,6 +128,9 @@ pub fn start(st: AppState) -> BridgeHandle {
         Ok(w) => w,
         Err(e) => {
             web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
+            let why = "The engine could not be started in this browser (Web Workers with WebAssembly are needed).".to_string();
+            st.set_engine_note.set(Some(why.clone()));
+            handle.update_value(|b| b.dead = Some(why));
             return handle;
         }
     };
@@ -72,6 +141,7 @@ pub fn start(st: AppState) -> BridgeHandle {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let perf = web_sys::window().and_then(|w| w.performance());
         let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+        handle.update_value(|b| b.last_heard = t0);
         let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
             return;
         };
@@ -120,6 +190,9 @@ pub fn start(st: AppState) -> BridgeHandle {
     on_message.forget();
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
         web_sys::console::error_2(&"schedlab: engine worker error".into(), &ev);
+        let why = "The engine stopped with an error. Your scenario is saved: reload the page to start it again.".to_string();
+        st.set_engine_note.set(Some(why.clone()));
+        handle.update_value(|b| b.dead = Some(why));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
@@ -128,28 +201,33 @@ pub fn start(st: AppState) -> BridgeHandle {
 }
 
 /// Runs a scenario (the newest one wins; an invalid one keeps the last good run).
-pub fn load(handle: BridgeHandle, st: AppState, text: String, map: LineMap, seed: u64) {
-    handle.update_value(|b| {
-        let id = b.id();
-        let req = Request::Load { id, text, seed };
-        if b.load_in_flight.is_some() {
-            b.load_next = Some((req, map));
-        } else {
-            b.load_in_flight = Some((id, map));
-            b.post(&req);
-        }
-    });
-    st.set_busy.set(Busy::Running { cycles: 0, pods: 0 });
+pub fn load(handle: BridgeHandle, st: AppState, source: Saved) {
+    submit(handle, st, source, false);
 }
 
-pub fn generate(handle: BridgeHandle, st: AppState, spec: GenSpec, seed: u64) {
+/// Sends a load (or generate) request, or queues it behind the one in flight.
+fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
     handle.update_value(|b| {
         let id = b.id();
-        let req = Request::Generate { id, spec, seed };
+        let (req, map) = match &source.generated {
+            Some(spec) => (
+                Request::Generate {
+                    id,
+                    spec: spec.clone(),
+                    seed: source.seed,
+                },
+                LineMap::default(),
+            ),
+            None => {
+                let (text, map) = crate::scenario::join(&source.parts);
+                (Request::Load { id, text, seed: source.seed }, map)
+            }
+        };
+        let job = LoadJob { id, map, source, fallback };
         if b.load_in_flight.is_some() {
-            b.load_next = Some((req, LineMap::default()));
+            b.load_next = Some((req, job));
         } else {
-            b.load_in_flight = Some((id, LineMap::default()));
+            b.load_in_flight = Some(job);
             b.post(&req);
         }
     });
@@ -160,7 +238,8 @@ pub fn generate(handle: BridgeHandle, st: AppState, spec: GenSpec, seed: u64) {
 pub fn request_frame(handle: BridgeHandle, run: u64, stop: u32, detail: bool) {
     handle.update_value(|b| {
         let want = (run, stop, detail);
-        if b.frame_last == Some(want) {
+        // While a new run waits for its first frame, frames of the old one are not wanted.
+        if b.frame_last == Some(want) || b.pending.as_ref().is_some_and(|p| p.run != run) {
             return;
         }
         if b.frame_in_flight {
@@ -170,6 +249,7 @@ pub fn request_frame(handle: BridgeHandle, run: u64, stop: u32, detail: bool) {
         b.frame_in_flight = true;
         b.frame_last = Some(want);
         let id = b.id();
+        b.frame_id = id;
         b.post(&Request::Frame { id, run, stop, detail });
     });
 }
@@ -209,12 +289,19 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
         }),
         Response::Progress { cycles, pods, .. } => st.set_busy.set(Busy::Running { cycles, pods }),
         Response::Loaded {
+            id,
             run,
             summary,
             run_ms,
             load_ms,
-            ..
         } => {
+            // A newer scenario is already waiting: this run is superseded and never shown.
+            let job = handle.try_update_value(|b| b.load_in_flight.take_if(|j| j.id == id)).flatten();
+            let superseded = job.is_none() || handle.with_value(|b| b.load_next.is_some());
+            if superseded {
+                finish_load(st, handle);
+                return;
+            }
             let summary = Arc::new(*summary);
             // Keep the playhead at the same cycle and phase when the scenario was edited.
             let keep = handle.with_value(|b| b.keep_playhead);
@@ -222,28 +309,55 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             let old_stop = st.stop.get_untracked();
             // A new large scenario opens at its end (the final placement), so the first frame
             // asked for is that one.
-            let new_stop = match (&old, keep) {
-                (Some(old), true) => map_playhead(old, old_stop, &summary),
+            let linked = handle
+                .try_update_value(|b| b.seek_after_load.take())
+                .flatten()
+                .and_then(|(cycle, phase)| {
+                    let stage = phase.as_deref().and_then(schedlab_core::view::Stage::from_label);
+                    summary.stop_at(cycle, stage)
+                });
+            let stop = match (&old, keep, linked) {
+                (_, _, Some(stop)) => stop,
+                (Some(old), true, _) => map_playhead(old, old_stop, &summary),
                 _ if summary.model.large => summary.stops.saturating_sub(1),
                 _ => 0,
             };
-            // The old frame's indices mean nothing in the new run: clear it until the new one
-            // arrives (also spares rendering stale views).
-            if !keep {
-                st.set_frame.set(None);
-            }
-            st.set_summary.set(Some(summary));
-            st.set_issues.set(Vec::new());
-            st.set_run_ms.set(run_ms + load_ms);
-            st.set_cell.set(None);
-            st.set_explanation.set(None);
-            st.set_stop.set(new_stop);
-            st.set_run.set(run);
+            let detail = !summary.detail_all && !st.playing.get_untracked();
+            handle.update_value(|b| {
+                let job = job.expect("not superseded");
+                b.pending = Some(PendingRun {
+                    run,
+                    summary,
+                    stop,
+                    run_ms: run_ms + load_ms,
+                    source: job.source,
+                    fallback: job.fallback,
+                    linked: linked.is_some(),
+                });
+                // Frames of the old run still asked for are of no use now.
+                b.frame_next = None;
+                b.frame_in_flight = true;
+                b.frame_last = Some((run, stop, detail));
+                let id = b.id();
+                b.frame_id = id;
+                b.post(&Request::Frame { id, run, stop, detail });
+            });
             finish_load(st, handle);
         }
         Response::Invalid { id, issues } => {
-            let map = handle.with_value(|b| b.load_in_flight.as_ref().filter(|(i, _)| *i == id).map(|(_, m)| m.clone()));
-            let map = map.unwrap_or_default();
+            let job = handle.try_update_value(|b| b.load_in_flight.take_if(|j| j.id == id)).flatten();
+            let superseded = job.is_none() || handle.with_value(|b| b.load_next.is_some());
+            if superseded {
+                finish_load(st, handle);
+                return;
+            }
+            let job = job.expect("not superseded");
+            if job.fallback {
+                // The last good scenario no longer loads (a newer release?): nothing to show.
+                finish_load(st, handle);
+                return;
+            }
+            let map = job.map;
             let placed = issues
                 .into_iter()
                 .map(|i| match map.locate(i.line) {
@@ -262,26 +376,53 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                 })
                 .collect();
             st.set_issues.set(placed);
+            // Keep the run on screen for a reload: the scenario that produced it becomes the
+            // last good one. With nothing on screen yet (a reload of an invalid scenario), show
+            // that one's run beside the errors.
+            let nothing_shown = st.run.get_untracked() == 0 && handle.with_value(|b| b.pending.is_none());
+            if !st.embed {
+                handle.update_value(|b| {
+                    if let Some((good, written)) = &mut b.good {
+                        if !*written {
+                            crate::storage::save_good(good);
+                            *written = true;
+                        }
+                    }
+                });
+            }
             finish_load(st, handle);
+            if nothing_shown && !st.embed {
+                if let Some(good) = crate::storage::load_good() {
+                    submit(handle, st, good, true);
+                }
+            }
         }
         Response::Frame { run, frame, .. } => {
-            if run == st.run.get_untracked() {
+            let pending = handle.try_update_value(|b| b.pending.take_if(|p| p.run == run)).flatten();
+            if let Some(p) = pending {
+                // The new run goes on screen whole: summary, playhead and frame in one go.
+                st.set_summary.set(Some(p.summary));
+                if !p.fallback {
+                    st.set_issues.set(Vec::new());
+                }
+                handle.update_value(|b| b.good = Some((p.source, p.fallback)));
+                st.set_run_ms.set(p.run_ms);
+                st.set_cell.set(None);
+                st.set_explanation.set(None);
+                if p.linked {
+                    st.set_fresh.set(false);
+                    st.set_playing.set(false);
+                }
+                st.set_stop.set(p.stop);
+                st.set_run.set(run);
+                st.set_frame.set(Some(Arc::new(*frame)));
+            } else if run == st.run.get_untracked() && handle.with_value(|b| b.pending.is_none()) {
                 st.set_frame.set(Some(Arc::new(*frame)));
             }
-            handle.update_value(|b| {
-                b.frame_in_flight = false;
-                if let Some((run, stop, detail)) = b.frame_next.take() {
-                    if b.frame_last != Some((run, stop, detail)) {
-                        b.frame_in_flight = true;
-                        b.frame_last = Some((run, stop, detail));
-                        let id = b.id();
-                        b.post(&Request::Frame { id, run, stop, detail });
-                    }
-                }
-            });
+            handle.update_value(Bridge::frame_answered);
         }
-        Response::Explained { id, explanation, .. } => {
-            if handle.with_value(|b| b.explain_id == id) {
+        Response::Explained { id, run, explanation } => {
+            if handle.with_value(|b| b.explain_id == id) && run == st.run.get_untracked() {
                 st.set_explanation.set(Some(explanation));
             }
         }
@@ -297,11 +438,14 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                 f(text);
             }
         }
-        Response::Failed { message, .. } => {
+        Response::Failed { id, message } => {
             if message != "stale run" {
                 web_sys::console::warn_1(&format!("schedlab worker: {message}").into());
             }
-            handle.update_value(|b| b.frame_in_flight = false);
+            // A refused frame request must not leave the next one waiting forever.
+            if handle.with_value(|b| b.frame_id == id) {
+                handle.update_value(Bridge::frame_answered);
+            }
         }
     }
 }
@@ -310,13 +454,8 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
 fn finish_load(st: AppState, handle: BridgeHandle) {
     let more = handle.try_update_value(|b| {
         b.load_in_flight = None;
-        b.frame_last = None;
-        if let Some((req, map)) = b.load_next.take() {
-            let id = match &req {
-                Request::Load { id, .. } | Request::Generate { id, .. } => *id,
-                _ => 0,
-            };
-            b.load_in_flight = Some((id, map));
+        if let Some((req, job)) = b.load_next.take() {
+            b.load_in_flight = Some(job);
             b.post(&req);
             true
         } else {

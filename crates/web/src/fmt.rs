@@ -57,3 +57,16 @@ pub fn percent(used: i64, total: i64) -> f64 {
         (used as f64 * 100.0 / total as f64).clamp(0.0, 100.0)
     }
 }
+
+/// 12345 → "12,345".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

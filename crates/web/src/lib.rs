@@ -7,6 +7,7 @@ pub mod components;
 pub mod editor_js;
 pub mod fmt;
 pub mod generate;
+pub mod link;
 pub mod protocol;
 pub mod scenario;
 pub mod state;

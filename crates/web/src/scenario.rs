@@ -127,6 +127,52 @@ pub fn join(parts: &Parts) -> (String, LineMap) {
     (out, map)
 }
 
+impl Parts {
+    /// How many documents (objects, or lists) part `p` holds; comment-only documents do not
+    /// count.
+    pub fn doc_count(&self, p: Part) -> usize {
+        let mut n = 0;
+        let mut in_doc = false;
+        for line in self.get(p).lines() {
+            if line.starts_with("---") {
+                in_doc = false;
+                continue;
+            }
+            let t = line.trim_start();
+            if !in_doc && !t.is_empty() && !t.starts_with('#') {
+                in_doc = true;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Adds the objects of `more` after this scenario's, each part after its own (as separate
+    /// documents).
+    pub fn add(&mut self, more: &Parts) {
+        for p in Part::ALL {
+            let extra = more.get(p);
+            if extra.trim().is_empty() {
+                continue;
+            }
+            let mut text = self.get(p).to_string();
+            if !text.trim().is_empty() {
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str("---\n");
+            } else {
+                text.clear();
+            }
+            text.push_str(extra);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            self.set(p, text);
+        }
+    }
+}
+
 /// The kind of a YAML document: the value of a top-level `kind:` line.
 fn doc_kind(doc: &str) -> Option<&str> {
     doc.lines()
@@ -380,6 +426,29 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tab_counts_count_that_tabs_documents() {
+        let parts = split("# story\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n# a comment\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+        assert_eq!(parts.doc_count(Part::Other), 2);
+        assert_eq!(parts.doc_count(Part::Pods), 1);
+        assert_eq!(parts.doc_count(Part::Nodes), 0);
+    }
+
+    #[test]
+    fn adding_a_file_keeps_every_document_separate() {
+        let mut parts = split("apiVersion: v1\nkind: Node\nmetadata: {name: a}\n");
+        parts.add(&split("apiVersion: v1\nkind: Node\nmetadata: {name: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}"));
+        assert_eq!(
+            parts.nodes,
+            "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
+        );
+        assert_eq!(parts.pods, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+        assert_eq!(parts.other, "");
+        // Joined, it is a valid multi-document file again.
+        let (text, _) = join(&parts);
+        assert_eq!(text.matches("---\n").count(), 3, "{text}");
+    }
 
     #[test]
     fn split_then_join_keeps_every_document_and_maps_lines() {

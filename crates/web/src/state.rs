@@ -18,6 +18,23 @@ pub enum LowerTab {
     Profiles,
 }
 
+impl LowerTab {
+    pub const ALL: [LowerTab; 3] = [LowerTab::Cycle, LowerTab::Events, LowerTab::Profiles];
+
+    /// Its name in links.
+    pub fn id(self) -> &'static str {
+        match self {
+            LowerTab::Cycle => "cycle",
+            LowerTab::Events => "events",
+            LowerTab::Profiles => "profiles",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<LowerTab> {
+        LowerTab::ALL.into_iter().find(|t| t.id() == s)
+    }
+}
+
 /// A load error placed in its part of the scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
@@ -115,6 +132,15 @@ pub struct AppState {
     /// The user's own scenario, kept aside when a preset or a link replaced it.
     pub mine: ReadSignal<Option<Saved>>,
     pub set_mine: WriteSignal<Option<Saved>>,
+    /// Another tab changed the autosaved scenario: this tab asks before writing over it.
+    pub conflict: ReadSignal<bool>,
+    pub set_conflict: WriteSignal<bool>,
+    /// A message that stays until dismissed (a link that could not be read).
+    pub notice: ReadSignal<Option<String>>,
+    pub set_notice: WriteSignal<Option<String>>,
+    /// The engine has not answered for a while (seconds), or has stopped.
+    pub engine_note: ReadSignal<Option<String>>,
+    pub set_engine_note: WriteSignal<Option<String>>,
     /// Embedded in another page: no editor, no autosave.
     pub embed: bool,
 }
@@ -145,7 +171,16 @@ impl AppState {
         let (docs_version, set_docs_version) = signal(0u64);
         let (fresh, set_fresh) = signal(true);
         let (mine, set_mine) = signal(mine);
+        let (conflict, set_conflict) = signal(false);
+        let (notice, set_notice) = signal(None);
+        let (engine_note, set_engine_note) = signal(None);
         AppState {
+            conflict,
+            set_conflict,
+            notice,
+            set_notice,
+            engine_note,
+            set_engine_note,
             saved,
             set_saved,
             tab,

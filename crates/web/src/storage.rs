@@ -1,29 +1,93 @@
 //! Autosave (localStorage) and share links (the scenario compressed into the URL hash).
 
 use crate::scenario::Saved;
+use std::cell::RefCell;
 
 const KEY: &str = "schedlab.scenario.v1";
+/// Who wrote the autosave last, and how many times: `<tab id>:<count>`. A tab writes only over
+/// the revision it last saw, so a save never silently replaces another tab's edits.
+const REV_KEY: &str = "schedlab.scenario.rev";
+/// The last scenario that ran, written when an edit makes the scenario invalid, so that a
+/// reload with the invalid text still shows a run.
+const GOOD_KEY: &str = "schedlab.lastgood.v1";
 const THEME_KEY: &str = "schedlab.theme";
 /// The user's own scenario, kept when a preset or a share link replaces it.
 const MINE_KEY: &str = "schedlab.mine.v1";
-/// The hash prefix of a share link: `#s=<base64url(deflate-raw(json))>`.
-pub const HASH_PREFIX: &str = "#s=";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+thread_local! {
+    /// The autosave revision this tab last read or wrote.
+    static SEEN_REV: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// This tab's id (for the revision) and how many saves it made.
+    static TAB: RefCell<(String, u64)> = RefCell::new((format!("{:x}", (js_sys::Math::random() * 1e12) as u64), 0));
+}
+
+fn current_rev() -> Option<String> {
+    storage()?.get_item(REV_KEY).ok()?
+}
+
+/// The autosaved scenario (and this tab now knows its revision).
 pub fn load_saved() -> Option<Saved> {
-    let text = storage()?.get_item(KEY).ok()??;
+    let s = storage()?;
+    let text = s.get_item(KEY).ok()??;
+    SEEN_REV.with(|r| *r.borrow_mut() = current_rev());
     serde_json::from_str(&text).ok()
 }
 
-pub fn save(saved: &Saved) {
-    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(saved)) {
-        if s.set_item(KEY, &text).is_err() {
-            web_sys::console::warn_1(&"schedlab: could not autosave (storage full?)".into());
-        }
+/// What an autosave did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Saved,
+    /// Another tab saved since this one last read or wrote: nothing was written.
+    Conflict,
+    /// The browser refused (storage full or disabled).
+    Failed,
+}
+
+/// Autosaves, unless another tab saved in between (then nothing is written: the caller asks
+/// the user). `force` writes anyway (the user chose to keep this tab's scenario).
+pub fn save(saved: &Saved, force: bool) -> SaveOutcome {
+    let Some(s) = storage() else { return SaveOutcome::Failed };
+    let seen = SEEN_REV.with(|r| r.borrow().clone());
+    if !force && current_rev() != seen {
+        return SaveOutcome::Conflict;
     }
+    let Ok(text) = serde_json::to_string(saved) else { return SaveOutcome::Failed };
+    let rev = TAB.with(|t| {
+        let mut t = t.borrow_mut();
+        t.1 += 1;
+        format!("{}:{}", t.0, t.1)
+    });
+    if s.set_item(KEY, &text).is_err() || s.set_item(REV_KEY, &rev).is_err() {
+        web_sys::console::warn_1(&"schedlab: could not autosave (storage full?)".into());
+        return SaveOutcome::Failed;
+    }
+    SEEN_REV.with(|r| *r.borrow_mut() = Some(rev));
+    SaveOutcome::Saved
+}
+
+/// Whether a `storage` event says another tab changed the autosave since this tab saw it.
+pub fn changed_elsewhere(key: Option<String>) -> bool {
+    matches!(key.as_deref(), Some(REV_KEY) | Some(KEY) | None) && current_rev() != SEEN_REV.with(|r| r.borrow().clone())
+}
+
+/// The scenario another tab saved (this tab adopts its revision).
+pub fn take_theirs() -> Option<Saved> {
+    load_saved()
+}
+
+pub fn save_good(saved: &Saved) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(saved)) {
+        let _ = s.set_item(GOOD_KEY, &text);
+    }
+}
+
+pub fn load_good() -> Option<Saved> {
+    let text = storage()?.get_item(GOOD_KEY).ok()??;
+    serde_json::from_str(&text).ok()
 }
 
 pub fn load_mine() -> Option<Saved> {
@@ -59,15 +123,20 @@ pub fn embed_mode() -> bool {
     query_param("embed").is_some_and(|v| v != "0" && v != "false")
 }
 
-/// This page's address for a share payload: the full playground (`embed` false: no query) or
-/// the embedded one (`?embed`).
-pub fn share_url(payload: &str, embed: bool) -> String {
+/// This page's address for a link state: the full playground (`embed` None: no query) or the
+/// embedded one (`?embed…`, the given query without its `?`).
+pub fn share_url(state: &crate::link::LinkState, embed: Option<&str>) -> String {
     let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let query = match embed {
+        Some("") => "?embed".to_string(),
+        Some(q) => format!("?{q}"),
+        None => String::new(),
+    };
     format!(
-        "{}{}{}{HASH_PREFIX}{payload}",
+        "{}{}{query}{}",
         loc.origin().unwrap_or_default(),
         loc.pathname().unwrap_or_default(),
-        if embed { "?embed" } else { "" }
+        crate::link::to_hash(state)
     )
 }
 
@@ -81,14 +150,13 @@ pub fn save_theme(t: &str) {
     }
 }
 
-/// The share payload in the current URL, if any.
-pub fn hash_payload() -> Option<String> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    hash.strip_prefix(HASH_PREFIX).map(str::to_string)
+/// The address's hash (with its `#`), if any.
+pub fn hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
 /// Replaces the page's address (same document) without a reload or a history entry.
-fn replace_url(url: &str) {
+pub fn replace_url(url: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
     }
@@ -109,7 +177,12 @@ pub async fn encode(saved: &Saved) -> Option<String> {
     crate::editor_js::compress(&json).await.ok()?.as_string()
 }
 
-pub async fn decode(payload: &str) -> Option<Saved> {
-    let json = crate::editor_js::decompress(payload).await.ok()?.as_string()?;
-    serde_json::from_str(&json).ok()
+/// Reads a link's scenario; the error says what could not be read.
+pub async fn decode(payload: &str) -> Result<Saved, String> {
+    let json = crate::editor_js::decompress(payload)
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+        .ok_or_else(|| "its scenario data is cut short or damaged (it does not decompress)".to_string())?;
+    serde_json::from_str(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
 }

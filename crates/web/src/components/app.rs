@@ -4,11 +4,12 @@
 use crate::bridge::{self, BridgeHandle};
 use crate::components::{
     cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
-    help::HelpDialog, queue::QueuePanel, topbar::TopBar, transport::Transport,
+    help::HelpDialog, notices::Notices, queue::QueuePanel, topbar::TopBar, transport::Transport,
 };
 use crate::editor_js::TabbedEditor;
-use crate::scenario::{self, Saved};
-use crate::state::{speed_ms, AppState, Theme};
+use crate::link;
+use crate::scenario::{self, Part, Saved};
+use crate::state::{speed_ms, AppState, LowerTab, Theme};
 use crate::storage;
 use leptos::ev;
 use leptos::prelude::*;
@@ -63,36 +64,52 @@ pub fn App() -> impl IntoView {
     let bridge: BridgeHandle = bridge::start(st);
     provide_context(bridge);
 
-    // A share link overrides the autosaved scenario.
-    if let Some(payload) = storage::hash_payload() {
-        spawn_local(async move {
-            match storage::decode(&payload).await {
-                Some(saved) => {
-                    st.replace_scenario(saved);
-                    st.flash("Loaded the scenario from the link");
-                }
-                None => st.flash("The link's scenario could not be read"),
+    // A link's state: its scenario replaces the autosaved one (which is kept as "my scenario"),
+    // and its view (editor tab, lower panel, playhead) is restored. Nothing runs until the
+    // link's scenario is read, so the visitor's own scenario does not flash by first.
+    let (link_pending, set_link_pending) = signal(false);
+    match link::parse(&storage::hash()) {
+        Err(e) => st.set_notice.set(Some(format!("This link could not be read: {e}. {}", own_words(embed)))),
+        Ok(None) => {}
+        Ok(Some(ls)) => {
+            if let Some(tab) = ls.tab.as_deref().and_then(Part::from_id) {
+                st.set_tab.set(tab);
             }
-            // The full playground drops the payload from the address bar (edits would make it
-            // stale); an embedded page keeps it, so a reload shows the same scenario.
-            if !embed {
-                storage::set_hash("");
+            if let Some(v) = ls.view.as_deref().and_then(LowerTab::from_id) {
+                st.set_lower.set(v);
             }
-        });
+            if let Some(c) = ls.cycle {
+                bridge.update_value(|b| b.seek_after_load = Some((c, ls.phase.clone())));
+            }
+            if let Some(payload) = ls.payload {
+                set_link_pending.set(true);
+                spawn_local(async move {
+                    match storage::decode(&payload).await {
+                        Ok(saved) => {
+                            if st.saved.with_untracked(|s| *s != saved) {
+                                st.replace_scenario(saved);
+                                if !embed {
+                                    st.flash("Opened the scenario from the link");
+                                }
+                            }
+                        }
+                        Err(why) => st.set_notice.set(Some(format!("This link could not be read: {why}. {}", own_words(embed)))),
+                    }
+                    set_link_pending.set(false);
+                });
+            }
+        }
     }
 
     // Run the scenario whenever it changes (edits are debounced by the editor).
     Effect::new(move |_| {
         let saved = st.saved.get();
+        if link_pending.get() {
+            return;
+        }
         let fresh = st.fresh.get_untracked();
         bridge.update_value(|b| b.keep_playhead = !fresh);
-        match &saved.generated {
-            Some(spec) => bridge::generate(bridge, st, spec.clone(), saved.seed),
-            None => {
-                let (text, map) = scenario::join(&saved.parts);
-                bridge::load(bridge, st, text, map, saved.seed);
-            }
-        }
+        bridge::load(bridge, st, saved);
     });
 
     // A new run: a fresh scenario starts playing from the beginning; a large one opens at its
@@ -112,11 +129,96 @@ pub fn App() -> impl IntoView {
         run
     });
 
-    // Autosave (not when embedded: a docs page must not overwrite the visitor's own work).
+    // Autosave (not when embedded: a docs page must not overwrite the visitor's own work). A
+    // save never writes over another tab's newer one: the user is asked instead.
     Effect::new(move |_| {
         if !embed {
-            st.saved.with(storage::save);
+            let conflict = st.conflict.get();
+            if !conflict && st.saved.with(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict {
+                st.set_conflict.set(true);
+            }
         }
+    });
+    if !embed {
+        // Another tab saved: ask (keep mine / load theirs).
+        let _ = window_event_listener(ev::storage, move |e: web_sys::StorageEvent| {
+            if storage::changed_elsewhere(e.key()) {
+                st.set_conflict.set(true);
+            }
+        });
+        // Leaving or hiding the page: the editor's pending change is saved now, not after its
+        // debounce (a reload right after typing keeps the edit).
+        let flush = move || {
+            editor.with_value(|e| {
+                if let Some(e) = e {
+                    e.flush()
+                }
+            });
+            let saved = st.saved.get_untracked();
+            if st.conflict.get_untracked() {
+                // Unresolved: keep this tab's scenario aside rather than over the other's.
+                storage::save_mine(&saved);
+            } else if storage::save(&saved, false) == storage::SaveOutcome::Conflict {
+                storage::save_mine(&saved);
+                st.set_conflict.set(true);
+            }
+        };
+        let _ = window_event_listener(ev::pagehide, move |_| flush());
+        let _ = window_event_listener(ev::visibilitychange, move |_| {
+            if document().visibility_state() == web_sys::VisibilityState::Hidden {
+                flush()
+            }
+        });
+    }
+
+    // The address always holds the current state (scenario and view, debounced), so copying
+    // it shares what is on screen. A scenario too large for an address is left out (a reload
+    // still has it from the autosave).
+    let (payload, set_payload) = signal::<Option<String>>(None);
+    let encoding = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        st.saved.track();
+        if link_pending.get() {
+            return;
+        }
+        let g = encoding.get_value() + 1;
+        encoding.set_value(g);
+        set_timeout(
+            move || {
+                if encoding.get_value() != g {
+                    return;
+                }
+                let saved = st.saved.get_untracked();
+                spawn_local(async move {
+                    let p = storage::encode(&saved).await;
+                    if encoding.get_value() == g {
+                        set_payload.set(p);
+                    }
+                });
+            },
+            Duration::from_millis(300),
+        );
+    });
+    let addressing = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let Some(p) = payload.get() else { return };
+        let state = link_state(st, Some(p).filter(|p| p.len() <= MAX_ADDRESS_PAYLOAD));
+        let g = addressing.get_value() + 1;
+        addressing.set_value(g);
+        set_timeout(
+            move || {
+                if addressing.get_value() == g {
+                    let loc = window().location();
+                    storage::replace_url(&format!(
+                        "{}{}{}",
+                        loc.pathname().unwrap_or_default(),
+                        loc.search().unwrap_or_default(),
+                        link::to_hash(&state)
+                    ));
+                }
+            },
+            Duration::from_millis(250),
+        );
     });
 
     // Theme on the document element.
@@ -158,6 +260,17 @@ pub fn App() -> impl IntoView {
         request_animation_frame(move || fly_from_queue(&name));
     });
 
+    // An explanation belongs to its cycle: it closes when the playhead leaves that cycle.
+    Effect::new(move |_| {
+        let cycle = st.frame.with(|f| f.as_ref().map(|f| f.cycle));
+        if let (Some(cycle), Some(cell)) = (cycle, st.cell.get_untracked()) {
+            if cell.cycle != cycle {
+                st.set_cell.set(None);
+                st.set_explanation.set(None);
+            }
+        }
+    });
+
     // Explanations of clicked cells.
     Effect::new(move |_| {
         if let Some(c) = st.cell.get() {
@@ -192,6 +305,25 @@ pub fn App() -> impl IntoView {
             }
         },
         Duration::from_millis(TICK as u64),
+    );
+
+    // A watchdog: say so when the engine has not answered for a while.
+    let _ = set_interval_with_handle(
+        move || {
+            let now = window().performance().map(|p| p.now()).unwrap_or(0.0);
+            let waiting = bridge.with_value(|b| b.waiting());
+            let silent = bridge.with_value(|b| now - b.last_heard);
+            let note = (waiting && silent > STALL_MS).then(|| {
+                format!(
+                    "The engine has not answered for {:.0} s. It may still be working on a large scenario; your edits are saved.",
+                    silent / 1000.0
+                )
+            });
+            if bridge.with_value(|b| b.dead.is_none()) && st.engine_note.with_untracked(|n| *n != note) {
+                st.set_engine_note.set(note);
+            }
+        },
+        Duration::from_millis(1000),
     );
 
     // Keyboard shortcuts (not while typing).
@@ -261,6 +393,7 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="app" class:embed=embed>
             <TopBar/>
+            <Notices/>
             <main class="workspace">
                 {(!embed).then(|| view! {
                     <section class="panel editor-panel" aria-label="Scenario editor">
@@ -287,6 +420,38 @@ pub fn App() -> impl IntoView {
         </div>
     }
 }
+
+/// The largest scenario payload the address bar is given (characters).
+const MAX_ADDRESS_PAYLOAD: usize = 256 * 1024;
+
+/// What a visitor is shown instead of a link's scenario that cannot be read.
+fn own_words(embed: bool) -> &'static str {
+    if embed {
+        "Nothing from it is shown."
+    } else {
+        "You are seeing your own saved scenario instead."
+    }
+}
+
+/// The link state of what is on screen, with the given scenario payload (tracks the view).
+pub fn link_state(st: AppState, payload: Option<String>) -> link::LinkState {
+    let stop = st.stop.get();
+    let (cycle, phase) = st
+        .summary
+        .with(|s| s.as_ref().map(|s| s.playhead(stop)))
+        .map(|(c, p)| (Some(c), p.map(|p| p.label().to_string())))
+        .unwrap_or((None, None));
+    link::LinkState {
+        payload,
+        cycle,
+        phase,
+        tab: (!st.embed).then(|| st.tab.get().id().to_string()),
+        view: Some(st.lower.get().id().to_string()),
+    }
+}
+
+/// How long the engine may stay silent on a request before the page says so.
+const STALL_MS: f64 = 5000.0;
 
 /// Animates the just-placed chip of `pod` from the queue's in-flight slot to where it is now.
 fn fly_from_queue(pod: &str) {

@@ -103,6 +103,10 @@ fn CycleBody() -> impl IntoView {
                 }
                 .into_any()
             }
+            _ if st.summary.with(|s| s.is_none()) && st.issues.with(|i| !i.is_empty()) => view! {
+                <div class="placeholder muted">"The scenario has errors (listed beside the editor) and no earlier version of it ran. Fix them to see it scheduled."</div>
+            }
+            .into_any(),
             _ => view! { <div class="placeholder muted">"Loading…"</div> }.into_any(),
         }}
     }

@@ -3,6 +3,7 @@
 
 use crate::bridge::{self, BridgeHandle};
 use crate::components::app::EditorHandle;
+use crate::components::files::{self, FileChoice, PendingFile};
 use crate::editor_js::create_editor;
 use crate::scenario::{Part, Saved, Template};
 use crate::state::use_app;
@@ -17,6 +18,44 @@ pub fn Editor() -> impl IntoView {
     let ed: EditorHandle = expect_context();
     let bridge: BridgeHandle = expect_context();
     let host = NodeRef::<html::Div>::new();
+    let root = NodeRef::<html::Div>::new();
+    let file_input = NodeRef::<html::Input>::new();
+    let pending: PendingFile = RwSignal::new_local(None);
+    let (dragging, set_dragging) = signal(false);
+
+    // A file dropped on the editor is not pasted into the document (CodeMirror would): the
+    // user chooses to replace the scenario or add its objects. Capture phase, ahead of it.
+    Effect::new(move |_| {
+        let Some(el) = root.get() else { return };
+        let over = Closure::<dyn FnMut(web_sys::DragEvent)>::new(move |e: web_sys::DragEvent| {
+            if files::drags_files(&e) {
+                e.prevent_default();
+                set_dragging.set(true);
+            }
+        });
+        let leave = Closure::<dyn FnMut(web_sys::DragEvent)>::new(move |_e: web_sys::DragEvent| set_dragging.set(false));
+        let drop = Closure::<dyn FnMut(web_sys::DragEvent)>::new(move |e: web_sys::DragEvent| {
+            set_dragging.set(false);
+            if let Some(f) = files::dropped_file(&e) {
+                e.prevent_default();
+                e.stop_propagation();
+                files::read_file(st, pending, f);
+            }
+        });
+        for (name, f) in [("dragover", &over), ("dragleave", &leave), ("drop", &drop)] {
+            let _ = el.add_event_listener_with_callback_and_bool(name, f.as_ref().unchecked_ref(), true);
+        }
+        over.forget();
+        leave.forget();
+        drop.forget();
+    });
+    let on_file = move |_| {
+        let Some(input) = file_input.get() else { return };
+        if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            files::read_file(st, pending, f);
+        }
+        input.set_value("");
+    };
 
     let create = move |el: web_sys::HtmlDivElement| {
         if ed.with_value(|e| e.is_some()) {
@@ -103,28 +142,19 @@ pub fn Editor() -> impl IntoView {
         });
     });
 
+    // Each tab counts its own documents.
+    let counts = Memo::new(move |_| {
+        st.saved.with(|s| {
+            Part::ALL.map(|p| match (&s.generated, p) {
+                (Some(g), Part::Nodes) => g.nodes as usize,
+                (Some(g), Part::Pods) => g.pods as usize,
+                _ => s.parts.doc_count(p),
+            })
+        })
+    });
     let count = move |p: Part| {
-        st.summary
-            .with(|s| {
-                s.as_ref().map(|s| match p {
-                    Part::Nodes => compact(s.model.nodes.len()),
-                    Part::Pods => compact(s.model.pods.len()),
-                    Part::Config => compact(s.model.profiles.len()),
-                    Part::Other => String::new(),
-                })
-            })
-            .map(|c| {
-                if p == Part::Other {
-                    let n = st.saved.with(|s| s.parts.other.lines().filter(|l| l.starts_with("kind:")).count());
-                    if n > 0 {
-                        n.to_string()
-                    } else {
-                        String::new()
-                    }
-                } else {
-                    c
-                }
-            })
+        let n = counts.with(|c| Part::ALL.iter().position(|&q| q == p).map(|i| c[i]).unwrap_or(0));
+        (n > 0).then(|| compact(n))
     };
     let errors_in = move |p: Part| st.issues.with(|is| is.iter().filter(|i| i.part == Some(p)).count());
 
@@ -159,7 +189,7 @@ pub fn Editor() -> impl IntoView {
     };
 
     view! {
-        <div class="editor">
+        <div class="editor" class:dragging=dragging node_ref=root>
             <div class="panel-head">
                 <div class="tabs" role="tablist" aria-label="Scenario parts">
                     {Part::ALL
@@ -210,6 +240,13 @@ pub fn Editor() -> impl IntoView {
                         })
                         .collect_view()}
                 </div>
+                <div class="files">
+                    <label class="btn small" title="Open a YAML or JSON file (or drop one on the editor)">
+                        "Open…"
+                        <input type="file" class="visually-hidden" accept=".yaml,.yml,.json,.txt,application/yaml,application/json,text/plain" node_ref=file_input on:change=on_file aria-label="Open a file"/>
+                    </label>
+                    <button class="btn small" title="Save the scenario as a YAML file" on:click=move |_| files::download_scenario(st)>"Save"</button>
+                </div>
                 <div class="edits">
                     <button class="btn small icon" title="Undo (Ctrl+Z)" aria-label="Undo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.undo(); } })>"↶"</button>
                     <button class="btn small icon" title="Redo (Ctrl+Shift+Z)" aria-label="Redo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.redo(); } })>"↷"</button>
@@ -230,6 +267,7 @@ pub fn Editor() -> impl IntoView {
                         }
                     })
             }}
+            <FileChoice pending=pending/>
             <div class="editor-host" node_ref=host></div>
             <ErrorList/>
         </div>

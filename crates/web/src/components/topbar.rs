@@ -29,24 +29,29 @@ pub fn TopBar() -> impl IntoView {
             st.set_saved.update(|s| s.seed = seed);
         }
     };
+    // Share: the link to what is on screen, its length, and a file when it is too long for
+    // some chat apps and browsers.
+    let (shared, set_shared) = signal(None::<String>);
     let share = move |_| {
         with_payload(st, move |payload| async move {
-            let hash = format!("{}{payload}", storage::HASH_PREFIX);
-            storage::set_hash(&hash);
-            let url = window().location().href().unwrap_or_default();
-            st.flash(if copy(&url).await {
-                format!("Link copied ({} characters)", url.len())
-            } else {
-                "The link is in the address bar".to_string()
-            });
+            let url = storage::share_url(&crate::components::app::link_state(st, Some(payload)), None);
+            let copied = url.len() <= LONG_LINK && copy(&url).await;
+            set_shared.set(Some(url));
+            if copied {
+                st.flash("Link copied");
+            }
         })
     };
     // An iframe snippet for a docs page: the same scenario, without the editor.
     let embed_code = move |_| {
         with_payload(st, move |payload| async move {
+            let state = crate::link::LinkState {
+                payload: Some(payload),
+                ..Default::default()
+            };
             let code = format!(
                 "<iframe src=\"{}\" title=\"schedlab: kube-scheduler playground\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
-                storage::share_url(&payload, true)
+                storage::share_url(&state, Some(""))
             );
             st.flash(if copy(&code).await {
                 "Embed code copied: paste it into a page (an <iframe>)".to_string()
@@ -58,7 +63,8 @@ pub fn TopBar() -> impl IntoView {
     // Embedded: open the same scenario in the full playground (editor included).
     let open_full = move |_| {
         with_payload(st, move |payload| async move {
-            let _ = window().open_with_url_and_target(&storage::share_url(&payload, false), "_blank");
+            let url = storage::share_url(&crate::components::app::link_state(st, Some(payload)), None);
+            let _ = window().open_with_url_and_target(&url, "_blank");
         })
     };
     let toggle_theme = move |_| {
@@ -88,7 +94,13 @@ pub fn TopBar() -> impl IntoView {
                         st.run_ms.get()
                     )
                 })
-                .unwrap_or_else(|| "starting the engine…".into())
+                .unwrap_or_else(|| {
+                    if st.issues.with(|i| !i.is_empty()) {
+                        "the scenario has errors: nothing has run yet".into()
+                    } else {
+                        "starting the engine…".into()
+                    }
+                })
         }),
         Busy::Running { cycles, pods } if pods > 0 => format!("scheduling… {cycles} cycles ({pods} pods)"),
         Busy::Running { .. } => "scheduling…".into(),
@@ -161,12 +173,55 @@ pub fn TopBar() -> impl IntoView {
                 {status}
             </span>
             <span class="spacer"></span>
-            <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario">"Share"</button>
+            <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario and what is on screen">"Share"</button>
+            {move || shared.get().map(|url| view! { <SharePopover url=url close=move || set_shared.set(None)/> })}
             <button class="btn" on:click=embed_code aria-label="Copy embed code" title="Copy an <iframe> that shows this scenario without the editor, for a docs page">"Embed"</button>
             {theme_button}
         </header>
     }
     .into_any()
+}
+
+/// Links longer than this (characters) are cut by some chat apps, mail clients and browsers.
+const LONG_LINK: usize = 8000;
+
+/// The link Share made: its length, a copy button, and a file instead when it is long.
+#[component]
+fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+    let st = use_app();
+    let len = url.len();
+    let long = len > LONG_LINK;
+    let url2 = url.clone();
+    let copy_it = move |_| {
+        let url = url2.clone();
+        spawn_local(async move {
+            st.flash(if copy(&url).await { "Link copied" } else { "Could not copy: select the link and copy it" });
+        });
+    };
+    view! {
+        <div class="share-popover" role="dialog" aria-label="Share link">
+            <div class="share-row">
+                <input class="share-url" readonly=true aria-label="Share link" prop:value=url.clone() on:focus=|e| {
+                    if let Some(i) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                        i.select();
+                    }
+                }/>
+                <button class="btn small" on:click=copy_it>"Copy"</button>
+                <button class="btn small icon" aria-label="Close" title="Close" on:click=move |_| close()>"×"</button>
+            </div>
+            <div class="share-meta muted">
+                <span class="share-len">{format!("{} characters", crate::fmt::thousands(len as u64))}</span>
+                " · carries the scenario, the playhead, the tab and the view"
+            </div>
+            {long.then(|| view! {
+                <div class="share-warn" role="alert">
+                    "This link is long: some chat apps, mail clients and browsers cut links past about 8 KB. "
+                    <button class="btn small" on:click=move |_| crate::components::files::download_scenario(st)>"Download the scenario as a file"</button>
+                    " and share that instead."
+                </div>
+            })}
+        </div>
+    }
 }
 
 /// The preset list's value for the user's own scenario kept aside.
