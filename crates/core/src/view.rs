@@ -564,6 +564,8 @@ struct CycleInfo {
     end: usize,
     first_stop: u32,
     marker: Marker,
+    /// Popped straight from backoffQ (activeQ was empty): the backoff left then (ms).
+    backoff_left_ms: Option<i64>,
 }
 
 fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
@@ -589,13 +591,31 @@ fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
     let mut cur = 0u32;
     let mut failed_seen = false;
     let mut evict_seen = false;
+    // Each pod's backoff expiry while in backoffQ, and the expiry of a pod popped from there.
+    let mut backoff_until: HashMap<u32, i64> = HashMap::new();
+    let mut popped_in_backoff: Option<i64> = None;
     for (i, e) in events.iter().enumerate() {
         let pos = i as u32 + 1;
         let push = |stops: &mut Vec<Stop>, cur: u32, stage: Stage| {
             stops.push(Stop { pos, cycle: cur, stage });
         };
         match e {
-            TraceEvent::CycleStart { cycle, pod, .. } => {
+            TraceEvent::QueueMove {
+                pod,
+                from,
+                to,
+                backoff_until_ms,
+                ..
+            } => {
+                if *to == QueueName::InFlight {
+                    popped_in_backoff = (*from == QueueName::BackoffQ).then(|| backoff_until.get(pod).copied()).flatten();
+                }
+                match (to, backoff_until_ms) {
+                    (QueueName::BackoffQ, Some(t)) => backoff_until.insert(*pod, *t),
+                    _ => backoff_until.remove(pod),
+                };
+            }
+            TraceEvent::CycleStart { cycle, pod, time_ms, .. } => {
                 cur = *cycle;
                 failed_seen = false;
                 evict_seen = false;
@@ -605,6 +625,7 @@ fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
                     end: events.len().saturating_sub(1),
                     first_stop: stops.len() as u32,
                     marker: Marker::Unschedulable,
+                    backoff_left_ms: popped_in_backoff.take().map(|t| (t - time_ms).max(0)),
                 });
                 push(&mut stops, cur, Stage::QueueSort);
             }
@@ -929,6 +950,9 @@ pub struct PostFilterView {
     pub nominated_node: Option<String>,
     pub candidates: Vec<CandidateView>,
     pub chosen: Option<String>,
+    /// Why `chosen` won over the other candidates (DefaultPreemption's rules, in a sentence).
+    #[serde(default)]
+    pub decided_by: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -982,6 +1006,10 @@ pub struct CycleView {
     /// `Scheduled` message once bound.
     pub scheduled: Option<String>,
     pub outcome: Option<Marker>,
+    /// The pod was popped straight from backoffQ because activeQ was empty
+    /// (SchedulerPopFromBackoffQ): the backoff it had left (ms).
+    #[serde(default)]
+    pub backoff_left_ms: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1533,6 +1561,7 @@ impl Session {
             node: None,
             message: None,
             scheduled: None,
+            backoff_left_ms: (c as usize).checked_sub(1).and_then(|i| self.cycles.get(i)).and_then(|ci| ci.backoff_left_ms),
             outcome: None,
         };
         let mut reached: BTreeMap<&'static str, (PointState, Option<String>)> = BTreeMap::new();
@@ -1703,6 +1732,7 @@ impl Session {
                         nominated_node: nominated_node.clone(),
                         candidates,
                         chosen,
+                        decided_by: preemption.as_ref().and_then(|p| p.rule).map(|r| r.sentence().to_string()),
                     });
                 }
                 TraceEvent::PreScore { skipped, .. } => {

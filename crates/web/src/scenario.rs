@@ -173,6 +173,44 @@ impl Parts {
     }
 }
 
+/// The scenario's story: its leading comment (the comment lines before the first object), as
+/// paragraphs with the `#` removed. Numbered lines (`1. …`) stay separate items; other lines
+/// that follow each other are one paragraph.
+pub fn story(parts: &Parts) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut joining = false;
+    for line in parts.pods.lines() {
+        let t = line.trim();
+        if t.starts_with("---") {
+            continue;
+        }
+        let Some(c) = t.strip_prefix('#') else {
+            if t.is_empty() {
+                joining = false;
+                continue;
+            }
+            break;
+        };
+        let c = c.trim();
+        if c.is_empty() {
+            joining = false;
+            continue;
+        }
+        let item = c.split_once(". ").is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|d| d.is_ascii_digit()))
+            || c.starts_with("- ")
+            || c.contains(": ") && c.split(": ").next().is_some_and(|k| !k.contains(' ') && k.len() <= 12);
+        match out.last_mut() {
+            Some(last) if joining && !item => {
+                last.push(' ');
+                last.push_str(c);
+            }
+            _ => out.push(c.to_string()),
+        }
+        joining = true;
+    }
+    out
+}
+
 /// The kind of a YAML document: the value of a top-level `kind:` line.
 fn doc_kind(doc: &str) -> Option<&str> {
     doc.lines()
@@ -426,6 +464,13 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_leading_comment_is_the_story() {
+        let parts = split("# A tour. Press space.\n# It goes on here.\n# 1. first\n# 2. second\n# intent: why\n---\napiVersion: v1\nkind: Pod\n# not this\nmetadata: {name: p}\n");
+        assert_eq!(story(&parts), ["A tour. Press space. It goes on here.", "1. first", "2. second", "intent: why"]);
+        assert!(story(&split("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")).is_empty());
+    }
 
     #[test]
     fn tab_counts_count_that_tabs_documents() {

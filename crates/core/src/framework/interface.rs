@@ -81,6 +81,59 @@ pub struct PreemptionCandidate {
 pub struct PreemptionDetail {
     pub candidates: Vec<PreemptionCandidate>,
     pub chosen: Option<String>,
+    /// The rule that picked `chosen` among the candidates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<PickRule>,
+}
+
+/// Which of DefaultPreemption's rules picked the node to preempt on. The rules apply in this
+/// order, each keeping the best candidates for the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PickRule {
+    /// It was the only candidate.
+    OnlyCandidate,
+    FewestPdbViolations,
+    /// Its most important victim has the lowest priority.
+    LowestHighestPriority,
+    SmallestPrioritySum,
+    FewestVictims,
+    /// Its most important victims started last.
+    LatestStartTime,
+    /// Every rule tied: the first candidate in search order.
+    FirstOfTie,
+}
+
+impl PickRule {
+    /// The rules that compare candidates, in the order they apply.
+    pub const CRITERIA: [PickRule; 5] = [
+        PickRule::FewestPdbViolations,
+        PickRule::LowestHighestPriority,
+        PickRule::SmallestPrioritySum,
+        PickRule::FewestVictims,
+        PickRule::LatestStartTime,
+    ];
+
+    /// Why the chosen candidate won, in a sentence.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            PickRule::OnlyCandidate => "It was the only node where preemption could help.",
+            PickRule::FewestPdbViolations => "Rule 1 of 5 decided: the fewest PodDisruptionBudget violations.",
+            PickRule::LowestHighestPriority => {
+                "Rule 2 of 5 decided (PDB violations tied): its most important victim has the lowest priority."
+            }
+            PickRule::SmallestPrioritySum => {
+                "Rule 3 of 5 decided (PDB violations and top victim priority tied): the smallest sum of victim priorities."
+            }
+            PickRule::FewestVictims => "Rule 4 of 5 decided (rules 1–3 tied): the fewest victims.",
+            PickRule::LatestStartTime => {
+                "Rule 5 of 5 decided (rules 1–4 tied): its most important victims started most recently."
+            }
+            PickRule::FirstOfTie => {
+                "All five rules tied (PDB violations, top victim priority, priority sum, victim count, start time): the first candidate found wins."
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use crate::engine::fit_error_message;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{
     Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, Plugin, PodInfo, PostFilterResult,
-    PreemptionCandidate, PreemptionDetail, Status,
+    PickRule, PreemptionCandidate, PreemptionDetail, Status,
 };
 use crate::labels::Selector;
 use crate::plugins::PluginName;
@@ -248,8 +248,15 @@ pub fn select_victims_on_node(
 /// Picks the candidate to preempt on (upstream pickOneNodeForPreemption): each criterion keeps
 /// the best-scoring candidates, and the next one breaks ties among them.
 pub fn pick_one_candidate(candidates: &[Candidate]) -> Option<usize> {
-    if candidates.is_empty() {
-        return None;
+    pick_one_candidate_by(candidates).map(|(i, _)| i)
+}
+
+/// Like `pick_one_candidate`, with the rule that decided.
+pub fn pick_one_candidate_by(candidates: &[Candidate]) -> Option<(usize, PickRule)> {
+    match candidates.len() {
+        0 => return None,
+        1 => return Some((0, PickRule::OnlyCandidate)),
+        _ => {}
     }
     let highest = |c: &Candidate| c.victims.first().map(|p| p.priority).unwrap_or(i32::MIN);
     let criteria: [&dyn Fn(&Candidate) -> i64; 5] = [
@@ -273,14 +280,14 @@ pub fn pick_one_candidate(candidates: &[Candidate]) -> Option<usize> {
         },
     ];
     let mut pool: Vec<usize> = (0..candidates.len()).collect();
-    for f in criteria {
+    for (f, rule) in criteria.into_iter().zip(PickRule::CRITERIA) {
         let best = pool.iter().map(|&i| f(&candidates[i])).max().expect("non-empty");
         pool.retain(|&i| f(&candidates[i]) == best);
         if pool.len() == 1 {
-            break;
+            return Some((pool[0], rule));
         }
     }
-    Some(pool[0])
+    Some((pool[0], PickRule::FirstOfTie))
 }
 
 /// Errors joined the way Kubernetes prints an error aggregate (duplicates dropped).
@@ -436,11 +443,7 @@ impl DefaultPreemption {
             };
             return (Some(result), Status::unschedulable(msg));
         }
-        let best = if candidates.len() == 1 {
-            0
-        } else {
-            pick_one_candidate(&candidates).expect("candidates")
-        };
+        let (best, rule) = pick_one_candidate_by(&candidates).expect("candidates");
         let chosen = &candidates[best];
         let detail = PreemptionDetail {
             candidates: candidates
@@ -452,6 +455,7 @@ impl DefaultPreemption {
                 })
                 .collect(),
             chosen: Some(chosen.name.clone()),
+            rule: Some(rule),
         };
         let result = PostFilterResult {
             nominating: Some(NominatingInfo {
@@ -792,12 +796,24 @@ mod tests {
             ),
             ("complete tie: the first candidate", (&[(10, 5)], 0), (&[(10, 5)], 0), "a"),
         ];
-        for (name, (a, a_pdb), (b, b_pdb), want) in cases {
+        let rules = [
+            PickRule::FewestPdbViolations,
+            PickRule::LowestHighestPriority,
+            PickRule::SmallestPrioritySum,
+            PickRule::SmallestPrioritySum,
+            // Each victim adds 2^31 to the shifted sum, so fewer victims already win at rule 3.
+            PickRule::SmallestPrioritySum,
+            PickRule::LatestStartTime,
+            PickRule::FirstOfTie,
+        ];
+        for ((name, (a, a_pdb), (b, b_pdb), want), rule) in cases.into_iter().zip(rules) {
             let cands = [cand("a", a, a_pdb), cand("b", b, b_pdb)];
-            let i = pick_one_candidate(&cands).unwrap();
+            let (i, by) = pick_one_candidate_by(&cands).unwrap();
             assert_eq!(cands[i].name, want, "{name}");
+            assert_eq!(by, rule, "{name}");
         }
         assert_eq!(pick_one_candidate(&[]), None);
+        assert_eq!(pick_one_candidate_by(&[cand("a", &[(1, 1)], 0)]), Some((0, PickRule::OnlyCandidate)));
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -157,6 +157,44 @@ fn preemption_marks_victims_then_evicts_them() {
 }
 
 #[test]
+fn a_preemption_says_which_rule_chose_the_node_and_the_retry_why_it_did_not_wait() {
+    let mut s = session(true);
+    let urgent = pod(&s, "urgent");
+    let pf = stop_of(&s, urgent, Stage::PostFilter);
+    let post = s.frame(pf, false).cycle_view.unwrap().post_filter.unwrap();
+    assert_eq!(post.decided_by.as_deref(), Some(crate::framework::PickRule::OnlyCandidate.sentence()));
+    // The first attempt came from activeQ; the retry after the eviction is popped from backoffQ
+    // (activeQ is empty) with its whole 1 s backoff left, as the logical clock has not moved.
+    let sum = s.summary();
+    let tries: Vec<u32> = (0..sum.cycle_pod.len()).filter(|&c| sum.cycle_pod[c] == urgent).map(|c| sum.cycle_first_stop[c]).collect();
+    assert_eq!(tries.len(), 2, "{tries:?}");
+    assert_eq!(s.frame(tries[0], false).cycle_view.unwrap().backoff_left_ms, None);
+    assert_eq!(s.frame(tries[1], false).cycle_view.unwrap().backoff_left_ms, Some(1000));
+}
+
+#[test]
+fn a_cycle_and_phase_name_a_stop_and_back() {
+    let s = session(true);
+    let sum = s.summary();
+    assert_eq!(sum.stop_stages.chars().count() as u32, sum.stops);
+    for stop in 0..sum.stops {
+        let (cycle, stage) = sum.playhead(stop);
+        assert_eq!(stage, Some(s.stops()[stop as usize].stage));
+        let back = sum.stop_at(cycle, stage).unwrap();
+        // The first stop of that stage in the cycle (a stage can repeat only at its end).
+        assert_eq!(sum.playhead(back), (cycle, stage), "stop {stop}");
+        assert!(back <= stop);
+    }
+    assert_eq!(sum.stop_at(99, Some(Stage::Filter)), None);
+    // A stage the cycle never reached: its first stop.
+    assert_eq!(sum.stop_at(1, Some(Stage::Bind)), Some(sum.cycle_first_stop[0]));
+    for stage in Stage::ALL {
+        assert_eq!(Stage::from_code(stage.code()), Some(stage));
+        assert_eq!(Stage::from_label(stage.label()), Some(stage));
+    }
+}
+
+#[test]
 fn filter_matrix_and_score_table_follow_the_trace() {
     let mut s = session(true);
     let small = pod(&s, "small");

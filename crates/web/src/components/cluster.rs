@@ -1,6 +1,6 @@
 //! The cluster: node cards grouped by zone, or a utilisation heatmap for large clusters.
 
-use crate::components::{heatmap::Heatmap, node_card::NodeCard};
+use crate::components::{heatmap::Heatmap, node_card::NodeCard, story::Story};
 use crate::state::use_app;
 use leptos::prelude::*;
 
@@ -49,6 +49,7 @@ pub fn ClusterView() -> impl IntoView {
             </span>
         </div>
         <div class="cluster-body">
+            <Story/>
             <Show
                 when=move || large.get()
                 fallback=move || {

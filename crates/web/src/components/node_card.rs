@@ -144,8 +144,23 @@ pub fn NodeCard(node: u32) -> impl IntoView {
                     v.push((format!("☂ {t}"), "taint", format!("Taint {t}")));
                 }
                 for (k, val) in &m.labels {
+                    // A deprecated beta.* label beside its stable twin says the same thing.
+                    if let Some(stable) = k.strip_prefix("beta.") {
+                        if m.labels.iter().any(|(k2, v2)| k2 == stable && v2 == val) {
+                            continue;
+                        }
+                    }
                     let short = k.rsplit('/').next().unwrap_or(k);
-                    v.push((format!("{short}={val}"), "label", format!("Label {k}={val}")));
+                    // A label with an empty value is a flag (node-role.kubernetes.io/master=).
+                    let (text, title) = if val.is_empty() {
+                        (short.to_string(), format!("Label {k} (empty value)"))
+                    } else {
+                        (format!("{short}={val}"), format!("Label {k}={val}"))
+                    };
+                    if v.iter().any(|(t, kind, _)| *kind == "label" && *t == text) {
+                        continue;
+                    }
+                    v.push((text, "label", title));
                 }
                 v
             })

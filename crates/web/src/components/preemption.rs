@@ -20,6 +20,7 @@ pub fn Preemption(cv: Memo<Option<CycleView>>) -> impl IntoView {
                 };
                 Some(view! {
                     <p class="pf-summary">{header}</p>
+                    {p.decided_by.clone().map(|d| view! { <p class="pf-rule" title="DefaultPreemption compares candidates by five rules in turn: fewest PDB violations, lowest priority of the most important victim, smallest sum of victim priorities, fewest victims, latest start time">{d}</p> })}
                     {(!p.message.is_empty()).then(|| view! { <p class="pf-message muted">{p.message.clone()}</p> })}
                     {(!p.candidates.is_empty()).then(|| view! {
                         <table class="candidates" aria-label="Preemption candidates">

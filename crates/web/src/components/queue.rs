@@ -29,11 +29,23 @@ pub fn QueuePanel() -> impl IntoView {
                     .collect();
                 (m.priority, needs.join(", "))
             });
+            // Popped from backoffQ before its backoff ended: say why it did not wait.
+            let early = st.frame.with_untracked(|f| f.as_ref().and_then(|f| f.cycle_view.as_ref()).and_then(|c| c.backoff_left_ms));
             view! {
                 <div class="inflight" data-inflight=p>
                     <span class="q-label">"Being scheduled"</span>
                     <PodChip pod=p state=ChipState::InFlight/>
                     <span class="muted">"priority "{prio}{(!needs.is_empty()).then(|| format!(" · needs {needs}"))}</span>
+                    {early.map(|left| view! {
+                        <p class="q-why" data-why="backoff-pop">
+                            {if left > 0 {
+                                format!("Popped from backoffQ with {} of backoff left: ", fmt::clock(left))
+                            } else {
+                                "Popped from backoffQ: ".to_string()
+                            }}
+                            "activeQ was empty, and kube-scheduler v1.34 then takes the next pod from backoffQ instead of waiting (the SchedulerPopFromBackoffQ feature, on by default)."
+                        </p>
+                    })}
                 </div>
             }
         })
