@@ -4,7 +4,7 @@
 use crate::bridge::{self, BridgeHandle};
 use crate::components::{
     cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
-    help::HelpDialog, notices::Notices, queue::QueuePanel, topbar::TopBar, transport::Transport,
+    help::HelpDialog, notices::Notices, splitter::Splitter, queue::QueuePanel, topbar::TopBar, transport::Transport,
 };
 use crate::editor_js::TabbedEditor;
 use crate::link;
@@ -399,6 +399,7 @@ pub fn App() -> impl IntoView {
                     <section class="panel editor-panel" aria-label="Scenario editor">
                         <Editor/>
                     </section>
+                    <Splitter/>
                 })}
                 <section class="panel cluster-panel" aria-label="Cluster">
                     <ClusterView/>

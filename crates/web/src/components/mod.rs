@@ -19,6 +19,7 @@ pub mod preemption;
 pub mod profiles;
 pub mod queue;
 pub mod score_table;
+pub mod splitter;
 pub mod story;
 pub mod timeline;
 pub mod topbar;
