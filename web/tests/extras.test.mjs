@@ -102,7 +102,7 @@ test("the Embed button copies an iframe that shows the scenario", async () => {
   await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith("<iframe"));
   const code = await page.evaluate(() => navigator.clipboard.readText());
   const src = code.match(/src="([^"]+)"/)[1];
-  assert.match(src, /\?embed#s=/);
+  assert.match(src, /\?embed#v=2&s=/);
   const other = await newPage(env);
   await other.goto(src);
   await ready(other);

@@ -201,8 +201,9 @@ test("a share link carries the scenario", async () => {
   await page.waitForFunction(() => document.querySelectorAll(".node-card").length === 2);
   await ready(page);
   await page.click('button[aria-label="Copy a share link"]');
-  await page.waitForFunction(() => location.hash.startsWith("#s="));
-  const link = await page.evaluate(() => location.href);
+  await page.waitForSelector(".share-url");
+  const link = await page.inputValue(".share-url");
+  assert.ok(link.includes("#v=2&s="), link);
   const other = await newPage(env);
   await other.goto(link);
   await ready(other);

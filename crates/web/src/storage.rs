@@ -52,10 +52,11 @@ pub enum SaveOutcome {
 pub fn save(saved: &Saved, force: bool) -> SaveOutcome {
     let Some(s) = storage() else { return SaveOutcome::Failed };
     let seen = SEEN_REV.with(|r| r.borrow().clone());
-    if !force && current_rev() != seen {
+    let Ok(text) = serde_json::to_string(saved) else { return SaveOutcome::Failed };
+    // Another tab wrote since: a conflict, unless it wrote exactly this scenario.
+    if !force && current_rev() != seen && s.get_item(KEY).ok().flatten().as_deref() != Some(text.as_str()) {
         return SaveOutcome::Conflict;
     }
-    let Ok(text) = serde_json::to_string(saved) else { return SaveOutcome::Failed };
     let rev = TAB.with(|t| {
         let mut t = t.borrow_mut();
         t.1 += 1;
@@ -69,9 +70,23 @@ pub fn save(saved: &Saved, force: bool) -> SaveOutcome {
     SaveOutcome::Saved
 }
 
-/// Whether a `storage` event says another tab changed the autosave since this tab saw it.
-pub fn changed_elsewhere(key: Option<String>) -> bool {
-    matches!(key.as_deref(), Some(REV_KEY) | Some(KEY) | None) && current_rev() != SEEN_REV.with(|r| r.borrow().clone())
+/// Whether a `storage` event says another tab changed the autosave since this tab saw it, to
+/// something else than `ours` (a tab that saved the same scenario is no conflict: this tab
+/// adopts its revision).
+pub fn changed_elsewhere(key: Option<String>, ours: &Saved) -> bool {
+    if !matches!(key.as_deref(), Some(REV_KEY) | Some(KEY) | None) {
+        return false;
+    }
+    let rev = current_rev();
+    if rev == SEEN_REV.with(|r| r.borrow().clone()) {
+        return false;
+    }
+    let stored = storage().and_then(|s| s.get_item(KEY).ok().flatten());
+    let same = stored.is_some_and(|t| serde_json::from_str::<Saved>(&t).is_ok_and(|theirs| theirs == *ours));
+    if same {
+        SEEN_REV.with(|r| *r.borrow_mut() = rev);
+    }
+    !same
 }
 
 /// The scenario another tab saved (this tab adopts its revision).

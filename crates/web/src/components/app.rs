@@ -142,7 +142,7 @@ pub fn App() -> impl IntoView {
     if !embed {
         // Another tab saved: ask (keep mine / load theirs).
         let _ = window_event_listener(ev::storage, move |e: web_sys::StorageEvent| {
-            if storage::changed_elsewhere(e.key()) {
+            if st.saved.with_untracked(|ours| storage::changed_elsewhere(e.key(), ours)) {
                 st.set_conflict.set(true);
             }
         });
