@@ -177,8 +177,9 @@ pub struct StatefulSetSpec {
     pub selector: Option<LabelSelector>,
     #[serde(default)]
     pub template: PodTemplateSpec,
+    /// Each ordinal gets claim `<template>-<set>-<ordinal>` from each template.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub volume_claim_templates: Vec<Opaque>,
+    pub volume_claim_templates: Vec<super::PersistentVolumeClaim>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

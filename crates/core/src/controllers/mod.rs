@@ -33,6 +33,9 @@ pub struct Report {
     pub pods: Vec<String>,
     /// ReplicaSets created for Deployments, as `namespace/name`.
     pub replica_sets: Vec<String>,
+    /// PersistentVolumeClaims created from StatefulSet volumeClaimTemplates, as
+    /// `namespace/name`.
+    pub claims: Vec<String>,
     /// Pods that could not be created (e.g. a template naming a missing PriorityClass), each
     /// with the controller and the reason, worded like a FailedCreate event.
     pub failed: Vec<String>,
@@ -172,6 +175,38 @@ impl Reconciler<'_> {
         self.sc.created_pods += 1;
     }
 
+    /// Creates a StatefulSet pod's claim from a volumeClaimTemplate unless it exists: the
+    /// template's spec, its labels plus the set's matchLabels, in the set's namespace.
+    fn create_claim(&mut self, t: &api::PersistentVolumeClaim, ss: &api::StatefulSet, name: &str) {
+        let ns = ns_of(&ss.metadata).to_string();
+        let key = format!("{ns}/{name}");
+        if self.sc.cluster.pvcs.contains_key(&key) {
+            return;
+        }
+        let mut labels = t.metadata.labels.clone();
+        if let Some(sel) = &ss.spec.selector {
+            labels.extend(sel.match_labels.clone());
+        }
+        let mut claim = api::PersistentVolumeClaim {
+            api_version: "v1".into(),
+            kind: "PersistentVolumeClaim".into(),
+            metadata: ObjectMeta {
+                name: name.to_string(),
+                namespace: Some(ns),
+                labels,
+                annotations: t.metadata.annotations.clone(),
+                ..Default::default()
+            },
+            spec: t.spec.clone(),
+            status: Default::default(),
+        };
+        let doc = self.next_doc();
+        crate::load::defaults::default_pvc(&mut claim, doc);
+        claim.status.phase = Some("Pending".into());
+        self.report.claims.push(key.clone());
+        self.sc.cluster.pvcs.insert(key, std::sync::Arc::new(claim));
+    }
+
     /// Creates `n` pods from a ReplicaSet-like template with generated names.
     fn create_replicas(&mut self, n: usize, template: &api::PodTemplateSpec, owner: OwnerReference, ns: &str) {
         let what = format!("{}/{}", owner.kind, owner.name);
@@ -257,6 +292,19 @@ impl Reconciler<'_> {
                 pod.spec.hostname = Some(name.clone());
                 if let Some(svc) = ss.spec.service_name.as_deref().filter(|s| !s.is_empty()) {
                     pod.spec.subdomain = Some(svc.to_string());
+                }
+                for t in &ss.spec.volume_claim_templates {
+                    let claim = format!("{}-{name}", t.metadata.name);
+                    self.create_claim(t, &ss, &claim);
+                    pod.spec.volumes.retain(|v| v.name != t.metadata.name);
+                    pod.spec.volumes.push(api::Volume {
+                        name: t.metadata.name.clone(),
+                        persistent_volume_claim: Some(api::PersistentVolumeClaimVolumeSource {
+                            claim_name: claim,
+                            read_only: None,
+                        }),
+                        ..Default::default()
+                    });
                 }
                 self.create_pod(pod, &what);
             }

@@ -540,3 +540,33 @@ fn workloads_are_inert_without_controllers() {
     let mut e = crate::Engine::new(sc, crate::EngineOptions::default());
     assert_eq!(e.run(), 0);
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn stateful_set_claims_from_templates() {
+    let objects = format!(
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data-db-1}}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: 5Gi}}}}\n---
+apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replicas: 2\n  selector: {{matchLabels: {{app: web}}}}\n  template:{TEMPLATE}
+  volumeClaimTemplates:
+  - metadata: {{name: data, labels: {{tier: storage}}}}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {{requests: {{storage: 1Gi}}}}
+"
+    );
+    let mut sc = scenario(&objects);
+    let report = run(&mut sc, 1);
+    assert_eq!(
+        report.claims,
+        vec!["default/data-db-0".to_string()],
+        "an existing claim is used as it is"
+    );
+    let claim = &sc.cluster.pvcs["default/data-db-0"];
+    assert_eq!(claim.metadata.uid.as_deref(), Some("uid-persistentvolumeclaim-default-data-db-0"));
+    assert_eq!(claim.metadata.labels.get("tier").map(String::as_str), Some("storage"));
+    assert_eq!(claim.metadata.labels.get("app").map(String::as_str), Some("web"));
+    assert_eq!(claim.status.phase.as_deref(), Some("Pending"));
+    for (p, want) in created(&sc).iter().zip(["data-db-0", "data-db-1"]) {
+        let v = p.spec.volumes.iter().find(|v| v.name == "data").expect("the template's volume");
+        assert_eq!(v.persistent_volume_claim.as_ref().map(|c| c.claim_name.as_str()), Some(want));
+    }
+}

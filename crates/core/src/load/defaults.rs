@@ -252,7 +252,7 @@ pub(super) fn default_pv(pv: &mut api::PersistentVolume, doc: usize) {
     pv.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
 }
 
-pub(super) fn default_pvc(pvc: &mut api::PersistentVolumeClaim, doc: usize) {
+pub(crate) fn default_pvc(pvc: &mut api::PersistentVolumeClaim, doc: usize) {
     stamp(&mut pvc.metadata, "PersistentVolumeClaim", true, doc);
     pvc.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
 }
