@@ -7,7 +7,7 @@ use schedlab_core::{Engine, EngineOptions};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  schedlab run FILE [--output json|text|trace] [--seed N]
+  schedlab run FILE [--output json|text|trace] [--seed N] [--controllers on|off]
   schedlab config FILE          print the effective (defaulted) scheduler configuration
   schedlab bench [--nodes N] [--pods M] [--seed N]";
 
@@ -79,7 +79,7 @@ fn run(args: &[String]) -> ExitCode {
         file = Some(args[i].clone());
         i += 1;
     }
-    let parsed = (|| -> Result<(String, String, u64), String> {
+    let parsed = (|| -> Result<(String, String, u64, bool), String> {
         let file = file.ok_or("run needs a FILE")?;
         let output = flag(args, "--output")?.unwrap_or("json").to_string();
         if !["json", "text", "trace"].contains(&output.as_str()) {
@@ -89,19 +89,32 @@ fn run(args: &[String]) -> ExitCode {
             .map(|s| s.parse::<u64>().map_err(|_| format!("--seed: {s:?} is not a number")))
             .transpose()?
             .unwrap_or(1);
-        Ok((file, output, seed))
+        let controllers = match flag(args, "--controllers")?.unwrap_or("on") {
+            "on" => true,
+            "off" => false,
+            v => return Err(format!("--controllers must be on or off, not {v:?}")),
+        };
+        Ok((file, output, seed, controllers))
     })();
-    let (file, output, seed) = match parsed {
+    let (file, output, seed, controllers) = match parsed {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    let sc = match load_file(&file) {
+    let mut sc = match load_file(&file) {
         Ok(s) => s,
         Err(c) => return c,
     };
+    if controllers {
+        // The workload controllers create their pods before the scheduler starts; the pods
+        // they make follow the file's in every output.
+        let report = schedlab_core::controllers::run(&mut sc, seed);
+        for f in &report.failed {
+            eprintln!("warning: {f}");
+        }
+    }
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
     engine.run();
     let out = match output.as_str() {

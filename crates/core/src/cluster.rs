@@ -18,6 +18,8 @@ pub struct Cluster {
     pub csi_nodes: BTreeMap<String, api::CsiNode>,
     pub csi_drivers: BTreeMap<String, api::CsiDriver>,
     pub pdbs: Vec<api::PodDisruptionBudget>,
+    /// Services and workload controllers (ReplicaSets, Deployments, Jobs…).
+    pub workloads: Workloads,
     /// Events raised by writes during a binding cycle (drained by the engine).
     pub pending_events: Vec<(ClusterEvent, EventObject)>,
 }
@@ -53,6 +55,54 @@ impl Cluster {
             ),
             EventObject::PersistentVolume { old, new: Some(new) },
         ));
+    }
+}
+
+/// The workload objects of a scenario, each kind in creation (document) order. The scheduler
+/// reads Services, ReplicationControllers, ReplicaSets and StatefulSets (PodTopologySpread's
+/// default selector); the controllers read them all. Namespaced objects carry their namespace.
+#[derive(Clone, Debug, Default)]
+pub struct Workloads {
+    pub services: Vec<api::Service>,
+    pub replication_controllers: Vec<api::ReplicationController>,
+    pub replica_sets: Vec<api::ReplicaSet>,
+    pub stateful_sets: Vec<api::StatefulSet>,
+    pub deployments: Vec<api::Deployment>,
+    pub daemon_sets: Vec<api::DaemonSet>,
+    pub jobs: Vec<api::Job>,
+}
+
+fn in_ns<'a, T>(objs: &'a [T], meta: impl Fn(&T) -> &api::ObjectMeta, ns: &str, name: &str) -> Option<&'a T> {
+    objs.iter().find(|o| {
+        let m = meta(o);
+        m.name == name && m.namespace.as_deref().unwrap_or("default") == ns
+    })
+}
+
+impl Workloads {
+    pub fn is_empty(&self) -> bool {
+        self.services.is_empty()
+            && self.replication_controllers.is_empty()
+            && self.replica_sets.is_empty()
+            && self.stateful_sets.is_empty()
+            && self.deployments.is_empty()
+            && self.daemon_sets.is_empty()
+            && self.jobs.is_empty()
+    }
+    /// The Services of namespace `ns`.
+    pub fn services_in<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a api::Service> + 'a {
+        self.services
+            .iter()
+            .filter(move |s| s.metadata.namespace.as_deref().unwrap_or("default") == ns)
+    }
+    pub fn replication_controller(&self, ns: &str, name: &str) -> Option<&api::ReplicationController> {
+        in_ns(&self.replication_controllers, |o| &o.metadata, ns, name)
+    }
+    pub fn replica_set(&self, ns: &str, name: &str) -> Option<&api::ReplicaSet> {
+        in_ns(&self.replica_sets, |o| &o.metadata, ns, name)
+    }
+    pub fn stateful_set(&self, ns: &str, name: &str) -> Option<&api::StatefulSet> {
+        in_ns(&self.stateful_sets, |o| &o.metadata, ns, name)
     }
 }
 

@@ -15,7 +15,8 @@ pub fn conformance_json(e: &Engine) -> Value {
         pods.push(json!({
             "namespace": p.info.namespace(),
             "name": p.info.name(),
-            "node": if p.phase == Phase::Running { p.node.clone().map(Value::String).unwrap_or(Value::Null) } else { Value::Null },
+            // A finished (Succeeded/Failed) pod still names the node it ran on.
+            "node": if matches!(p.phase, Phase::Running | Phase::Finished) { p.node.clone().map(Value::String).unwrap_or(Value::Null) } else { Value::Null },
             "nominatedNode": p.nominated_node.clone(),
             "message": p.message.clone(),
             "attempts": p.attempts,

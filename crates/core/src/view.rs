@@ -109,6 +109,10 @@ pub struct PodModel {
     /// Succeeded or Failed: ignored by the scheduler.
     #[serde(default, skip_serializing_if = "is_false")]
     pub finished: bool,
+    /// The workload controller that created the pod (`Kind/name`, e.g. `ReplicaSet/web-5x7c`);
+    /// `None` for the scenario's own pods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
 }
 
 impl PodModel {
@@ -310,10 +314,12 @@ impl Model {
             .iter()
             .filter_map(|n| node_index.get(n.metadata.name.as_str()).copied())
             .collect();
+        let first_created = sc.pods.len().saturating_sub(sc.created_pods);
         let pods = e
             .pods
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 let info = &p.info;
                 let r = &info.resource.resource;
                 PodModel {
@@ -335,6 +341,10 @@ impl Model {
                     },
                     nominated: p.nominated_node.as_deref().and_then(|n| node_index.get(n).copied()),
                     finished: p.phase == crate::engine::Phase::Finished,
+                    created_by: (i >= first_created)
+                        .then(|| info.pod.metadata.owner_references.iter().find(|o| o.controller == Some(true)))
+                        .flatten()
+                        .map(|o| format!("{}/{}", o.kind, o.name)),
                 }
             })
             .collect();
@@ -1105,9 +1115,30 @@ pub struct Session {
     end_clock_ms: i64,
     /// Trace indices of the Kubernetes events, in order.
     kube_events: Vec<u32>,
+    /// What the controllers did before scheduling (`None` when they were off).
+    pub controllers: Option<crate::controllers::Report>,
+}
+
+/// How a session runs its scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionOptions {
+    /// The seed of the tie-break RNG (and of the controllers' name suffixes).
+    pub seed: u64,
+    /// Whether the workload controllers create their pods before scheduling starts.
+    pub controllers: bool,
 }
 
 impl Session {
+    /// Runs the scenario to completion with the given options: when `controllers` is on, the
+    /// workload controllers first create their pods (see `crate::controllers`); the pods they
+    /// make are marked `created_by` in the model. Calls `progress(cycles)` every 256 cycles.
+    pub fn with_options(mut sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> Session {
+        let report = opts.controllers.then(|| crate::controllers::run(&mut sc, opts.seed));
+        let mut s = Self::with_progress(sc, opts.seed, progress);
+        s.controllers = report;
+        s
+    }
+
     /// Runs the scenario to completion.
     pub fn new(sc: Scenario, seed: u64) -> Session {
         Self::with_progress(sc, seed, &mut |_| {})
@@ -1185,6 +1216,7 @@ impl Session {
             final_evicted,
             end_clock_ms,
             kube_events,
+            controllers: None,
         }
     }
 

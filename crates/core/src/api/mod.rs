@@ -9,10 +9,12 @@
 mod core;
 mod meta;
 mod other;
+mod workloads;
 
 pub use self::core::*;
 pub use self::meta::*;
 pub use self::other::*;
+pub use self::workloads::*;
 
 /// An opaque value for fields the scheduler never reads.
 pub type Opaque = serde_json::Value;

@@ -16,12 +16,12 @@ const PREEMPT_LOWER: &str = "PreemptLowerPriority";
 const BASE_TIME: i64 = 1_735_689_600;
 
 /// `uid-<kind>-<namespace>-<name>`, the namespace part empty for cluster-scoped objects.
-pub(super) fn uid(kind: &str, ns: &str, name: &str) -> String {
+pub(crate) fn uid(kind: &str, ns: &str, name: &str) -> String {
     format!("uid-{}-{}-{}", kind.to_lowercase(), ns, name)
 }
 
 /// 2025-01-01T00:00:00Z plus `doc` seconds, RFC 3339.
-pub(super) fn timestamp(doc: usize) -> String {
+pub(crate) fn timestamp(doc: usize) -> String {
     let t = BASE_TIME + doc as i64;
     let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
     // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
@@ -39,8 +39,9 @@ pub(super) fn timestamp(doc: usize) -> String {
 
 /// Identity the apiserver gives every created object: UID and creation time (anything the
 /// file says there is replaced, as the apiserver replaces it); cluster-scoped objects lose any
-/// namespace, namespaced ones default to `default`.
-pub(super) fn stamp(meta: &mut ObjectMeta, kind: &str, namespaced: bool, doc: usize) {
+/// namespace, namespaced ones default to `default`; ownerReferences without a uid get the
+/// owner's UID under the same scheme.
+pub(crate) fn stamp(meta: &mut ObjectMeta, kind: &str, namespaced: bool, doc: usize) {
     if namespaced {
         if meta.namespace.as_deref().is_none_or(str::is_empty) {
             meta.namespace = Some("default".into());
@@ -50,6 +51,7 @@ pub(super) fn stamp(meta: &mut ObjectMeta, kind: &str, namespaced: bool, doc: us
     }
     meta.uid = Some(uid(kind, meta.namespace.as_deref().unwrap_or(""), &meta.name));
     meta.creation_timestamp = Some(serde_json::Value::String(timestamp(doc)));
+    default_owner_uids(meta);
 }
 
 fn requests_from_limits(r: &mut api::ResourceRequirements) {
@@ -70,8 +72,34 @@ fn image_pull_policy(image: &str) -> &'static str {
     }
 }
 
-pub(super) fn default_pod(p: &mut api::Pod, doc: usize) {
+pub(crate) fn default_pod(p: &mut api::Pod, doc: usize) {
     stamp(&mut p.metadata, "Pod", true, doc);
+    default_pod_spec(p);
+    merge_match_label_keys(p);
+    if p.status.phase.as_deref().is_none_or(str::is_empty) {
+        let running = p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
+        p.status.phase = Some(if running { "Running" } else { "Pending" }.into());
+    }
+    if p.status.phase.as_deref() == Some("Running") && p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) {
+        // Running pods started when their document was created: earlier documents are older.
+        p.status.start_time = Some(Box::new(serde_json::Value::String(timestamp(doc))));
+    }
+}
+
+/// An ownerReference without a uid gets the owner's UID under the UID scheme (the owner is
+/// taken to live in the object's namespace).
+fn default_owner_uids(meta: &mut ObjectMeta) {
+    let ns = meta.namespace.clone().unwrap_or_default();
+    for o in &mut meta.owner_references {
+        if o.uid.is_empty() && !o.kind.is_empty() && !o.name.is_empty() {
+            o.uid = uid(&o.kind, &ns, &o.name);
+        }
+    }
+}
+
+/// The defaults of a pod's spec (SetDefaults_PodSpec and the containers'), also applied to the
+/// pod templates of workload objects.
+pub(crate) fn default_pod_spec(p: &mut api::Pod) {
     let s = &mut p.spec;
     if s.scheduler_name.as_deref().is_none_or(str::is_empty) {
         s.scheduler_name = Some(crate::config::DEFAULT_SCHEDULER_NAME.into());
@@ -109,15 +137,6 @@ pub(super) fn default_pod(p: &mut api::Pod, doc: usize) {
         }
     }
     default_pod_level_resources(p);
-    merge_match_label_keys(p);
-    if p.status.phase.as_deref().is_none_or(str::is_empty) {
-        let running = p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
-        p.status.phase = Some(if running { "Running" } else { "Pending" }.into());
-    }
-    if p.status.phase.as_deref() == Some("Running") && p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) {
-        // Running pods started when their document was created: earlier documents are older.
-        p.status.start_time = Some(Box::new(serde_json::Value::String(timestamp(doc))));
-    }
 }
 
 fn is_pod_level_resource(name: &str) -> bool {
@@ -233,7 +252,7 @@ pub(super) fn default_pv(pv: &mut api::PersistentVolume, doc: usize) {
     pv.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
 }
 
-pub(super) fn default_pvc(pvc: &mut api::PersistentVolumeClaim, doc: usize) {
+pub(crate) fn default_pvc(pvc: &mut api::PersistentVolumeClaim, doc: usize) {
     stamp(&mut pvc.metadata, "PersistentVolumeClaim", true, doc);
     pvc.spec.volume_mode.get_or_insert_with(|| "Filesystem".into());
 }
@@ -264,6 +283,22 @@ pub(super) fn default_csi_driver(d: &mut api::CsiDriver, doc: usize) {
 
 pub(super) fn default_pdb(pdb: &mut api::PodDisruptionBudget, doc: usize) {
     stamp(&mut pdb.metadata, "PodDisruptionBudget", true, doc);
+}
+
+/// A policy/v1beta1 PodDisruptionBudget as the apiserver stores it: served back as policy/v1,
+/// where an empty selector would select every pod, while in v1beta1 it selects none. The
+/// apiserver keeps the v1beta1 meaning with a requirement no pod satisfies in practice.
+pub(super) fn convert_pdb_v1beta1(pdb: &mut api::PodDisruptionBudget) {
+    if let Some(sel) = pdb.spec.selector.as_mut() {
+        if sel.match_labels.is_empty() && sel.match_expressions.is_empty() {
+            sel.match_expressions.push(LabelSelectorRequirement {
+                key: "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match".into(),
+                operator: "Exists".into(),
+                values: Vec::new(),
+            });
+        }
+    }
+    pdb.api_version = "policy/v1".into();
 }
 
 /// The built-in PriorityClasses, as the apiserver creates them.
@@ -313,60 +348,15 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
             .entry(name.to_string())
             .or_insert_with(|| system_class(name, value));
     }
-    // The global default class: the lowest value if several claim it.
-    let global_default = sc
-        .cluster
-        .priority_classes
-        .values()
-        .filter(|pc| pc.global_default)
-        .min_by_key(|pc| pc.value)
-        .map(|pc| (pc.metadata.name.clone(), pc.value, pc.preemption_policy.clone()));
-
     // Priority admission.
     for (p, o) in sc.pods.iter_mut().zip(origins) {
-        let (class, value, policy) = match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
-            Some(name) => match sc.cluster.priority_classes.get(name) {
-                Some(pc) => (name.to_string(), pc.value, pc.preemption_policy.clone()),
-                None => {
-                    let why = format!("no PriorityClass with name {name} was found");
-                    errs.push(forbidden(p, o, o.priority_class_name, "spec.priorityClassName", why));
-                    continue;
-                }
-            },
-            None => match &global_default {
-                Some((n, v, pp)) => (n.clone(), *v, pp.clone()),
-                None => {
-                    // No class applies. The real admission plugin would refuse an explicit
-                    // priority other than 0 here; the simulated cluster keeps what the pod says
-                    // (0 and PreemptLowerPriority when it says nothing).
-                    p.spec.priority.get_or_insert(0);
-                    p.spec.preemption_policy.get_or_insert_with(|| PREEMPT_LOWER.to_string());
-                    continue;
-                }
-            },
-        };
-        if let Some(given) = p.spec.priority.filter(|&g| g != value) {
-            let why = format!(
-                "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
-            );
-            errs.push(forbidden(p, o, o.priority, "spec.priority", why));
-            continue;
-        }
-        if let (Some(given), Some(computed)) = (p.spec.preemption_policy.as_deref(), policy.as_deref()) {
-            if given != computed {
-                let why = format!(
-                    "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {computed} from the given PriorityClass name"
-                );
-                errs.push(forbidden(p, o, o.preemption_policy, "spec.preemptionPolicy", why));
-                continue;
-            }
-        }
-        if !class.is_empty() {
-            p.spec.priority_class_name = Some(class);
-        }
-        p.spec.priority = Some(value);
-        if policy.is_some() {
-            p.spec.preemption_policy = policy;
+        if let Err((field, why)) = admit_priority(p, &sc.cluster.priority_classes) {
+            let at = match field {
+                "spec.priorityClassName" => o.priority_class_name,
+                "spec.priority" => o.priority,
+                _ => o.preemption_policy,
+            };
+            errs.push(forbidden(p, o, at, field, why));
         }
     }
 
@@ -377,6 +367,7 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     referenced.extend(sc.pods.iter().filter_map(|p| p.metadata.namespace.clone()));
     referenced.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.clone()));
     referenced.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.clone()));
+    referenced.extend(super::workloads::namespaces(&sc.cluster.workloads));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
         sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| {
             let mut ns = api::Namespace {
@@ -392,6 +383,56 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
             ns
         });
     }
+}
+
+/// The Priority admission plugin on pod creation: `priorityClassName` (or the global default
+/// class, the lowest value if several claim it) sets `spec.priority` and
+/// `spec.preemptionPolicy`. Refusals give the field and the apiserver's reason.
+pub(crate) fn admit_priority(
+    p: &mut api::Pod,
+    classes: &std::collections::BTreeMap<String, api::PriorityClass>,
+) -> Result<(), (&'static str, String)> {
+    let (class, value, policy) = match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+        Some(name) => match classes.get(name) {
+            Some(pc) => (name.to_string(), pc.value, pc.preemption_policy.clone()),
+            None => {
+                return Err(("spec.priorityClassName", format!("no PriorityClass with name {name} was found")));
+            }
+        },
+        None => match classes.values().filter(|pc| pc.global_default).min_by_key(|pc| pc.value) {
+            Some(pc) => (pc.metadata.name.clone(), pc.value, pc.preemption_policy.clone()),
+            None => {
+                // No class applies. The real admission plugin would refuse an explicit
+                // priority other than 0 here; the simulated cluster keeps what the pod says
+                // (0 and PreemptLowerPriority when it says nothing).
+                p.spec.priority.get_or_insert(0);
+                p.spec.preemption_policy.get_or_insert_with(|| PREEMPT_LOWER.to_string());
+                return Ok(());
+            }
+        },
+    };
+    if let Some(given) = p.spec.priority.filter(|&g| g != value) {
+        let why = format!(
+            "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
+        );
+        return Err(("spec.priority", why));
+    }
+    if let (Some(given), Some(computed)) = (p.spec.preemption_policy.as_deref(), policy.as_deref()) {
+        if given != computed {
+            let why = format!(
+                "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {computed} from the given PriorityClass name"
+            );
+            return Err(("spec.preemptionPolicy", why));
+        }
+    }
+    if !class.is_empty() {
+        p.spec.priority_class_name = Some(class);
+    }
+    p.spec.priority = Some(value);
+    if policy.is_some() {
+        p.spec.preemption_policy = policy;
+    }
+    Ok(())
 }
 
 /// Volume objects as the simulated cluster holds them (conformance README, "Volumes"): a PVC

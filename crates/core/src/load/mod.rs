@@ -3,9 +3,10 @@
 //! the conformance README describes. Every problem found is reported (one object's errors do
 //! not stop the others), each with file, line, column, object and field, worded like kubectl.
 
-mod defaults;
+pub(crate) mod defaults;
 mod error;
 pub(crate) mod validate;
+pub(crate) mod workloads;
 pub(crate) mod yaml;
 
 #[cfg(test)]
@@ -42,6 +43,8 @@ pub struct Scenario {
     /// creation time (and a running pod's start time) is 2025-01-01T00:00:00Z plus that many
     /// seconds.
     pub documents: usize,
+    /// How many pods at the end of `pods` the controllers created (0 for a loaded file).
+    pub created_pods: usize,
 }
 
 /// Inputs larger than this are refused before parsing.
@@ -142,7 +145,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
 /// A kind a scenario may hold: apiVersion, kind, resource (as errors name it), namespaced.
 type KindEntry = (&'static str, &'static str, &'static str, bool);
 
-const KINDS: [KindEntry; 10] = [
+const KINDS: [KindEntry; 11] = [
     ("v1", "Node", "nodes", false),
     ("v1", "Pod", "pods", true),
     ("v1", "Namespace", "namespaces", false),
@@ -153,7 +156,14 @@ const KINDS: [KindEntry; 10] = [
     ("storage.k8s.io/v1", "CSINode", "csinodes.storage.k8s.io", false),
     ("storage.k8s.io/v1", "CSIDriver", "csidrivers.storage.k8s.io", false),
     ("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
+    ("policy/v1beta1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
 ];
+
+/// The entry of every kind a scenario may hold: the core kinds, then each group of kinds that
+/// has its own loader module (which `Loader::object` hands them to).
+fn kind_entries() -> impl Iterator<Item = &'static KindEntry> {
+    KINDS.iter().chain(workloads::KINDS.iter())
+}
 const CONFIG: (&str, &str) = ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration");
 
 fn json_type(n: &YNode) -> &'static str {
@@ -199,11 +209,9 @@ impl Loader<'_> {
             return;
         }
         let kind = str_at(node, "kind").unwrap_or("");
-        let list_of = kind.strip_suffix("List").and_then(|k| {
-            KINDS
-                .iter()
-                .find(|(av, kk, _, _)| *kk == k && Some(*av) == str_at(node, "apiVersion"))
-        });
+        let list_of = kind
+            .strip_suffix("List")
+            .and_then(|k| kind_entries().find(|(av, kk, _, _)| *kk == k && Some(*av) == str_at(node, "apiVersion")));
         if kind == "List" || list_of.is_some() {
             self.list(node, list_of.map(|(av, k, _, _)| (*av, *k)));
         } else {
@@ -282,7 +290,7 @@ impl Loader<'_> {
         }
         let doc = self.next_doc;
         self.next_doc += 1;
-        let Some(entry) = KINDS.iter().find(|(av, k, _, _)| *av == api_version && *k == kind) else {
+        let Some(entry) = kind_entries().find(|(av, k, _, _)| *av == api_version && *k == kind) else {
             let pos = node.get("kind").map(|_| node.locate(&[Seg::Key("kind")])).unwrap_or(node.pos);
             let msg = format!(
                 "no matches for kind {kind:?} in version {api_version:?} (a scenario may hold: {})",
@@ -291,6 +299,10 @@ impl Loader<'_> {
             self.error(pos, ErrorReason::Kind, Some(format!("{kind}/{name}")), Some(doc), msg);
             return;
         };
+        if workloads::KINDS.contains(entry) {
+            self.workload(node, entry, doc);
+            return;
+        }
         match kind {
             "Pod" => {
                 if let Some(p) = self.admit(node, entry, doc, defaults::default_pod, validate::validate_pod) {
@@ -358,7 +370,10 @@ impl Loader<'_> {
                 }
             }
             "PodDisruptionBudget" => {
-                if let Some(s) = self.admit(node, entry, doc, defaults::default_pdb, validate::validate_pdb) {
+                if let Some(mut s) = self.admit(node, entry, doc, defaults::default_pdb, validate::validate_pdb) {
+                    if api_version == "policy/v1beta1" {
+                        defaults::convert_pdb_v1beta1(&mut s);
+                    }
                     self.sc.cluster.pdbs.push(s);
                 }
             }
@@ -491,7 +506,7 @@ fn pair(p: Pos) -> (usize, usize) {
 }
 
 fn kinds_list() -> String {
-    let mut s: Vec<String> = KINDS.iter().map(|(av, k, _, _)| format!("{av} {k}")).collect();
+    let mut s: Vec<String> = kind_entries().map(|(av, k, _, _)| format!("{av} {k}")).collect();
     s.push(format!("{} {}", CONFIG.0, CONFIG.1));
     s.join(", ")
 }

@@ -73,11 +73,14 @@ fn error_table() {
         ),
         (
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n".to_string(),
-            vec![(2, 1, "", ErrorReason::Kind, "no matches for kind \"Deployment\" in version \"apps/v1\"")],
+            vec![
+                (1, 1, "spec.selector", ErrorReason::Invalid, "The Deployment \"d\" is invalid: spec.selector: Required value"),
+                (1, 1, "spec.template.spec.containers", ErrorReason::Invalid, "spec.template.spec.containers: Required value"),
+            ],
         ),
         (
-            "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: d\n".to_string(),
-            vec![(2, 1, "", ErrorReason::Kind, "no matches for kind \"PodDisruptionBudget\" in version \"policy/v1beta1\"")],
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n".to_string(),
+            vec![(2, 1, "", ErrorReason::Kind, "no matches for kind \"ConfigMap\" in version \"v1\"")],
         ),
         (
             "metadata:\n  name: x\n".to_string(),
@@ -884,4 +887,113 @@ fn huge_keys_make_short_messages() {
     assert!(e.to_string().len() < 2_000, "{}", e.to_string().len());
     let e = errors(&format!("{key}: 1\n{key}: 2\n"));
     assert!(e.to_string().len() < 2_000, "{}", e.to_string().len());
+}
+
+const TPL: &str = "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx}]\n";
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn workload_defaults_and_identities() {
+    let sc = load(&format!(
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec:\n  selector: {{app: web}}\n  ports: [{{port: 80}}]\n---
+apiVersion: v1\nkind: Service\nmetadata: {{name: ext}}\nspec:\n  ports: [{{port: 5432}}]\n---
+apiVersion: v1\nkind: ReplicationController\nmetadata: {{name: rc, namespace: team}}\nspec:\n{TPL}---
+apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: rs}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n{TPL}---
+apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: ss}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n{TPL}---
+apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: rs, controller: true}}]\nspec:\n{C}"
+    ));
+    let w = &sc.cluster.workloads;
+    let svc = &w.services[0];
+    assert_eq!(svc.metadata.uid.as_deref(), Some("uid-service-default-web"));
+    assert_eq!(svc.spec.type_.as_deref(), Some("ClusterIP"));
+    assert_eq!(svc.spec.ports[0].protocol.as_deref(), Some("TCP"));
+    assert_eq!(w.services[1].spec.selector, None, "a Service without a selector selects nothing");
+    let rc = &w.replication_controllers[0];
+    assert_eq!(rc.metadata.uid.as_deref(), Some("uid-replicationcontroller-team-rc"));
+    assert_eq!(rc.spec.replicas, Some(1));
+    assert_eq!(rc.spec.selector.get("app").map(String::as_str), Some("web"));
+    assert_eq!(rc.metadata.labels.get("app").map(String::as_str), Some("web"));
+    let tpl = &rc.spec.template.as_ref().unwrap().spec;
+    assert_eq!(tpl.restart_policy.as_deref(), Some("Always"));
+    assert_eq!(tpl.termination_grace_period_seconds, Some(30));
+    assert_eq!(w.replica_sets[0].spec.replicas, Some(1));
+    assert_eq!(w.replica_sets[0].metadata.uid.as_deref(), Some("uid-replicaset-default-rs"));
+    assert_eq!(w.stateful_sets[0].spec.replicas, Some(1));
+    assert_eq!(w.stateful_sets[0].spec.pod_management_policy.as_deref(), Some("OrderedReady"));
+    assert!(sc.cluster.namespaces.contains_key("team"));
+    // An ownerReference without a uid gets the owner's under the UID scheme.
+    assert_eq!(sc.pods[0].metadata.owner_references[0].uid, "uid-replicaset-default-rs");
+    // Objects of a typed list take the list's kind.
+    let sc = load("apiVersion: apps/v1\nkind: ReplicaSetList\nitems:\n- metadata: {name: a}\n  spec:\n    selector: {matchLabels: {app: web}}\n    template:\n      metadata: {labels: {app: web}}\n      spec:\n        containers: [{name: c, image: nginx}]\n");
+    assert_eq!(sc.cluster.workloads.replica_sets[0].kind, "ReplicaSet");
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn workload_validation() {
+    let rs = |spec: &str| format!("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: rs}}\nspec:\n{spec}");
+    // (case, input, expected fields and texts)
+    type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        ("missing selector", rs(TPL), vec![("spec.selector", "spec.selector: Required value")]),
+        (
+            "empty selector",
+            rs(&format!("  selector: {{}}\n{TPL}")),
+            vec![("spec.selector", "empty selector is invalid for deployment")],
+        ),
+        (
+            "selector must select the template",
+            rs(&format!("  selector: {{matchLabels: {{app: other}}}}\n{TPL}")),
+            vec![(
+                "spec.template.metadata.labels",
+                "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"web\"}: `selector` does not match template `labels`",
+            )],
+        ),
+        (
+            "negative replicas",
+            rs(&format!("  replicas: -1\n  selector: {{matchLabels: {{app: web}}}}\n{TPL}")),
+            vec![("spec.replicas", "spec.replicas: Invalid value: -1: must be greater than or equal to 0")],
+        ),
+        (
+            "restart policy",
+            rs("  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: nginx}]\n"),
+            vec![("spec.template.spec.restartPolicy", "Unsupported value: \"Never\": supported values: \"Always\"")],
+        ),
+        (
+            "unknown field",
+            rs(&format!("  replica: 2\n{TPL}")),
+            vec![("spec.replica", "ReplicaSet in version \"v1\" cannot be handled as a ReplicaSet: strict decoding error: unknown field \"spec.replica\"")],
+        ),
+        (
+            "service type",
+            "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  type: Magic\n  ports: [{port: 80}]\n".to_string(),
+            vec![("spec.type", "Unsupported value: \"Magic\"")],
+        ),
+        (
+            "job restart policy",
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Always\n      containers: [{name: c, image: nginx}]\n".to_string(),
+            vec![("spec.template.spec.restartPolicy", "Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\"")],
+        ),
+    ];
+    for (name, text, want) in cases {
+        let got = errors(&text);
+        let shown = got.to_string();
+        assert_eq!(got.errors.len(), want.len(), "{name}: {shown}");
+        for (e, (field, msg)) in got.errors.iter().zip(&want) {
+            assert_eq!(e.field.as_deref().unwrap_or(""), *field, "{name}: {shown}");
+            assert!(e.to_string().contains(msg), "{name}: {shown}");
+        }
+    }
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn pdb_v1beta1_is_stored_as_v1() {
+    let sc = load(
+        "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: a}\nspec:\n  minAvailable: 1\n  selector: {}\n---
+apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {app: web}}\n",
+    );
+    let (a, b) = (&sc.cluster.pdbs[0], &sc.cluster.pdbs[1]);
+    assert_eq!(a.api_version, "policy/v1");
+    let labels = crate::api::Labels::from([("app".to_string(), "web".to_string())]);
+    let sel = |p: &crate::api::PodDisruptionBudget| crate::labels::Selector::from_label_selector(p.spec.selector.as_ref()).unwrap();
+    assert!(!sel(a).matches(&labels), "an empty v1beta1 selector matches no pod");
+    assert!(sel(b).matches(&labels));
 }

@@ -159,11 +159,44 @@ pub struct WorkloadSelectors {
     pub owner: Option<OwnerSelector>,
 }
 
-/// Hook for the workload objects selecting `pod`. The object model has no Services,
-/// ReplicationControllers, ReplicaSets or StatefulSets yet, so nothing selects any pod and
-/// default constraints never apply.
-pub fn workload_selectors(_cx: &Ctx, _pod: &PodInfo) -> WorkloadSelectors {
-    WorkloadSelectors::default()
+/// The workload objects selecting `pod`: every Service of its namespace with a selector that
+/// matches its labels (a Service without a selector selects nothing), and its controlling owner
+/// when the reference is exactly v1 ReplicationController, apps/v1 ReplicaSet or apps/v1
+/// StatefulSet and an object of that name exists in the pod's namespace (the uid is not
+/// compared). Any other owner adds nothing.
+pub fn workload_selectors(cx: &Ctx, pod: &PodInfo) -> WorkloadSelectors {
+    let w = &cx.cluster.workloads;
+    let ns = pod.namespace();
+    let services = w
+        .services_in(ns)
+        .filter_map(|s| s.spec.selector.as_ref())
+        .filter(|sel| Selector::from_map(sel).matches(pod.labels()))
+        .cloned()
+        .collect();
+    let owner = pod
+        .pod
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.controller == Some(true))
+        .and_then(|o| match (o.api_version.as_str(), o.kind.as_str()) {
+            ("v1", "ReplicationController") => w
+                .replication_controller(ns, &o.name)
+                .map(|rc| OwnerSelector::ReplicationController(rc.spec.selector.clone())),
+            ("apps/v1", "ReplicaSet") => w
+                .replica_set(ns, &o.name)
+                .map(|rs| OwnerSelector::ReplicaSet(owner_selector(rs.spec.selector.as_ref()))),
+            ("apps/v1", "StatefulSet") => w
+                .stateful_set(ns, &o.name)
+                .map(|ss| OwnerSelector::StatefulSet(owner_selector(ss.spec.selector.as_ref()))),
+            _ => None,
+        });
+    WorkloadSelectors { services, owner }
+}
+
+/// A ReplicaSet's or StatefulSet's selector; one that cannot be compiled adds nothing.
+fn owner_selector(sel: Option<&api::LabelSelector>) -> Selector {
+    Selector::from_label_selector(sel).unwrap_or(Selector::Nothing)
 }
 
 /// The selector default constraints use for a pod (upstream helper.DefaultSelector).
@@ -1495,6 +1528,108 @@ mod tests {
             owner: Some(OwnerSelector::ReplicationController(labels(&[("rc", "1")]))),
         };
         assert!(compose_default_selector(rc).matches(&labels(&[("rc", "1")])));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn workload_selectors_from_the_cluster() {
+        use crate::api::{ObjectMeta, OwnerReference};
+        let meta = |ns: &str, name: &str| ObjectMeta {
+            name: name.into(),
+            namespace: Some(ns.into()),
+            ..Default::default()
+        };
+        let mut env = Env::new(vec![], vec![]);
+        let w = &mut env.cluster.workloads;
+        let svc = |ns: &str, name: &str, sel: Option<&[(&str, &str)]>| api::Service {
+            metadata: meta(ns, name),
+            spec: api::ServiceSpec {
+                selector: sel.map(labels),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        w.services = vec![
+            svc("default", "web", Some(&[("app", "web")])),
+            svc("default", "fe", Some(&[("tier", "fe")])),
+            svc("default", "other", Some(&[("app", "db")])),
+            svc("default", "bare", None),
+            svc("team", "web", Some(&[("app", "web")])),
+        ];
+        w.replica_sets = vec![api::ReplicaSet {
+            metadata: meta("default", "rs"),
+            spec: api::ReplicaSetSpec {
+                selector: Some(LabelSelector {
+                    match_labels: labels(&[("app", "web"), ("pod-template-hash", "h")]),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        }];
+        w.replication_controllers = vec![api::ReplicationController {
+            metadata: meta("default", "rc"),
+            spec: api::ReplicationControllerSpec {
+                selector: labels(&[("rc", "1")]),
+                ..Default::default()
+            },
+            ..Default::default()
+        }];
+        let owned = |av: &str, kind: &str, name: &str, controller: Option<bool>| {
+            let mut p = MakePod::new("p").label("app", "web").label("tier", "fe").obj();
+            p.metadata.owner_references = vec![OwnerReference {
+                api_version: av.into(),
+                kind: kind.into(),
+                name: name.into(),
+                uid: "any".into(),
+                controller,
+                block_owner_deletion: None,
+            }];
+            PodInfo::new(p, 0)
+        };
+        let plain = MakePod::new("p").label("app", "web").label("tier", "fe").info();
+        // (case, pod, Service selectors, owner kind)
+        let cases: Vec<(&str, PodInfo, usize, Option<&str>)> = vec![
+            ("matching Services only, in the pod's namespace", plain, 2, None),
+            (
+                "a ReplicaSet owner",
+                owned("apps/v1", "ReplicaSet", "rs", Some(true)),
+                2,
+                Some("rs"),
+            ),
+            (
+                "a ReplicationController owner",
+                owned("v1", "ReplicationController", "rc", Some(true)),
+                2,
+                Some("rc"),
+            ),
+            ("not the controller", owned("apps/v1", "ReplicaSet", "rs", Some(false)), 2, None),
+            ("controller unset", owned("apps/v1", "ReplicaSet", "rs", None), 2, None),
+            ("a missing owner", owned("apps/v1", "ReplicaSet", "nope", Some(true)), 2, None),
+            (
+                "another group version",
+                owned("extensions/v1beta1", "ReplicaSet", "rs", Some(true)),
+                2,
+                None,
+            ),
+            ("a Job owner", owned("batch/v1", "Job", "rs", Some(true)), 2, None),
+            (
+                "another namespace",
+                PodInfo::new(MakePod::new("p").namespace("team").label("app", "web").obj(), 0),
+                1,
+                None,
+            ),
+        ];
+        for (name, pod, services, owner) in cases {
+            let got = workload_selectors(&env.cx(), &pod);
+            assert_eq!(got.services.len(), services, "{name}");
+            let kind = match &got.owner {
+                None => None,
+                Some(OwnerSelector::ReplicaSet(_)) => Some("rs"),
+                Some(OwnerSelector::ReplicationController(_)) => Some("rc"),
+                Some(OwnerSelector::StatefulSet(_)) => Some("ss"),
+            };
+            assert_eq!(kind, owner, "{name}");
+        }
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

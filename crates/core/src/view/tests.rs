@@ -1268,3 +1268,52 @@ fn explains_requested_to_capacity_ratio_through_the_shape() {
         ],
     );
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn controllers_option_creates_marked_pods() {
+    let text = format!(
+        "{SCENARIO}---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {{name: web}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 100m}}}}}}]
+"
+    );
+    let sc = load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
+    let off = Session::with_options(
+        sc.clone(),
+        SessionOptions {
+            seed: 1,
+            controllers: false,
+        },
+        &mut |_| {},
+    );
+    assert!(off.controllers.is_none());
+    assert!(off.model.pods.iter().all(|p| p.created_by.is_none()));
+    let on = Session::with_options(
+        sc,
+        SessionOptions {
+            seed: 1,
+            controllers: true,
+        },
+        &mut |_| {},
+    );
+    let n = off.model.pods.len();
+    assert_eq!(on.model.pods.len(), n + 2);
+    assert!(on.model.pods[..n].iter().all(|p| p.created_by.is_none()));
+    for p in &on.model.pods[n..] {
+        assert!(p.name.starts_with("web-"), "{}", p.name);
+        assert_eq!(p.created_by.as_deref(), Some("ReplicaSet/web"));
+    }
+    assert_eq!(on.controllers.as_ref().map(|r| r.pods.len()), Some(2));
+    // The model's JSON carries the mark only for created pods.
+    let json = serde_json::to_string(&on.model.pods[n]).unwrap();
+    assert!(json.contains("\"createdBy\":\"ReplicaSet/web\""), "{json}");
+    assert!(!serde_json::to_string(&on.model.pods[0]).unwrap().contains("createdBy"));
+}

@@ -4,9 +4,11 @@
 
 mod objects;
 mod pod;
+mod workloads;
 
 pub(crate) use objects::*;
-pub(crate) use pod::validate_pod;
+pub(crate) use pod::{validate_pod, validate_pod_spec};
+pub(crate) use workloads::*;
 
 use super::yaml::{Seg, Val, YNode};
 use crate::api::{LabelSelector, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta};

@@ -25,7 +25,7 @@ pub(crate) fn validate_pod(cx: &mut Ctx, pod: &Pod) {
     }
 }
 
-fn validate_pod_spec(cx: &mut Ctx, spec: &PodSpec, path: &FieldPath) {
+pub(crate) fn validate_pod_spec(cx: &mut Ctx, spec: &PodSpec, path: &FieldPath) {
     if spec.termination_grace_period_seconds.is_none() {
         cx.push(required(&path.child("terminationGracePeriodSeconds"), ""));
     }

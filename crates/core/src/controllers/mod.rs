@@ -1,0 +1,459 @@
+//! Workload controllers: the parts of kube-controller-manager that create pods. Deployments
+//! create ReplicaSets; ReplicationControllers, ReplicaSets, StatefulSets, DaemonSets and Jobs
+//! create pods from their templates, named, labelled and owned as the real controllers do.
+//!
+//! This module sits beside the scheduler, never inside it: it reads and extends a `Scenario`
+//! (the simulated API objects) before the engine sees it, and the engine never calls it. Like
+//! the rest of core it does no IO and reads no clock; the random name suffixes the apiserver
+//! would draw come from a stream of the scenario's seed, so a scenario and seed always create
+//! the same pods.
+//!
+//! `reconcile` compares what each workload asks for with the pods that exist and creates the
+//! missing ones; it can be called again whenever pods finish or are deleted (a later timeline),
+//! and then only makes up the difference.
+
+mod pods;
+#[cfg(test)]
+mod tests;
+
+pub use pods::{daemon_tolerations, generate_name, pod_template_hash, DAEMONSET_NODE_FIELD, POD_TEMPLATE_HASH};
+
+use crate::api::{self, ObjectMeta, OwnerReference};
+use crate::load::Scenario;
+use crate::rng::Rng;
+use std::collections::HashSet;
+
+/// Mixed into the seed so that the controllers' stream differs from the scheduler's tie-breaks.
+const STREAM: u64 = 0x636f_6e74_726f_6c73; // "controls"
+
+/// What one reconciliation did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    /// Pods created, as `namespace/name`, in creation order.
+    pub pods: Vec<String>,
+    /// ReplicaSets created for Deployments, as `namespace/name`.
+    pub replica_sets: Vec<String>,
+    /// PersistentVolumeClaims created from StatefulSet volumeClaimTemplates, as
+    /// `namespace/name`.
+    pub claims: Vec<String>,
+    /// Pods that could not be created (e.g. a template naming a missing PriorityClass), each
+    /// with the controller and the reason, worded like a FailedCreate event.
+    pub failed: Vec<String>,
+}
+
+/// The controllers' state between reconciliations: the name stream.
+#[derive(Clone, Debug)]
+pub struct Controllers {
+    rng: Rng,
+}
+
+impl Controllers {
+    pub fn new(seed: u64) -> Controllers {
+        Controllers {
+            rng: Rng::new(seed ^ STREAM),
+        }
+    }
+
+    /// Runs every controller once over the scenario: Deployments first (their ReplicaSets are
+    /// created or scaled), then ReplicationControllers, ReplicaSets, StatefulSets, DaemonSets
+    /// and Jobs, each kind in creation order. New objects are appended to the scenario (pods
+    /// after its pods, in creation order, pending) and created one second apart after its last
+    /// object.
+    pub fn reconcile(&mut self, sc: &mut Scenario) -> Report {
+        let mut r = Reconciler {
+            sc,
+            rng: &mut self.rng,
+            report: Report::default(),
+            taken: HashSet::new(),
+        };
+        r.taken = r.sc.pods.iter().map(|p| key(&p.metadata)).collect();
+        r.deployments();
+        r.replication_controllers();
+        r.replica_sets();
+        r.stateful_sets();
+        r.daemon_sets();
+        r.jobs();
+        r.report
+    }
+}
+
+/// Runs the controllers once over a freshly loaded scenario (see `Controllers::reconcile`).
+pub fn run(sc: &mut Scenario, seed: u64) -> Report {
+    Controllers::new(seed).reconcile(sc)
+}
+
+fn key(m: &ObjectMeta) -> (String, String) {
+    (m.namespace.clone().unwrap_or_else(|| "default".into()), m.name.clone())
+}
+
+fn ns_of(m: &ObjectMeta) -> &str {
+    m.namespace.as_deref().unwrap_or("default")
+}
+
+/// A controller reference to `owner` (controller and blockOwnerDeletion set, as the
+/// controllers set them).
+fn controller_ref(api_version: &str, kind: &str, owner: &ObjectMeta) -> OwnerReference {
+    OwnerReference {
+        api_version: api_version.into(),
+        kind: kind.into(),
+        name: owner.name.clone(),
+        uid: owner.uid.clone().unwrap_or_default(),
+        controller: Some(true),
+        block_owner_deletion: Some(true),
+    }
+}
+
+/// Whether `pod` is controlled by the object (`kind`, `meta`): its controller reference names
+/// that kind and name in the pod's namespace (a uid, when both have one, must agree).
+fn controlled_by(pod: &ObjectMeta, kind: &str, owner: &ObjectMeta) -> bool {
+    if ns_of(pod) != ns_of(owner) {
+        return false;
+    }
+    pod.owner_references.iter().find(|o| o.controller == Some(true)).is_some_and(|o| {
+        o.kind == kind && o.name == owner.name && (o.uid.is_empty() || owner.uid.as_deref().is_none_or(|u| u.is_empty() || u == o.uid))
+    })
+}
+
+/// Pods that count as existing replicas: not Succeeded, not Failed, not being deleted.
+fn is_active(p: &api::Pod) -> bool {
+    !matches!(p.status.phase.as_deref(), Some("Succeeded") | Some("Failed")) && p.metadata.deletion_timestamp.is_none()
+}
+
+struct Reconciler<'a> {
+    sc: &'a mut Scenario,
+    rng: &'a mut Rng,
+    report: Report,
+    /// (namespace, name) of every pod.
+    taken: HashSet<(String, String)>,
+}
+
+impl Reconciler<'_> {
+    /// Active pods controlled by (`kind`, `owner`).
+    fn owned_active(&self, kind: &str, owner: &ObjectMeta) -> Vec<usize> {
+        (0..self.sc.pods.len())
+            .filter(|&i| {
+                let p = &self.sc.pods[i];
+                is_active(p) && controlled_by(&p.metadata, kind, owner)
+            })
+            .collect()
+    }
+
+    /// The next object's document index (created objects follow the file's).
+    fn next_doc(&mut self) -> usize {
+        let d = self.sc.documents;
+        self.sc.documents += 1;
+        d
+    }
+
+    /// A free name `prefix` + five random characters, as the apiserver's generateName does.
+    fn generate_name(&mut self, ns: &str, prefix: &str) -> String {
+        loop {
+            let name = generate_name(self.rng, prefix);
+            if !self.taken.contains(&(ns.to_string(), name.clone())) {
+                return name;
+            }
+        }
+    }
+
+    /// Creates a pod (apiserver defaulting and priority admission included) and appends it.
+    fn create_pod(&mut self, mut pod: api::Pod, owner: &str) {
+        let doc = self.next_doc();
+        crate::load::defaults::default_pod(&mut pod, doc);
+        if let Err((_, why)) = crate::load::defaults::admit_priority(&mut pod, &self.sc.cluster.priority_classes) {
+            self.report
+                .failed
+                .push(format!("{owner}: Error creating: pods {:?} is forbidden: {why}", pod.metadata.name));
+            return;
+        }
+        pod.api_version = "v1".into();
+        pod.kind = "Pod".into();
+        let k = key(&pod.metadata);
+        self.report.pods.push(format!("{}/{}", k.0, k.1));
+        self.taken.insert(k);
+        self.sc.pods.push(pod);
+        self.sc.pod_docs.push(doc);
+        self.sc.created_pods += 1;
+    }
+
+    /// Creates a StatefulSet pod's claim from a volumeClaimTemplate unless it exists: the
+    /// template's spec, its labels plus the set's matchLabels, in the set's namespace.
+    fn create_claim(&mut self, t: &api::PersistentVolumeClaim, ss: &api::StatefulSet, name: &str) {
+        let ns = ns_of(&ss.metadata).to_string();
+        let key = format!("{ns}/{name}");
+        if self.sc.cluster.pvcs.contains_key(&key) {
+            return;
+        }
+        let mut labels = t.metadata.labels.clone();
+        if let Some(sel) = &ss.spec.selector {
+            labels.extend(sel.match_labels.clone());
+        }
+        let mut claim = api::PersistentVolumeClaim {
+            api_version: "v1".into(),
+            kind: "PersistentVolumeClaim".into(),
+            metadata: ObjectMeta {
+                name: name.to_string(),
+                namespace: Some(ns),
+                labels,
+                annotations: t.metadata.annotations.clone(),
+                ..Default::default()
+            },
+            spec: t.spec.clone(),
+            status: Default::default(),
+        };
+        let doc = self.next_doc();
+        crate::load::defaults::default_pvc(&mut claim, doc);
+        claim.status.phase = Some("Pending".into());
+        self.report.claims.push(key.clone());
+        self.sc.cluster.pvcs.insert(key, std::sync::Arc::new(claim));
+    }
+
+    /// Creates `n` pods from a ReplicaSet-like template with generated names.
+    fn create_replicas(&mut self, n: usize, template: &api::PodTemplateSpec, owner: OwnerReference, ns: &str) {
+        let what = format!("{}/{}", owner.kind, owner.name);
+        for _ in 0..n {
+            let mut pod = pod_from_template(template, ns, owner.clone());
+            let prefix = pod.metadata.generate_name.clone().unwrap_or_default();
+            pod.metadata.name = self.generate_name(ns, &prefix);
+            self.create_pod(pod, &what);
+        }
+    }
+
+    fn deployments(&mut self) {
+        for i in 0..self.sc.cluster.workloads.deployments.len() {
+            let d = self.sc.cluster.workloads.deployments[i].clone();
+            let replicas = d.spec.replicas.unwrap_or(1);
+            let ns = ns_of(&d.metadata).to_string();
+            // The Deployment's current ReplicaSet: the newest revision it controls.
+            let owned = self
+                .sc
+                .cluster
+                .workloads
+                .replica_sets
+                .iter()
+                .enumerate()
+                .filter(|(_, rs)| controlled_by(&rs.metadata, "Deployment", &d.metadata))
+                .max_by_key(|(j, rs)| (revision(&rs.metadata), *j))
+                .map(|(j, _)| j);
+            if let Some(j) = owned {
+                // Scaled to the Deployment's replicas (older revisions are left as they are).
+                self.sc.cluster.workloads.replica_sets[j].spec.replicas = Some(replicas);
+                continue;
+            }
+            let doc = self.next_doc();
+            let rs = replica_set_for(&d, doc);
+            self.report.replica_sets.push(format!("{ns}/{}", rs.metadata.name));
+            self.sc.cluster.workloads.replica_sets.push(rs);
+        }
+    }
+
+    fn replication_controllers(&mut self) {
+        for i in 0..self.sc.cluster.workloads.replication_controllers.len() {
+            let rc = self.sc.cluster.workloads.replication_controllers[i].clone();
+            let Some(t) = &rc.spec.template else { continue };
+            let want = rc.spec.replicas.unwrap_or(1).max(0) as usize;
+            let have = self.owned_active("ReplicationController", &rc.metadata).len();
+            let owner = controller_ref("v1", "ReplicationController", &rc.metadata);
+            self.create_replicas(want.saturating_sub(have), t, owner, ns_of(&rc.metadata));
+        }
+    }
+
+    fn replica_sets(&mut self) {
+        for i in 0..self.sc.cluster.workloads.replica_sets.len() {
+            let rs = self.sc.cluster.workloads.replica_sets[i].clone();
+            let want = rs.spec.replicas.unwrap_or(1).max(0) as usize;
+            let have = self.owned_active("ReplicaSet", &rs.metadata).len();
+            let owner = controller_ref("apps/v1", "ReplicaSet", &rs.metadata);
+            self.create_replicas(want.saturating_sub(have), &rs.spec.template, owner, ns_of(&rs.metadata));
+        }
+    }
+
+    fn stateful_sets(&mut self) {
+        for i in 0..self.sc.cluster.workloads.stateful_sets.len() {
+            let ss = self.sc.cluster.workloads.stateful_sets[i].clone();
+            let ns = ns_of(&ss.metadata).to_string();
+            let start = ss.spec.ordinals.as_ref().map_or(0, |o| o.start.max(0)) as i64;
+            let replicas = ss.spec.replicas.unwrap_or(1).max(0) as i64;
+            let revision = format!("{}-{}", ss.metadata.name, pod_template_hash(&ss.spec.template, None));
+            let what = format!("StatefulSet/{}", ss.metadata.name);
+            for ordinal in start..start + replicas {
+                let name = format!("{}-{ordinal}", ss.metadata.name);
+                // A pod of that name (whatever its state) holds the ordinal.
+                if self.taken.contains(&(ns.clone(), name.clone())) {
+                    continue;
+                }
+                let owner = controller_ref("apps/v1", "StatefulSet", &ss.metadata);
+                let mut pod = pod_from_template(&ss.spec.template, &ns, owner);
+                pod.metadata.generate_name = None;
+                pod.metadata.name = name.clone();
+                let labels = &mut pod.metadata.labels;
+                labels.insert("statefulset.kubernetes.io/pod-name".into(), name.clone());
+                labels.insert("apps.kubernetes.io/pod-index".into(), ordinal.to_string());
+                labels.insert("controller-revision-hash".into(), revision.clone());
+                pod.spec.hostname = Some(name.clone());
+                if let Some(svc) = ss.spec.service_name.as_deref().filter(|s| !s.is_empty()) {
+                    pod.spec.subdomain = Some(svc.to_string());
+                }
+                for t in &ss.spec.volume_claim_templates {
+                    let claim = format!("{}-{name}", t.metadata.name);
+                    self.create_claim(t, &ss, &claim);
+                    pod.spec.volumes.retain(|v| v.name != t.metadata.name);
+                    pod.spec.volumes.push(api::Volume {
+                        name: t.metadata.name.clone(),
+                        persistent_volume_claim: Some(api::PersistentVolumeClaimVolumeSource {
+                            claim_name: claim,
+                            read_only: None,
+                        }),
+                        ..Default::default()
+                    });
+                }
+                self.create_pod(pod, &what);
+            }
+        }
+    }
+
+    fn daemon_sets(&mut self) {
+        for i in 0..self.sc.cluster.workloads.daemon_sets.len() {
+            let ds = self.sc.cluster.workloads.daemon_sets[i].clone();
+            let ns = ns_of(&ds.metadata).to_string();
+            let hash = pod_template_hash(&ds.spec.template, None);
+            let what = format!("DaemonSet/{}", ds.metadata.name);
+            let owned = self.owned_active("DaemonSet", &ds.metadata);
+            for n in 0..self.sc.nodes.len() {
+                let node = self.sc.nodes[n].clone();
+                if !pods::daemon_should_run(&ds.spec.template, &node) {
+                    continue;
+                }
+                let there = owned
+                    .iter()
+                    .any(|&p| pods::daemon_pod_node(&self.sc.pods[p]).as_deref() == Some(node.metadata.name.as_str()));
+                if there {
+                    continue;
+                }
+                let owner = controller_ref("apps/v1", "DaemonSet", &ds.metadata);
+                let mut pod = pod_from_template(&ds.spec.template, &ns, owner);
+                pod.metadata.labels.insert("controller-revision-hash".into(), hash.clone());
+                pod.metadata.labels.insert("pod-template-generation".into(), "1".into());
+                pods::add_daemon_tolerations(&mut pod.spec);
+                pods::replace_node_name_affinity(&mut pod.spec, &node.metadata.name);
+                let prefix = pod.metadata.generate_name.clone().unwrap_or_default();
+                pod.metadata.name = self.generate_name(&ns, &prefix);
+                self.create_pod(pod, &what);
+            }
+        }
+    }
+
+    fn jobs(&mut self) {
+        for i in 0..self.sc.cluster.workloads.jobs.len() {
+            let job = self.sc.cluster.workloads.jobs[i].clone();
+            if job.spec.suspend == Some(true) {
+                continue;
+            }
+            let ns = ns_of(&job.metadata).to_string();
+            let what = format!("Job/{}", job.metadata.name);
+            let owned: Vec<&api::Pod> = self
+                .sc
+                .pods
+                .iter()
+                .filter(|p| controlled_by(&p.metadata, "Job", &job.metadata))
+                .collect();
+            let active: Vec<&api::Pod> = owned.iter().copied().filter(|p| is_active(p)).collect();
+            let succeeded: Vec<&api::Pod> = owned
+                .iter()
+                .copied()
+                .filter(|p| p.status.phase.as_deref() == Some("Succeeded"))
+                .collect();
+            let parallelism = job.spec.parallelism.unwrap_or(1).max(0) as usize;
+            let indexed = job.spec.completion_mode.as_deref() == Some("Indexed");
+            let owner = controller_ref("batch/v1", "Job", &job.metadata);
+            if indexed {
+                let completions = job.spec.completions.unwrap_or(0).max(0) as usize;
+                let busy: HashSet<usize> = active.iter().chain(&succeeded).filter_map(|p| pods::completion_index(p)).collect();
+                let room = parallelism.saturating_sub(active.len());
+                let todo: Vec<usize> = (0..completions).filter(|x| !busy.contains(x)).take(room).collect();
+                for index in todo {
+                    let mut pod = pods::job_pod(&job, &ns, owner.clone(), Some(index));
+                    let prefix = pod.metadata.generate_name.clone().unwrap_or_default();
+                    pod.metadata.name = self.generate_name(&ns, &prefix);
+                    self.create_pod(pod, &what);
+                }
+                continue;
+            }
+            let want_active = match job.spec.completions {
+                Some(c) => parallelism.min((c.max(0) as usize).saturating_sub(succeeded.len())),
+                // A work queue: once one pod succeeded, no new pod starts.
+                None if !succeeded.is_empty() => 0,
+                None => parallelism,
+            };
+            for _ in active.len()..want_active {
+                let mut pod = pods::job_pod(&job, &ns, owner.clone(), None);
+                let prefix = pod.metadata.generate_name.clone().unwrap_or_default();
+                pod.metadata.name = self.generate_name(&ns, &prefix);
+                self.create_pod(pod, &what);
+            }
+        }
+    }
+}
+
+/// `deployment.kubernetes.io/revision` of a ReplicaSet (0 when absent).
+fn revision(m: &ObjectMeta) -> i64 {
+    m.annotations
+        .get("deployment.kubernetes.io/revision")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The ReplicaSet a Deployment creates for its template: named `<deployment>-<hash>`, the
+/// `pod-template-hash` label added to its labels, selector and template.
+fn replica_set_for(d: &api::Deployment, doc: usize) -> api::ReplicaSet {
+    let hash = pod_template_hash(&d.spec.template, None);
+    let mut template = d.spec.template.clone();
+    template.metadata.labels.insert(POD_TEMPLATE_HASH.into(), hash.clone());
+    let mut selector = d.spec.selector.clone().unwrap_or_default();
+    selector.match_labels.insert(POD_TEMPLATE_HASH.into(), hash.clone());
+    let mut labels = d.spec.template.metadata.labels.clone();
+    labels.insert(POD_TEMPLATE_HASH.into(), hash.clone());
+    let replicas = d.spec.replicas.unwrap_or(1);
+    let mut meta = ObjectMeta {
+        name: format!("{}-{hash}", d.metadata.name),
+        namespace: Some(ns_of(&d.metadata).to_string()),
+        labels,
+        owner_references: vec![controller_ref("apps/v1", "Deployment", &d.metadata)],
+        ..Default::default()
+    };
+    meta.annotations.insert("deployment.kubernetes.io/revision".into(), "1".into());
+    meta.annotations
+        .insert("deployment.kubernetes.io/desired-replicas".into(), replicas.to_string());
+    crate::load::defaults::stamp(&mut meta, "ReplicaSet", true, doc);
+    api::ReplicaSet {
+        api_version: "apps/v1".into(),
+        kind: "ReplicaSet".into(),
+        metadata: meta,
+        spec: api::ReplicaSetSpec {
+            replicas: Some(replicas),
+            min_ready_seconds: d.spec.min_ready_seconds,
+            selector: Some(selector),
+            template,
+        },
+        status: None,
+    }
+}
+
+/// A pod as a controller builds it from a template (before the apiserver's defaulting): the
+/// template's labels, annotations, finalizers and spec, the owner's namespace, a controller
+/// reference, and the name prefix `<owner>-`.
+fn pod_from_template(t: &api::PodTemplateSpec, ns: &str, owner: OwnerReference) -> api::Pod {
+    let prefix = format!("{}-", owner.name);
+    api::Pod {
+        metadata: ObjectMeta {
+            generate_name: Some(prefix),
+            namespace: Some(ns.to_string()),
+            labels: t.metadata.labels.clone(),
+            annotations: t.metadata.annotations.clone(),
+            finalizers: t.metadata.finalizers.clone(),
+            owner_references: vec![owner],
+            ..Default::default()
+        },
+        spec: t.spec.clone(),
+        ..Default::default()
+    }
+}
