@@ -18,6 +18,8 @@ pub struct Cluster {
     pub csi_nodes: BTreeMap<String, api::CsiNode>,
     pub csi_drivers: BTreeMap<String, api::CsiDriver>,
     pub pdbs: Vec<api::PodDisruptionBudget>,
+    /// DeviceClasses, ResourceSlices, ResourceClaims and templates (DRA).
+    pub dra: crate::dra::DraObjects,
     /// Events raised by writes during a binding cycle (drained by the engine).
     pub pending_events: Vec<(ClusterEvent, EventObject)>,
 }

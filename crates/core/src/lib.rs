@@ -7,6 +7,7 @@ pub mod api;
 pub mod cluster;
 pub mod config;
 pub mod conformance;
+pub mod dra;
 pub mod engine;
 pub mod framework;
 pub mod labels;

@@ -9,6 +9,7 @@
 mod core;
 mod meta;
 mod other;
+pub mod resource;
 
 pub use self::core::*;
 pub use self::meta::*;

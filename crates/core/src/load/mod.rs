@@ -4,6 +4,7 @@
 //! not stop the others), each with file, line, column, object and field, worded like kubectl.
 
 mod defaults;
+mod dra;
 mod error;
 pub(crate) mod validate;
 pub(crate) mod yaml;
@@ -131,6 +132,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     }
     // Admission runs even when other objects failed, so that its errors are reported too.
     defaults::apply(&mut sc, &origins, &mut errs);
+    dra::apply(&mut sc, &origins, &mut errs);
     if !errs.is_empty() {
         errs.finish();
         return Err(errs);
@@ -142,7 +144,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
 /// A kind a scenario may hold: apiVersion, kind, resource (as errors name it), namespaced.
 type KindEntry = (&'static str, &'static str, &'static str, bool);
 
-const KINDS: [KindEntry; 10] = [
+const KINDS: [KindEntry; 14] = [
     ("v1", "Node", "nodes", false),
     ("v1", "Pod", "pods", true),
     ("v1", "Namespace", "namespaces", false),
@@ -153,6 +155,10 @@ const KINDS: [KindEntry; 10] = [
     ("storage.k8s.io/v1", "CSINode", "csinodes.storage.k8s.io", false),
     ("storage.k8s.io/v1", "CSIDriver", "csidrivers.storage.k8s.io", false),
     ("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
+    ("resource.k8s.io/v1", "DeviceClass", "deviceclasses.resource.k8s.io", false),
+    ("resource.k8s.io/v1", "ResourceSlice", "resourceslices.resource.k8s.io", false),
+    ("resource.k8s.io/v1", "ResourceClaim", "resourceclaims.resource.k8s.io", true),
+    ("resource.k8s.io/v1", "ResourceClaimTemplate", "resourceclaimtemplates.resource.k8s.io", true),
 ];
 const CONFIG: (&str, &str) = ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration");
 
@@ -362,6 +368,7 @@ impl Loader<'_> {
                     self.sc.cluster.pdbs.push(s);
                 }
             }
+            "DeviceClass" | "ResourceSlice" | "ResourceClaim" | "ResourceClaimTemplate" => self.dra_object(node, entry, doc),
             _ => unreachable!("every kind of KINDS is handled"),
         }
     }
@@ -483,7 +490,11 @@ admitted!(
     api::StorageClass,
     api::CsiNode,
     api::CsiDriver,
-    api::PodDisruptionBudget
+    api::PodDisruptionBudget,
+    api::resource::DeviceClass,
+    api::resource::ResourceSlice,
+    api::resource::ResourceClaim,
+    api::resource::ResourceClaimTemplate
 );
 
 fn pair(p: Pos) -> (usize, usize) {
