@@ -689,3 +689,169 @@ impl Run<'_, '_> {
         self.result[ci].pop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Labels;
+
+    fn slice(yaml: &str) -> Arc<ResourceSlice> {
+        Arc::new(serde_yaml::from_str(yaml).expect("slice"))
+    }
+    fn class(name: &str, expr: &str) -> (String, Arc<DeviceClass>) {
+        let y = format!("metadata: {{name: {name}}}\nspec: {{selectors: [{{cel: {{expression: '{expr}'}}}}]}}");
+        (name.to_string(), Arc::new(serde_yaml::from_str(&y).expect("class")))
+    }
+    fn claim(yaml: &str) -> ResourceClaim {
+        let mut c: ResourceClaim = serde_yaml::from_str(yaml).expect("claim");
+        c.metadata.namespace = Some("default".into());
+        c
+    }
+
+    /// Two nodes' worth of GPUs: n-1 has gpu-0 (island 0, 16Gi), gpu-1 (island 1, 32Gi),
+    /// gpu-2 (island 1, 32Gi); a cluster-wide pool of licences; a pool for zone-a nodes.
+    fn slices() -> Vec<Arc<ResourceSlice>> {
+        let gpu = |name: &str, island: i64, mem: &str| {
+            format!("{{name: {name}, attributes: {{island: {{int: {island}}}}}, capacity: {{memory: {{value: {mem}}}}}}}")
+        };
+        vec![
+            slice(&format!(
+                "metadata: {{name: n-1}}\nspec: {{driver: gpu.example.com, nodeName: n-1, pool: {{name: n-1, resourceSliceCount: 1}}, devices: [{}, {}, {}]}}",
+                gpu("gpu-0", 0, "16Gi"),
+                gpu("gpu-1", 1, "32Gi"),
+                gpu("gpu-2", 1, "32Gi")
+            )),
+            slice("metadata: {name: lic}\nspec: {driver: lic.example.com, allNodes: true, pool: {name: site, resourceSliceCount: 1}, devices: [{name: seat-0}]}"),
+            slice("metadata: {name: za}\nspec: {driver: fpga.example.com, nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}, pool: {name: za, resourceSliceCount: 2}, devices: [{name: f-0}]}"),
+        ]
+    }
+
+    fn run(claims: &[&str], busy: &[&str], node: &str, zone: &str) -> Result<Option<Vec<Vec<String>>>, String> {
+        let classes: BTreeMap<String, Arc<DeviceClass>> = [
+            class("gpu", "device.driver == \"gpu.example.com\""),
+            class("lic", "device.driver == \"lic.example.com\""),
+            class("fpga", "device.driver == \"fpga.example.com\""),
+            class("broken", "device.attributes[\"gpu.example.com\"].missing"),
+        ]
+        .into_iter()
+        .collect();
+        let slices = slices();
+        let allocated: HashSet<DeviceId> = busy
+            .iter()
+            .map(|d| {
+                let (driver, rest) = d.split_once('/').unwrap();
+                let (pool, dev) = rest.split_once('/').unwrap();
+                DeviceId::new(driver, pool, dev)
+            })
+            .collect();
+        let claims: Vec<ResourceClaim> = claims.iter().map(|c| claim(c)).collect();
+        let refs: Vec<&ResourceClaim> = claims.iter().collect();
+        let mut cel = CelEnv::new();
+        let mut values = HashMap::new();
+        let mut a = Allocation {
+            cel: &mut cel,
+            classes: &classes,
+            slices: &slices,
+            allocated: &allocated,
+            device_values: &mut values,
+        };
+        let mut labels = Labels::new();
+        if !zone.is_empty() {
+            labels.insert("zone".into(), zone.into());
+        }
+        let r = a.allocate(&NodeRef { name: node, labels: &labels }, &refs)?;
+        Ok(r.map(|rs| {
+            rs.iter()
+                .map(|r| {
+                    r.devices
+                        .results
+                        .iter()
+                        .map(|d| format!("{}:{}", d.request, d.device))
+                        .collect()
+                })
+                .collect()
+        }))
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn allocation_table() {
+        let one = "metadata: {name: c}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1}}]}}";
+        let two = "metadata: {name: c2}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 2}}]}}";
+        let pair = "metadata: {name: p}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 2}}], constraints: [{matchAttribute: gpu.example.com/island}]}}";
+        let big = "metadata: {name: b}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1, selectors: [{cel: {expression: 'device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"32Gi\")) >= 0'}}]}}]}}";
+        let all = "metadata: {name: a}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, allocationMode: All}}]}}";
+        let prio = "metadata: {name: f}\nspec: {devices: {requests: [{name: g, firstAvailable: [{name: three, deviceClassName: gpu, count: 3}, {name: one, deviceClassName: gpu, count: 1}]}]}}";
+        let admin = "metadata: {name: m}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1, adminAccess: true}}]}}";
+        let lic = "metadata: {name: l}\nspec: {devices: {requests: [{name: s, exactly: {deviceClassName: lic, count: 1}}]}}";
+        let fpga = "metadata: {name: x}\nspec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga, count: 1}}]}}";
+        let fpga_all = "metadata: {name: y}\nspec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga, allocationMode: All}}]}}";
+        let broken = "metadata: {name: z}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: broken, count: 1}}]}}";
+        let nope = "metadata: {name: n}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: nope, count: 1}}]}}";
+        let ok = |v: &[&[&str]]| Ok(Some(v.iter().map(|c| c.iter().map(|s| s.to_string()).collect()).collect()));
+        type Want = Result<Option<Vec<Vec<String>>>, String>;
+        let cases: Vec<(&str, Vec<&str>, Vec<&str>, &str, &str, Want)> = vec![
+            ("first fit in slice order", vec![one], vec![], "n-1", "", ok(&[&["g:gpu-0"]])),
+            ("busy devices are skipped", vec![one], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g:gpu-1"]])),
+            ("claims in one pod do not share", vec![one, two], vec![], "n-1", "", ok(&[&["g:gpu-0"], &["g:gpu-1", "g:gpu-2"]])),
+            ("too few left", vec![two], vec!["gpu.example.com/n-1/gpu-1", "gpu.example.com/n-1/gpu-2"], "n-1", "", Ok(None)),
+            ("no device on another node", vec![one], vec![], "n-2", "", Ok(None)),
+            ("constraint backtracks to a matching pair", vec![pair], vec![], "n-1", "", ok(&[&["g:gpu-1", "g:gpu-2"]])),
+            ("constraint cannot be met", vec![pair], vec!["gpu.example.com/n-1/gpu-2"], "n-1", "", Ok(None)),
+            ("capacity selector", vec![big], vec![], "n-1", "", ok(&[&["g:gpu-1"]])),
+            ("All takes every match", vec![all], vec![], "n-1", "", ok(&[&["g:gpu-0", "g:gpu-1", "g:gpu-2"]])),
+            ("All fails when one is busy", vec![all], vec!["gpu.example.com/n-1/gpu-1"], "n-1", "", Ok(None)),
+            ("All needs at least one", vec![all], vec![], "n-2", "", Ok(None)),
+            ("firstAvailable falls back", vec![prio], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g/one:gpu-1"]])),
+            ("firstAvailable prefers the first", vec![prio], vec![], "n-1", "", ok(&[&["g/three:gpu-0", "g/three:gpu-1", "g/three:gpu-2"]])),
+            ("admin access ignores busy devices", vec![admin], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g:gpu-0"]])),
+            ("allNodes pool from any node", vec![lic], vec![], "n-2", "", ok(&[&["s:seat-0"]])),
+            ("node selector pool", vec![fpga], vec![], "n-2", "a", ok(&[&["f:f-0"]])),
+            ("node selector pool elsewhere", vec![fpga], vec![], "n-2", "b", Ok(None)),
+            (
+                "All on an incomplete pool",
+                vec![fpga_all],
+                vec![],
+                "n-2",
+                "a",
+                Err("claim default/y, request f: asks for all devices, but resource pool fpga.example.com/za is currently being updated".into()),
+            ),
+            (
+                "a runtime error is an error",
+                vec![broken],
+                vec![],
+                "n-1",
+                "",
+                Err("class broken: selector #0: CEL runtime error: no such key: missing".into()),
+            ),
+            (
+                "a missing class",
+                vec![nope],
+                vec![],
+                "n-1",
+                "",
+                Err("claim default/n, request g: could not retrieve device class nope: deviceclass.resource.k8s.io \"nope\" not found".into()),
+            ),
+        ];
+        for (name, claims, busy, node, zone, want) in cases {
+            assert_eq!(run(&claims, &busy, node, zone), want, "{name}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn node_selector_of_allocations() {
+        let s = slices();
+        let d = |slice: &Arc<ResourceSlice>| DeviceResult {
+            request: "r".into(),
+            parent: String::new(),
+            id: DeviceId::new("d", "p", "x"),
+            slice: slice.clone(),
+            admin_access: false,
+        };
+        // allNodes: no selector; a node-local device pins to its node.
+        assert_eq!(node_selector(&[d(&s[1])]).unwrap(), None);
+        let pinned = node_selector(&[d(&s[1]), d(&s[0])]).unwrap().unwrap();
+        assert_eq!(pinned.node_selector_terms[0].match_fields[0].values, vec!["n-1".to_string()]);
+        let zoned = node_selector(&[d(&s[2]), d(&s[2])]).unwrap().unwrap();
+        assert_eq!(zoned.node_selector_terms[0].match_expressions.len(), 1);
+    }
+}

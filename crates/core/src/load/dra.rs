@@ -478,3 +478,120 @@ impl super::Loader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::load::load_str;
+
+    const BASE: &str = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'true'}}]}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: one}\nspec: {metadata: {labels: {team: ml}}, spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu}}]}}}\n";
+
+    fn pod(name: &str, extra: &str) -> String {
+        format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  containers: [{{name: c, image: app:1}}]\n{extra}")
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn generated_claims_and_defaults() {
+        let text = format!(
+            "{BASE}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: shared}}\nspec: {{devices: {{requests: [{{name: g, exactly: {{deviceClassName: gpu, allocationMode: All}}}}]}}}}\nstatus:\n  allocation: {{devices: {{results: [{{request: g, driver: d, pool: p, device: x}}]}}}}\n  reservedFor: [{{name: old}}]\n{}{}",
+            pod("p", "  resourceClaims: [{name: gpu, resourceClaimTemplateName: one}]\n"),
+            pod("r", "  nodeName: n\n  resourceClaims: [{name: s, resourceClaimName: shared}]\n"),
+        );
+        let sc = load_str(&text, "t").unwrap();
+        let dra = &sc.cluster.dra;
+        assert!(dra.reported);
+        let g = dra.claim("default", "p-gpu").expect("generated");
+        assert_eq!(g.metadata.labels.get("team").map(String::as_str), Some("ml"));
+        assert_eq!(
+            g.metadata.annotations.get("resource.kubernetes.io/pod-claim-name").map(String::as_str),
+            Some("gpu")
+        );
+        let owner = &g.metadata.owner_references[0];
+        assert_eq!((owner.kind.as_str(), owner.uid.as_str(), owner.controller), ("Pod", "uid-pod-default-p", Some(true)));
+        let ex = g.spec.devices.requests[0].exactly.as_ref().unwrap();
+        assert_eq!((ex.allocation_mode.as_deref(), ex.count), (Some("ExactCount"), Some(1)));
+        let p = &sc.pods[0];
+        assert_eq!(
+            p.status.resource_claim_statuses.as_deref(),
+            Some(&serde_json::json!([{"name": "gpu", "resourceClaimName": "p-gpu"}]))
+        );
+        let s = dra.claim("default", "shared").unwrap();
+        let ex = s.spec.devices.requests[0].exactly.as_ref().unwrap();
+        assert_eq!(ex.count, None, "All has no count");
+        assert_eq!(s.metadata.finalizers.as_deref(), Some(&["resource.kubernetes.io/delete-protection".to_string()][..]));
+        let rf: Vec<(&str, &str, &str)> = s
+            .status
+            .reserved_for
+            .iter()
+            .map(|r| (r.resource.as_str(), r.name.as_str(), r.uid.as_str()))
+            .collect();
+        assert_eq!(rf, vec![("pods", "old", "uid-pod-default-old"), ("pods", "r", "uid-pod-default-r")]);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn rejected_scenarios() {
+        let slice = |extra: &str| {
+            format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: d\n  pool: {{name: p, resourceSliceCount: 1}}\n{extra}")
+        };
+        let cases: Vec<(&str, String, &str)> = vec![
+            (
+                "shared counters",
+                slice("  nodeName: n\n  sharedCounters: []\n"),
+                "spec.sharedCounters: Forbidden: not supported in the simulated cluster: feature gate DRAPartitionableDevices is off",
+            ),
+            (
+                "device taints",
+                slice("  nodeName: n\n  devices: [{name: x, taints: []}]\n"),
+                "spec.devices[0].taints: Forbidden",
+            ),
+            ("no node choice", slice(""), "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required"),
+            (
+                "two node choices",
+                slice("  nodeName: n\n  allNodes: true\n"),
+                "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required",
+            ),
+            (
+                "bad version",
+                slice("  nodeName: n\n  devices: [{name: x, attributes: {fw: {version: v1}}}]\n"),
+                "must be a string compatible with semver.org spec 2.0.0",
+            ),
+            (
+                "request tolerations",
+                "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, tolerations: []}}]}}\n".into(),
+                "spec.devices.requests[0].exactly.tolerations: Forbidden",
+            ),
+            (
+                "both request kinds",
+                "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu}, firstAvailable: [{name: a, deviceClassName: gpu}]}]}}\n".into(),
+                "exactly one of `exactly` or `firstAvailable` is required",
+            ),
+            (
+                "unknown field",
+                "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: x}\nspec: {selector: []}\n".into(),
+                "unknown field",
+            ),
+            (
+                "missing template",
+                pod("p", "  resourceClaims: [{name: gpu, resourceClaimTemplateName: nope}]\n"),
+                "resourceclaimtemplate.resource.k8s.io \"nope\" not found",
+            ),
+            (
+                "clash with a declared claim",
+                format!(
+                    "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: p-gpu}}\nspec: {{devices: {{requests: [{{name: g, exactly: {{deviceClassName: gpu}}}}]}}}}\n{}",
+                    pod("p", "  resourceClaims: [{name: gpu, resourceClaimTemplateName: one}]\n")
+                ),
+                "clashes with a ResourceClaim of that name",
+            ),
+            (
+                "bound pod with a template",
+                pod("p", "  nodeName: n\n  resourceClaims: [{name: gpu, resourceClaimTemplateName: one}]\n"),
+                "is already bound",
+            ),
+        ];
+        for (name, extra, want) in cases {
+            let text = format!("{BASE}{extra}");
+            let err = load_str(&text, "t").expect_err(name).to_string();
+            assert!(err.contains(want), "{name}: {err}");
+        }
+    }
+}

@@ -602,4 +602,89 @@ mod tests {
             (Code::Unschedulable, "no new claims to deallocate".to_string())
         );
     }
+
+    /// Filter, PostFilter and PreBind against claims in the cluster: node n-1 has one GPU.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn filter_post_filter_and_pre_bind() {
+        let mut env = Env::new(vec![MakeNode::new("n-1").obj(), MakeNode::new("n-2").obj()], vec![]);
+        let dra = &mut env.cluster.dra;
+        let y = |s: &str| -> serde_yaml::Value { serde_yaml::from_str(s).unwrap() };
+        dra.classes.insert(
+            "gpu".into(),
+            Arc::new(serde_yaml::from_value(y("metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}")).unwrap()),
+        );
+        dra.slices.push(Arc::new(
+            serde_yaml::from_value(y("metadata: {name: s}\nspec: {driver: g, nodeName: n-1, pool: {name: n-1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}")).unwrap(),
+        ));
+        let claim = |name: &str, allocated_on: Option<&str>, reserved: &[&str]| -> Arc<ResourceClaim> {
+            let mut c: ResourceClaim = serde_yaml::from_value(y(&format!(
+                "metadata: {{name: {name}, namespace: default, uid: uid-{name}}}\nspec: {{devices: {{requests: [{{name: r, exactly: {{deviceClassName: gpu, count: 1}}}}]}}}}"
+            )))
+            .unwrap();
+            if let Some(n) = allocated_on {
+                c.status.allocation = Some(serde_yaml::from_value(y(&format!(
+                    "devices: {{results: [{{request: r, driver: g, pool: {n}, device: gpu-0}}]}}\nnodeSelector: {{nodeSelectorTerms: [{{matchFields: [{{key: metadata.name, operator: In, values: [{n}]}}]}}]}}"
+                )))
+                .unwrap());
+            }
+            c.status.reserved_for = reserved
+                .iter()
+                .map(|p| ResourceClaimConsumerReference {
+                    api_group: None,
+                    resource: "pods".into(),
+                    name: p.to_string(),
+                    uid: format!("uid-pod-default-{p}"),
+                })
+                .collect();
+            Arc::new(c)
+        };
+        dra.claims.insert("default/fresh".into(), claim("fresh", None, &[]));
+        dra.claims.insert("default/stale".into(), claim("stale", Some("n-2"), &[]));
+        dra.claims.insert("default/held".into(), claim("held", Some("n-2"), &["other"]));
+        let pl = DynamicResources::new(&DynamicResourcesArgs::default());
+        let pod_with = |claim: &str| {
+            let mut p = MakePod::new("p");
+            p.pod.metadata.uid = Some("uid-pod-default-p".into());
+            p.pod.spec.resource_claims = vec![named("c", claim)];
+            p.info()
+        };
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let fw = Framework::new(profile);
+        let mut rng = Rng::new(1);
+        // (claim, n-1 verdict, n-2 verdict, PostFilter message)
+        let cases = [
+            ("fresh", "", "cannot allocate all claims", "still not schedulable"),
+            ("stale", "resourceclaim not available on the node", "", "deallocation of ResourceClaim completed"),
+            ("held", "resourceclaim not available on the node", "", "still not schedulable"),
+        ];
+        for (claim, n1, n2, post) in cases {
+            let pod = pod_with(claim);
+            let mut state = CycleState::new();
+            assert!(pl.pre_filter(&env.cx(), &mut state, &pod).1.is_success(), "{claim}");
+            for (node, want) in [("n-1", n1), ("n-2", n2)] {
+                let s = pl.filter(&env.cx(), &state, &pod, env.node(node));
+                if want.is_empty() {
+                    assert!(s.is_success(), "{claim} on {node}: {}", s.message());
+                } else {
+                    assert_eq!((s.code, s.message()), (Code::UnschedulableAndUnresolvable, want.to_string()), "{claim} on {node}");
+                }
+            }
+            let (_, s) = pl.post_filter(&env.cx(), &fw, &state, &pod, &NodeToStatus::default(), &mut rng);
+            assert_eq!(s.message(), post, "{claim}");
+            assert_eq!(take_deallocation(&state).is_some(), claim == "stale", "{claim}");
+        }
+        // Reserve then PreBind write the allocation, the finalizer and the reservation.
+        let pod = pod_with("fresh");
+        let mut state = CycleState::new();
+        pl.pre_filter(&env.cx(), &mut state, &pod);
+        assert!(pl.filter(&env.cx(), &state, &pod, env.node("n-1")).is_success());
+        assert!(pl.reserve(&env.cx(), &mut state, &pod, "n-1").is_success());
+        assert!(pl.pre_bind(&mut env.cluster, &mut state, &pod, "n-1").is_success());
+        let c = &env.cluster.dra.claims["default/fresh"];
+        assert_eq!(c.status.allocation.as_ref().unwrap().devices.results[0].device, "gpu-0");
+        assert_eq!(c.status.reserved_for[0].uid, "uid-pod-default-p");
+        assert_eq!(c.metadata.finalizers.as_deref(), Some(&[CLAIM_FINALIZER.to_string()][..]));
+        // The finalizer update, then the status update.
+        assert_eq!(env.cluster.pending_events.len(), 2);
+    }
 }
