@@ -29,6 +29,8 @@ if [ -d ../shared/conformance/scenarios ]; then
   python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' ../shared/conformance/scenarios
 fi
 python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' "$corpus"
+# The workloads / Dynamic Resource Allocation addendum (its own README extends the corpus's).
+python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' tests/conformance/workloads-dra/scenarios
 
 echo "== web playground (release build, browser tests in headless Chromium)"
 scripts/test-web.sh

@@ -932,6 +932,9 @@ impl Engine {
     fn drain_cluster_events(&mut self) {
         let evs = std::mem::take(&mut self.cluster.pending_events);
         for (ev, obj) in evs {
+            if let EventObject::ResourceClaim { old, new } = &obj {
+                self.trace.push(crate::dra::claim_trace_event(old.as_deref(), new.as_deref()));
+            }
             self.cluster_event(ev, obj);
         }
     }

@@ -113,6 +113,33 @@ impl DraObjects {
     }
 }
 
+/// The trace's record of a claim write.
+pub fn claim_trace_event(old: Option<&ResourceClaim>, new: Option<&ResourceClaim>) -> crate::trace::TraceEvent {
+    let c = new.or(old).expect("a claim event carries a claim");
+    let (devices, reserved_for) = match new {
+        Some(c) => claim_state(c),
+        None => (Vec::new(), Vec::new()),
+    };
+    crate::trace::TraceEvent::Claim {
+        claim: claim_key(c),
+        devices,
+        reserved_for,
+        deleted: new.is_none(),
+    }
+}
+
+/// A claim's devices (`driver/pool/device`) and the names of the pods it is reserved for.
+pub fn claim_state(c: &ResourceClaim) -> (Vec<String>, Vec<String>) {
+    let devices = c
+        .status
+        .allocation
+        .iter()
+        .flat_map(|a| a.devices.results.iter())
+        .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
+        .collect();
+    (devices, c.status.reserved_for.iter().map(|r| r.name.clone()).collect())
+}
+
 impl Cluster {
     /// Replaces a claim and records the update event.
     pub fn update_claim(&mut self, new: ResourceClaim) {
