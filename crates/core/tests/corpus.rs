@@ -68,7 +68,11 @@ macro_rules! dra_corpus {
         (
             $name,
             include_str!(concat!("../../../tests/conformance/workloads-dra/scenarios/", $name, ".yaml")),
-            include_str!(concat!("../../../tests/conformance/workloads-dra/scenarios/", $name, ".expected.json")),
+            include_str!(concat!(
+                "../../../tests/conformance/workloads-dra/scenarios/",
+                $name,
+                ".expected.json"
+            )),
         )
     };
 }

@@ -389,14 +389,7 @@ fn merge_requirements(from: &[NodeSelectorRequirement], to: &mut Vec<NodeSelecto
 }
 
 impl Run<'_, '_> {
-    fn validate(
-        &mut self,
-        ci: usize,
-        key: ReqKey,
-        req: Req,
-        parent: Option<String>,
-        mode: Option<&str>,
-    ) -> Result<RequestData, String> {
+    fn validate(&mut self, ci: usize, key: ReqKey, req: Req, parent: Option<String>, mode: Option<&str>) -> Result<RequestData, String> {
         let claim = self.claims[ci];
         let name = req.name.clone();
         for (i, s) in req.selectors.iter().enumerate() {
@@ -455,7 +448,11 @@ impl Run<'_, '_> {
                 for slice in slices {
                     for di in 0..slice.spec.devices.len() {
                         if self.selectable(key, &data, &slice, di)? {
-                            all.push((DeviceId::new(&slice.spec.driver, &slice.spec.pool.name, &slice.spec.devices[di].name), slice.clone(), di));
+                            all.push((
+                                DeviceId::new(&slice.spec.driver, &slice.spec.pool.name, &slice.spec.devices[di].name),
+                                slice.clone(),
+                                di,
+                            ));
                         }
                     }
                 }
@@ -759,16 +756,16 @@ mod tests {
         if !zone.is_empty() {
             labels.insert("zone".into(), zone.into());
         }
-        let r = a.allocate(&NodeRef { name: node, labels: &labels }, &refs)?;
+        let r = a.allocate(
+            &NodeRef {
+                name: node,
+                labels: &labels,
+            },
+            &refs,
+        )?;
         Ok(r.map(|rs| {
             rs.iter()
-                .map(|r| {
-                    r.devices
-                        .results
-                        .iter()
-                        .map(|d| format!("{}:{}", d.request, d.device))
-                        .collect()
-                })
+                .map(|r| r.devices.results.iter().map(|d| format!("{}:{}", d.request, d.device)).collect())
                 .collect()
         }))
     }
@@ -781,29 +778,103 @@ mod tests {
         let big = "metadata: {name: b}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1, selectors: [{cel: {expression: 'device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"32Gi\")) >= 0'}}]}}]}}";
         let all = "metadata: {name: a}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, allocationMode: All}}]}}";
         let prio = "metadata: {name: f}\nspec: {devices: {requests: [{name: g, firstAvailable: [{name: three, deviceClassName: gpu, count: 3}, {name: one, deviceClassName: gpu, count: 1}]}]}}";
-        let admin = "metadata: {name: m}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1, adminAccess: true}}]}}";
+        let admin =
+            "metadata: {name: m}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 1, adminAccess: true}}]}}";
         let lic = "metadata: {name: l}\nspec: {devices: {requests: [{name: s, exactly: {deviceClassName: lic, count: 1}}]}}";
         let fpga = "metadata: {name: x}\nspec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga, count: 1}}]}}";
-        let fpga_all = "metadata: {name: y}\nspec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga, allocationMode: All}}]}}";
+        let fpga_all =
+            "metadata: {name: y}\nspec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga, allocationMode: All}}]}}";
         let broken = "metadata: {name: z}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: broken, count: 1}}]}}";
         let nope = "metadata: {name: n}\nspec: {devices: {requests: [{name: g, exactly: {deviceClassName: nope, count: 1}}]}}";
         let ok = |v: &[&[&str]]| Ok(Some(v.iter().map(|c| c.iter().map(|s| s.to_string()).collect()).collect()));
         type Want = Result<Option<Vec<Vec<String>>>, String>;
-        let cases: Vec<(&str, Vec<&str>, Vec<&str>, &str, &str, Want)> = vec![
+        /// (case, claims, busy devices, node, its zone label, result)
+        type Case<'a> = (&'a str, Vec<&'a str>, Vec<&'a str>, &'a str, &'a str, Want);
+        let cases: Vec<Case> = vec![
             ("first fit in slice order", vec![one], vec![], "n-1", "", ok(&[&["g:gpu-0"]])),
-            ("busy devices are skipped", vec![one], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g:gpu-1"]])),
-            ("claims in one pod do not share", vec![one, two], vec![], "n-1", "", ok(&[&["g:gpu-0"], &["g:gpu-1", "g:gpu-2"]])),
-            ("too few left", vec![two], vec!["gpu.example.com/n-1/gpu-1", "gpu.example.com/n-1/gpu-2"], "n-1", "", Ok(None)),
+            (
+                "busy devices are skipped",
+                vec![one],
+                vec!["gpu.example.com/n-1/gpu-0"],
+                "n-1",
+                "",
+                ok(&[&["g:gpu-1"]]),
+            ),
+            (
+                "claims in one pod do not share",
+                vec![one, two],
+                vec![],
+                "n-1",
+                "",
+                ok(&[&["g:gpu-0"], &["g:gpu-1", "g:gpu-2"]]),
+            ),
+            (
+                "too few left",
+                vec![two],
+                vec!["gpu.example.com/n-1/gpu-1", "gpu.example.com/n-1/gpu-2"],
+                "n-1",
+                "",
+                Ok(None),
+            ),
             ("no device on another node", vec![one], vec![], "n-2", "", Ok(None)),
-            ("constraint backtracks to a matching pair", vec![pair], vec![], "n-1", "", ok(&[&["g:gpu-1", "g:gpu-2"]])),
-            ("constraint cannot be met", vec![pair], vec!["gpu.example.com/n-1/gpu-2"], "n-1", "", Ok(None)),
+            (
+                "constraint backtracks to a matching pair",
+                vec![pair],
+                vec![],
+                "n-1",
+                "",
+                ok(&[&["g:gpu-1", "g:gpu-2"]]),
+            ),
+            (
+                "constraint cannot be met",
+                vec![pair],
+                vec!["gpu.example.com/n-1/gpu-2"],
+                "n-1",
+                "",
+                Ok(None),
+            ),
             ("capacity selector", vec![big], vec![], "n-1", "", ok(&[&["g:gpu-1"]])),
-            ("All takes every match", vec![all], vec![], "n-1", "", ok(&[&["g:gpu-0", "g:gpu-1", "g:gpu-2"]])),
-            ("All fails when one is busy", vec![all], vec!["gpu.example.com/n-1/gpu-1"], "n-1", "", Ok(None)),
+            (
+                "All takes every match",
+                vec![all],
+                vec![],
+                "n-1",
+                "",
+                ok(&[&["g:gpu-0", "g:gpu-1", "g:gpu-2"]]),
+            ),
+            (
+                "All fails when one is busy",
+                vec![all],
+                vec!["gpu.example.com/n-1/gpu-1"],
+                "n-1",
+                "",
+                Ok(None),
+            ),
             ("All needs at least one", vec![all], vec![], "n-2", "", Ok(None)),
-            ("firstAvailable falls back", vec![prio], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g/one:gpu-1"]])),
-            ("firstAvailable prefers the first", vec![prio], vec![], "n-1", "", ok(&[&["g/three:gpu-0", "g/three:gpu-1", "g/three:gpu-2"]])),
-            ("admin access ignores busy devices", vec![admin], vec!["gpu.example.com/n-1/gpu-0"], "n-1", "", ok(&[&["g:gpu-0"]])),
+            (
+                "firstAvailable falls back",
+                vec![prio],
+                vec!["gpu.example.com/n-1/gpu-0"],
+                "n-1",
+                "",
+                ok(&[&["g/one:gpu-1"]]),
+            ),
+            (
+                "firstAvailable prefers the first",
+                vec![prio],
+                vec![],
+                "n-1",
+                "",
+                ok(&[&["g/three:gpu-0", "g/three:gpu-1", "g/three:gpu-2"]]),
+            ),
+            (
+                "admin access ignores busy devices",
+                vec![admin],
+                vec!["gpu.example.com/n-1/gpu-0"],
+                "n-1",
+                "",
+                ok(&[&["g:gpu-0"]]),
+            ),
             ("allNodes pool from any node", vec![lic], vec![], "n-2", "", ok(&[&["s:seat-0"]])),
             ("node selector pool", vec![fpga], vec![], "n-2", "a", ok(&[&["f:f-0"]])),
             ("node selector pool elsewhere", vec![fpga], vec![], "n-2", "b", Ok(None)),
@@ -813,7 +884,10 @@ mod tests {
                 vec![],
                 "n-2",
                 "a",
-                Err("claim default/y, request f: asks for all devices, but resource pool fpga.example.com/za is currently being updated".into()),
+                Err(
+                    "claim default/y, request f: asks for all devices, but resource pool fpga.example.com/za is currently being updated"
+                        .into(),
+                ),
             ),
             (
                 "a runtime error is an error",
@@ -829,7 +903,10 @@ mod tests {
                 vec![],
                 "n-1",
                 "",
-                Err("claim default/n, request g: could not retrieve device class nope: deviceclass.resource.k8s.io \"nope\" not found".into()),
+                Err(
+                    "claim default/n, request g: could not retrieve device class nope: deviceclass.resource.k8s.io \"nope\" not found"
+                        .into(),
+                ),
             ),
         ];
         for (name, claims, busy, node, zone, want) in cases {

@@ -144,16 +144,15 @@ impl CelEnv {
         let outer = |m: &HashMap<String, HashMap<String, Value>>, literal: &[String]| -> Value {
             let mut out: HashMap<Key, Value> = HashMap::with_capacity(m.len() + literal.len());
             for (domain, inner) in m {
-                let inner: HashMap<Key, Value> =
-                    inner.iter().map(|(k, v)| (Key::String(Arc::new(k.clone())), v.clone())).collect();
-                out.insert(
-                    Key::String(Arc::new(domain.clone())),
-                    Value::Map(Map { map: Arc::new(inner) }),
-                );
+                let inner: HashMap<Key, Value> = inner.iter().map(|(k, v)| (Key::String(Arc::new(k.clone())), v.clone())).collect();
+                out.insert(Key::String(Arc::new(domain.clone())), Value::Map(Map { map: Arc::new(inner) }));
             }
             for d in literal {
-                out.entry(Key::String(Arc::new(d.clone())))
-                    .or_insert_with(|| Value::Map(Map { map: Arc::new(HashMap::new()) }));
+                out.entry(Key::String(Arc::new(d.clone()))).or_insert_with(|| {
+                    Value::Map(Map {
+                        map: Arc::new(HashMap::new()),
+                    })
+                });
             }
             Value::Map(Map { map: Arc::new(out) })
         };
@@ -171,10 +170,7 @@ impl CelEnv {
         cx.add_variable_from_value("device", Value::Map(Map { map: Arc::new(fields) }));
         match program.execute(&cx) {
             Ok(Value::Bool(b)) => Ok(b),
-            Ok(other) => Err(format!(
-                "CEL result of type {} could not be converted to bool",
-                type_name(&other)
-            )),
+            Ok(other) => Err(format!("CEL result of type {} could not be converted to bool", type_name(&other))),
             Err(e) => Err(error_text(&e)),
         }
     }

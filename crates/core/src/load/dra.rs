@@ -8,8 +8,7 @@
 
 use super::defaults::{stamp, PodOrigin};
 use super::validate::{
-    duplicate, forbidden, invalid, not_supported, required, validate_node_selector, validate_object_meta, Bad, Ctx, FieldPath,
-    NameRule,
+    duplicate, forbidden, invalid, not_supported, required, validate_node_selector, validate_object_meta, Bad, Ctx, FieldPath, NameRule,
 };
 use super::{ErrorReason, LoadError, LoadErrors, Scenario};
 use crate::api::resource::{
@@ -95,14 +94,21 @@ fn validate_selectors(cx: &mut Ctx, selectors: &[DeviceSelector], path: &FieldPa
 
 fn validate_mode(cx: &mut Ctx, mode: Option<&str>, count: Option<i64>, path: &FieldPath) {
     match mode {
-        Some("ExactCount") => {
-            if count.is_some_and(|c| c <= 0) {
-                cx.push(invalid(&path.child("count"), Bad::Int(count.unwrap_or(0)), "must be greater than zero"));
-            }
+        Some("ExactCount") if count.is_some_and(|c| c <= 0) => {
+            cx.push(invalid(
+                &path.child("count"),
+                Bad::Int(count.unwrap_or(0)),
+                "must be greater than zero",
+            ));
         }
+        Some("ExactCount") => {}
         Some("All") => {
             if let Some(c) = count.filter(|&c| c != 0) {
-                cx.push(invalid(&path.child("count"), Bad::Int(c), "must not be specified when allocationMode is All"));
+                cx.push(invalid(
+                    &path.child("count"),
+                    Bad::Int(c),
+                    "must not be specified when allocationMode is All",
+                ));
             }
         }
         Some(m) => cx.push(not_supported(&path.child("allocationMode"), m, &["All", "ExactCount"])),
@@ -121,9 +127,7 @@ fn validate_exactly(cx: &mut Ctx, ex: &ExactDeviceRequest, path: &FieldPath) {
 }
 
 fn validate_claim_spec(cx: &mut Ctx, spec: &ResourceClaimSpec, path: &FieldPath) {
-    let DeviceClaim {
-        requests, constraints, ..
-    } = &spec.devices;
+    let DeviceClaim { requests, constraints, .. } = &spec.devices;
     let rp = path.child("devices").child("requests");
     let mut names: Vec<&str> = Vec::new();
     for (i, r) in requests.iter().enumerate() {
@@ -239,7 +243,12 @@ pub(super) fn validate_slice(cx: &mut Ctx, s: &ResourceSlice) {
             ));
         }
     }
-    off(cx, sp.shared_counters.is_some(), &spec.child("sharedCounters"), "DRAPartitionableDevices");
+    off(
+        cx,
+        sp.shared_counters.is_some(),
+        &spec.child("sharedCounters"),
+        "DRAPartitionableDevices",
+    );
     off(
         cx,
         sp.per_device_node_selection.is_some(),
@@ -263,11 +272,19 @@ pub(super) fn validate_slice(cx: &mut Ctx, s: &ResourceSlice) {
                 .filter(|&&b| b)
                 .count();
             if n != 1 {
-                cx.push(invalid(&ap, Bad::Json(String::from("{...}")), "exactly one value must be specified"));
+                cx.push(invalid(
+                    &ap,
+                    Bad::Json(String::from("{...}")),
+                    "exactly one value must be specified",
+                ));
             }
             if let Some(v) = &a.version {
                 if semver::Version::parse(v).is_err() {
-                    cx.push(invalid(&ap.child("version"), v, "must be a string compatible with semver.org spec 2.0.0"));
+                    cx.push(invalid(
+                        &ap.child("version"),
+                        v,
+                        "must be a string compatible with semver.org spec 2.0.0",
+                    ));
                 }
             }
         }
@@ -305,7 +322,12 @@ pub(super) fn validate_claim(cx: &mut Ctx, c: &ResourceClaim) {
     if let Some(a) = &c.status.allocation {
         for (i, r) in a.devices.results.iter().enumerate() {
             let p = st.child("allocation").child("devices").child("results").index(i);
-            for (f, v) in [("request", &r.request), ("driver", &r.driver), ("pool", &r.pool), ("device", &r.device)] {
+            for (f, v) in [
+                ("request", &r.request),
+                ("driver", &r.driver),
+                ("pool", &r.pool),
+                ("device", &r.device),
+            ] {
                 if v.is_empty() {
                     cx.push(required(&p.child(f), ""));
                 }
@@ -369,7 +391,13 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
                 // A running pod is a consumer of the allocated claim it names.
                 if bound && !finished {
                     if let Some(c) = dra.claims.get_mut(&format!("{ns}/{name}")) {
-                        if c.status.allocation.is_some() && !c.status.reserved_for.iter().any(|r| r.uid == p.metadata.uid.clone().unwrap_or_default()) {
+                        if c.status.allocation.is_some()
+                            && !c
+                                .status
+                                .reserved_for
+                                .iter()
+                                .any(|r| r.uid == p.metadata.uid.clone().unwrap_or_default())
+                        {
                             Arc::make_mut(c).status.reserved_for.push(ResourceClaimConsumerReference {
                                 api_group: None,
                                 resource: "pods".into(),
@@ -381,7 +409,9 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
                 }
                 continue;
             }
-            let Some(tname) = &entry.resource_claim_template_name else { continue };
+            let Some(tname) = &entry.resource_claim_template_name else {
+                continue;
+            };
             if bound || finished {
                 errs.push(pod_error(
                     p,
@@ -404,7 +434,11 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
                 continue;
             };
             let name = format!("{}-{}", p.metadata.name, entry.name);
-            if dra.claims.contains_key(&format!("{ns}/{name}")) || generated.iter().any(|c| c.metadata.namespace.as_deref() == Some(&ns) && c.metadata.name == name) {
+            if dra.claims.contains_key(&format!("{ns}/{name}"))
+                || generated
+                    .iter()
+                    .any(|c| c.metadata.namespace.as_deref() == Some(&ns) && c.metadata.name == name)
+            {
                 errs.push(pod_error(
                     p,
                     o,
@@ -502,11 +536,17 @@ mod tests {
         let g = dra.claim("default", "p-gpu").expect("generated");
         assert_eq!(g.metadata.labels.get("team").map(String::as_str), Some("ml"));
         assert_eq!(
-            g.metadata.annotations.get("resource.kubernetes.io/pod-claim-name").map(String::as_str),
+            g.metadata
+                .annotations
+                .get("resource.kubernetes.io/pod-claim-name")
+                .map(String::as_str),
             Some("gpu")
         );
         let owner = &g.metadata.owner_references[0];
-        assert_eq!((owner.kind.as_str(), owner.uid.as_str(), owner.controller), ("Pod", "uid-pod-default-p", Some(true)));
+        assert_eq!(
+            (owner.kind.as_str(), owner.uid.as_str(), owner.controller),
+            ("Pod", "uid-pod-default-p", Some(true))
+        );
         let ex = g.spec.devices.requests[0].exactly.as_ref().unwrap();
         assert_eq!((ex.allocation_mode.as_deref(), ex.count), (Some("ExactCount"), Some(1)));
         let p = &sc.pods[0];
@@ -517,7 +557,10 @@ mod tests {
         let s = dra.claim("default", "shared").unwrap();
         let ex = s.spec.devices.requests[0].exactly.as_ref().unwrap();
         assert_eq!(ex.count, None, "All has no count");
-        assert_eq!(s.metadata.finalizers.as_deref(), Some(&["resource.kubernetes.io/delete-protection".to_string()][..]));
+        assert_eq!(
+            s.metadata.finalizers.as_deref(),
+            Some(&["resource.kubernetes.io/delete-protection".to_string()][..])
+        );
         let rf: Vec<(&str, &str, &str)> = s
             .status
             .reserved_for

@@ -158,7 +158,12 @@ const KINDS: [KindEntry; 14] = [
     ("resource.k8s.io/v1", "DeviceClass", "deviceclasses.resource.k8s.io", false),
     ("resource.k8s.io/v1", "ResourceSlice", "resourceslices.resource.k8s.io", false),
     ("resource.k8s.io/v1", "ResourceClaim", "resourceclaims.resource.k8s.io", true),
-    ("resource.k8s.io/v1", "ResourceClaimTemplate", "resourceclaimtemplates.resource.k8s.io", true),
+    (
+        "resource.k8s.io/v1",
+        "ResourceClaimTemplate",
+        "resourceclaimtemplates.resource.k8s.io",
+        true,
+    ),
 ];
 const CONFIG: (&str, &str) = ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration");
 

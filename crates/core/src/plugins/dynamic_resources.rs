@@ -148,8 +148,11 @@ pub struct FilterView {
     pub claims: Vec<ClaimView>,
     /// The allocator's answer on this node: devices per claim to allocate (claim key, devices),
     /// or its error, or None when nothing had to be allocated.
-    pub allocation: Option<Result<Option<Vec<(String, Vec<DeviceId>)>>, String>>,
+    pub allocation: Option<Result<Option<Vec<ClaimDevices>>, String>>,
 }
+
+/// A claim (`namespace/name`) and devices.
+pub type ClaimDevices = (String, Vec<DeviceId>);
 
 pub struct ClaimView {
     pub key: String,
@@ -169,7 +172,13 @@ impl DynamicResources {
         for c in &claims {
             let (allocated, available_here) = match &c.status.allocation {
                 Some(a) => (
-                    Some(a.devices.results.iter().map(|r| DeviceId::new(&r.driver, &r.pool, &r.device)).collect()),
+                    Some(
+                        a.devices
+                            .results
+                            .iter()
+                            .map(|r| DeviceId::new(&r.driver, &r.pool, &r.device))
+                            .collect(),
+                    ),
                     a.node_selector
                         .as_ref()
                         .is_none_or(|ns| CompiledNodeSelector::compile(ns).matches(node.name(), node.labels())),
@@ -209,17 +218,18 @@ impl DynamicResources {
                         .map(|(c, r)| {
                             (
                                 claim_key(c),
-                                r.devices.results.iter().map(|d| DeviceId::new(&d.driver, &d.pool, &d.device)).collect(),
+                                r.devices
+                                    .results
+                                    .iter()
+                                    .map(|d| DeviceId::new(&d.driver, &d.pool, &d.device))
+                                    .collect(),
                             )
                         })
                         .collect()
                 })
             })
         });
-        Ok(FilterView {
-            claims: views,
-            allocation,
-        })
+        Ok(FilterView { claims: views, allocation })
     }
 }
 
@@ -611,10 +621,18 @@ mod tests {
         let y = |s: &str| -> serde_yaml::Value { serde_yaml::from_str(s).unwrap() };
         dra.classes.insert(
             "gpu".into(),
-            Arc::new(serde_yaml::from_value(y("metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}")).unwrap()),
+            Arc::new(
+                serde_yaml::from_value(y(
+                    "metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}",
+                ))
+                .unwrap(),
+            ),
         );
         dra.slices.push(Arc::new(
-            serde_yaml::from_value(y("metadata: {name: s}\nspec: {driver: g, nodeName: n-1, pool: {name: n-1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}")).unwrap(),
+            serde_yaml::from_value(y(
+                "metadata: {name: s}\nspec: {driver: g, nodeName: n-1, pool: {name: n-1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}",
+            ))
+            .unwrap(),
         ));
         let claim = |name: &str, allocated_on: Option<&str>, reserved: &[&str]| -> Arc<ResourceClaim> {
             let mut c: ResourceClaim = serde_yaml::from_value(y(&format!(
@@ -654,7 +672,12 @@ mod tests {
         // (claim, n-1 verdict, n-2 verdict, PostFilter message)
         let cases = [
             ("fresh", "", "cannot allocate all claims", "still not schedulable"),
-            ("stale", "resourceclaim not available on the node", "", "deallocation of ResourceClaim completed"),
+            (
+                "stale",
+                "resourceclaim not available on the node",
+                "",
+                "deallocation of ResourceClaim completed",
+            ),
             ("held", "resourceclaim not available on the node", "", "still not schedulable"),
         ];
         for (claim, n1, n2, post) in cases {
@@ -666,7 +689,11 @@ mod tests {
                 if want.is_empty() {
                     assert!(s.is_success(), "{claim} on {node}: {}", s.message());
                 } else {
-                    assert_eq!((s.code, s.message()), (Code::UnschedulableAndUnresolvable, want.to_string()), "{claim} on {node}");
+                    assert_eq!(
+                        (s.code, s.message()),
+                        (Code::UnschedulableAndUnresolvable, want.to_string()),
+                        "{claim} on {node}"
+                    );
                 }
             }
             let (_, s) = pl.post_filter(&env.cx(), &fw, &state, &pod, &NodeToStatus::default(), &mut rng);

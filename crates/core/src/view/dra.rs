@@ -124,13 +124,21 @@ impl DraModel {
                     .requests
                     .iter()
                     .map(|r| match &r.exactly {
-                        Some(ex) => format!("{}: {}", r.name, amount(&ex.device_class_name, ex.allocation_mode.as_deref(), ex.count)),
+                        Some(ex) => format!(
+                            "{}: {}",
+                            r.name,
+                            amount(&ex.device_class_name, ex.allocation_mode.as_deref(), ex.count)
+                        ),
                         None => format!(
                             "{}: first of {}",
                             r.name,
                             r.first_available
                                 .iter()
-                                .map(|s| format!("{} ({})", s.name, amount(&s.device_class_name, s.allocation_mode.as_deref(), s.count)))
+                                .map(|s| format!(
+                                    "{} ({})",
+                                    s.name,
+                                    amount(&s.device_class_name, s.allocation_mode.as_deref(), s.count)
+                                ))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),

@@ -478,7 +478,10 @@ fn dra_filter_lines(e: &Engine, pod: &PodInfo, ni: &NodeInfo, passed: bool) -> V
                     if c.available_here { "is" } else { "is not" }
                 ));
             }
-            None => out.push(format!("Claim {} is not allocated yet: the allocator looks for devices on {name}.", c.key)),
+            None => out.push(format!(
+                "Claim {} is not allocated yet: the allocator looks for devices on {name}.",
+                c.key
+            )),
         }
     }
     match &view.allocation {

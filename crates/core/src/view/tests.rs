@@ -1231,7 +1231,8 @@ fn explains_requested_to_capacity_ratio_through_the_shape() {
     );
 }
 
-const DRA_SCENARIO: &str = include_str!("../../../../tests/conformance/workloads-dra/scenarios/dra-pod-two-claims-shared-and-template.yaml");
+const DRA_SCENARIO: &str =
+    include_str!("../../../../tests/conformance/workloads-dra/scenarios/dra-pod-two-claims-shared-and-template.yaml");
 
 /// Devices, claims at each stop, and DynamicResources' filter explanations.
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
