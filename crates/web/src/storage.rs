@@ -50,9 +50,7 @@ pub fn query_param(name: &str) -> Option<String> {
 /// Drops the query (`?preset=…`) from the address without a reload or a history entry, so that
 /// reloading shows the user's edits rather than the preset again.
 pub fn clear_query() {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
     replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.hash().unwrap_or_default()));
 }
 
@@ -64,9 +62,7 @@ pub fn embed_mode() -> bool {
 /// This page's address for a share payload: the full playground (`embed` false: no query) or
 /// the embedded one (`?embed`).
 pub fn share_url(payload: &str, embed: bool) -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return String::new();
-    };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
     format!(
         "{}{}{}{HASH_PREFIX}{payload}",
         loc.origin().unwrap_or_default(),
@@ -101,14 +97,8 @@ fn replace_url(url: &str) {
 /// Replaces the URL's hash without adding a history entry.
 pub fn set_hash(hash: &str) {
     if hash.is_empty() {
-        let Some(loc) = web_sys::window().map(|w| w.location()) else {
-            return;
-        };
-        replace_url(&format!(
-            "{}{}",
-            loc.pathname().unwrap_or_default(),
-            loc.search().unwrap_or_default()
-        ));
+        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+        replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default()));
     } else {
         replace_url(hash);
     }

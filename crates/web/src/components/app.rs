@@ -45,9 +45,7 @@ pub fn App() -> impl IntoView {
     let embed = storage::embed_mode();
     // `?preset=<id>` opens a preset (a docs page can link straight to one); an embedded page
     // never reads or writes the visitor's autosaved scenario.
-    let asked = storage::query_param("preset")
-        .and_then(|id| scenario::preset(&id))
-        .map(Saved::from_preset);
+    let asked = storage::query_param("preset").and_then(|id| scenario::preset(&id)).map(Saved::from_preset);
     let autosaved = if embed { None } else { storage::load_saved() };
     let mine = if embed { None } else { storage::load_mine() };
     let st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), initial_theme(), mine, embed);
