@@ -31,13 +31,11 @@ if [ -d ../shared/conformance/scenarios ]; then
   check ../shared/conformance/scenarios
 fi
 check tests/conformance/scenarios
-# Until DRA is merged, only the workload-* scenarios of this corpus can pass (remove the
-# pattern once it lands: then the whole directory must pass).
-workloads_dra() { ls "$1"/workload-*.yaml; }
+# The workloads / Dynamic Resource Allocation addendum (its own README extends the corpus's).
 if [ -d ../shared/conformance/workloads-dra/scenarios ]; then
-  check $(workloads_dra ../shared/conformance/workloads-dra/scenarios)
+  check ../shared/conformance/workloads-dra/scenarios
 fi
-check $(workloads_dra tests/conformance/workloads-dra/scenarios)
+check tests/conformance/workloads-dra/scenarios
 
 echo "== web playground (release build, browser tests in headless Chromium)"
 scripts/test-web.sh

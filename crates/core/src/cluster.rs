@@ -20,6 +20,8 @@ pub struct Cluster {
     pub pdbs: Vec<api::PodDisruptionBudget>,
     /// Services and workload controllers (ReplicaSets, Deployments, Jobs…).
     pub workloads: Workloads,
+    /// DeviceClasses, ResourceSlices, ResourceClaims and templates (DRA).
+    pub dra: crate::dra::DraObjects,
     /// Events raised by writes during a binding cycle (drained by the engine).
     pub pending_events: Vec<(ClusterEvent, EventObject)>,
 }

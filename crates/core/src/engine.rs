@@ -664,6 +664,12 @@ impl Engine {
                     victims = r.victims.clone();
                 }
             }
+            // DynamicResources' PostFilter may have deallocated a claim: written now, so that
+            // the claim's update event reaches the queue while the pod is in flight.
+            if let Some(key) = crate::plugins::dynamic_resources::take_deallocation(state) {
+                self.cluster.deallocate_claim(&key);
+                self.drain_cluster_events();
+            }
             let message = fit_error_message(n_all, &pre_filter_msg, &diagnosis, &post_msg);
             // Preemption's victims are deleted (asynchronously upstream; completed here).
             if !victims.is_empty() {
@@ -926,6 +932,9 @@ impl Engine {
     fn drain_cluster_events(&mut self) {
         let evs = std::mem::take(&mut self.cluster.pending_events);
         for (ev, obj) in evs {
+            if let EventObject::ResourceClaim { old, new } = &obj {
+                self.trace.push(crate::dra::claim_trace_event(old.as_deref(), new.as_deref()));
+            }
             self.cluster_event(ev, obj);
         }
     }
@@ -1110,6 +1119,7 @@ impl Engine {
                 backoff_until_ms: None,
             });
         }
+        let (ns, name, uid) = (info.namespace().to_string(), info.name().to_string(), info.uid.clone());
         self.cluster_event(
             ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
             EventObject::Pod {
@@ -1117,6 +1127,9 @@ impl Engine {
                 new: None,
             },
         );
+        // Its ResourceClaims follow (reservation, deallocation, deletion of those it owns).
+        self.cluster.release_claims(&ns, &name, &uid);
+        self.drain_cluster_events();
     }
 
     /// Failure handling (upstream handleSchedulingFailure), then what follows it in the

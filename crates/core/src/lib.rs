@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod config;
 pub mod conformance;
 pub mod controllers;
+pub mod dra;
 pub mod engine;
 pub mod framework;
 pub mod labels;

@@ -46,13 +46,17 @@ pub fn conformance_json(e: &Engine) -> Value {
         .map(|ev| json!({"reason": ev.reason, "object": e.pods[ev.pod].info.key, "message": ev.message, "cycle": ev.cycle}))
         .collect();
     let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
-    json!({
+    let mut out = json!({
         "pods": pods,
         "evicted": evicted,
         "scores": scores,
         "events": events,
         "cycles": cycles,
-    })
+    });
+    if e.cluster.dra.reported {
+        out["claims"] = e.cluster.dra.claims_json();
+    }
+    out
 }
 
 /// Events per pod, like the Events section of `kubectl describe pod`.

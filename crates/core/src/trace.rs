@@ -191,6 +191,16 @@ pub enum TraceEvent {
     /// A pod was deleted (a preemption victim).
     #[serde(rename_all = "camelCase")]
     Deleted { pod: u32, node: u32 },
+    /// A ResourceClaim was written (DRA): its devices (`driver/pool/device`, in allocation
+    /// order) and the pods it is reserved for, after the write; `deleted` when it is gone.
+    #[serde(rename_all = "camelCase")]
+    Claim {
+        claim: String,
+        devices: Vec<String>,
+        reserved_for: Vec<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        deleted: bool,
+    },
     #[serde(rename_all = "camelCase")]
     CycleEnd { cycle: u32, outcome: CycleOutcome },
 }

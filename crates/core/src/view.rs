@@ -20,7 +20,9 @@ use crate::trace::{CycleOutcome, Detail, QueueName, TraceEvent};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod dra;
 mod explain;
+pub use dra::{ClaimLive, ClaimModel, DeviceModel, DraModel};
 pub use explain::format_amount as explain_format_amount;
 pub use explain::Explanation;
 
@@ -179,6 +181,12 @@ pub struct Model {
     pub profiles: Vec<ProfileModel>,
     /// The cluster is shown as a heatmap.
     pub large: bool,
+    /// Devices and claims (Dynamic Resource Allocation), when the scenario has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dra: Option<DraModel>,
+    /// The claims before the first cycle (replayed from here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initial_claims: Vec<ClaimLive>,
 }
 
 fn zone_of(labels: &BTreeMap<String, String>) -> &str {
@@ -394,6 +402,8 @@ impl Model {
             pods,
             profiles,
             large,
+            dra: DraModel::build(e),
+            initial_claims: dra::initial_claims(e).into_values().collect(),
         }
     }
 }
@@ -718,6 +728,8 @@ struct Replay {
     used: Vec<Vec<i64>>,
     pods: Vec<PodLive>,
     cycle: u32,
+    /// DRA claims by `namespace/name`.
+    claims: BTreeMap<String, ClaimLive>,
 }
 
 impl Replay {
@@ -744,6 +756,7 @@ impl Replay {
                 })
                 .collect(),
             cycle: 0,
+            claims: model.initial_claims.iter().map(|c| (c.key.clone(), c.clone())).collect(),
         };
         for (i, p) in model.pods.iter().enumerate() {
             if let (Some(n), false) = (p.node, p.finished) {
@@ -817,6 +830,25 @@ impl Replay {
             }
             TraceEvent::KubeEvent { reason, pod, .. } if reason == "FailedScheduling" => {
                 self.pods[*pod as usize].message = Some(i as u32);
+            }
+            TraceEvent::Claim {
+                claim,
+                devices,
+                reserved_for,
+                deleted,
+            } => {
+                if *deleted {
+                    self.claims.remove(claim);
+                } else {
+                    self.claims.insert(
+                        claim.clone(),
+                        ClaimLive {
+                            key: claim.clone(),
+                            devices: devices.clone(),
+                            reserved_for: reserved_for.clone(),
+                        },
+                    );
+                }
             }
             _ => {}
         }
@@ -1048,6 +1080,9 @@ pub struct Frame {
     pub events: Vec<EventLine>,
     /// How many events were recorded up to this stop in all.
     pub events_total: u32,
+    /// DRA claims at this stop (devices and reservations), by key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<ClaimLive>,
 }
 
 /// At most this many events travel with a frame.
@@ -1480,6 +1515,7 @@ impl Session {
             evicted,
             events,
             events_total,
+            claims: r.claims.values().cloned().collect(),
         }
     }
 

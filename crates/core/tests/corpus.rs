@@ -66,10 +66,8 @@ const CORPUS: &[(&str, &str, &str)] = &[
     corpus!("volume-zone-and-rwop"),
 ];
 
-/// The workloads/DRA corpus (tests/conformance/workloads-dra), without DRA: only the
-/// `workload-*` scenarios pass before Dynamic Resource Allocation is merged. Once DRA lands,
-/// add the `dra-*` and `mixed-*` scenarios here (and drop this note).
-const WORKLOADS_DRA_PASSING_WITHOUT_DRA: &[(&str, &str, &str)] = &[
+/// The workloads / Dynamic Resource Allocation addendum (tests/conformance/workloads-dra).
+const WORKLOADS_DRA: &[(&str, &str, &str)] = &[
     corpus!("workloads-dra/scenarios/", "workload-list-empty-disables-system-defaults"),
     corpus!("workloads-dra/scenarios/", "workload-list-rack-key-unlabelled-node"),
     corpus!("workloads-dra/scenarios/", "workload-list-zone-hard-host-soft-statefulset"),
@@ -78,10 +76,35 @@ const WORKLOADS_DRA_PASSING_WITHOUT_DRA: &[(&str, &str, &str)] = &[
     corpus!("workloads-dra/scenarios/", "workload-rc-nodeselector-honored-counts"),
     corpus!("workloads-dra/scenarios/", "workload-rs-selector-notin-expression"),
     corpus!("workloads-dra/scenarios/", "workload-statefulset-failed-pods-ignored"),
+    corpus!("workloads-dra/scenarios/", "dra-allnodes-license-pool"),
+    corpus!("workloads-dra/scenarios/", "dra-allocation-all-filtered-nics"),
+    corpus!("workloads-dra/scenarios/", "dra-cel-version-bool-presence"),
+    corpus!("workloads-dra/scenarios/", "dra-class-selector-and-request-selector"),
+    corpus!("workloads-dra/scenarios/", "dra-first-available-pair-or-large"),
+    corpus!("workloads-dra/scenarios/", "dra-match-attribute-count-pair"),
+    corpus!("workloads-dra/scenarios/", "dra-namespaced-claims-preallocated"),
+    corpus!("workloads-dra/scenarios/", "dra-pod-two-claims-shared-and-template"),
+    corpus!("workloads-dra/scenarios/", "mixed-dra-preemption-shared-vs-owned-claim"),
+    corpus!("workloads-dra/scenarios/", "mixed-list-zone-spread-dra-node-affinity"),
 ];
 
 fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
-    CORPUS.iter().chain(WORKLOADS_DRA_PASSING_WITHOUT_DRA)
+    CORPUS.iter().chain(WORKLOADS_DRA)
+}
+
+/// The addendum's `claims` key too (which `check.py` does not compare yet): each claim's
+/// devices and reservations at the end of the run.
+#[wasm_bindgen_test(unsupported = test)]
+fn embedded_dra_claims_match_the_real_scheduler() {
+    let mut failed = Vec::new();
+    for (name, yaml, expected) in WORKLOADS_DRA {
+        let expected: serde_json::Value = serde_json::from_str(expected).expect("valid expected.json");
+        let actual = run(yaml, name, 1);
+        if actual.get("claims") != expected.get("claims") {
+            failed.push(format!("{name}: claims: got {}, want {}", actual["claims"], expected["claims"]));
+        }
+    }
+    assert!(failed.is_empty(), "{} scenarios differ:\n{}", failed.len(), failed.join("\n"));
 }
 
 fn run(text: &str, name: &str, seed: u64) -> serde_json::Value {

@@ -10,6 +10,7 @@ mod core;
 mod meta;
 mod other;
 mod workloads;
+pub mod resource;
 
 pub use self::core::*;
 pub use self::meta::*;

@@ -189,5 +189,9 @@ pub enum EventObject {
         old: Option<Arc<crate::api::PersistentVolume>>,
         new: Option<Arc<crate::api::PersistentVolume>>,
     },
+    ResourceClaim {
+        old: Option<Arc<crate::api::resource::ResourceClaim>>,
+        new: Option<Arc<crate::api::resource::ResourceClaim>>,
+    },
     None,
 }

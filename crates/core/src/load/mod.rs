@@ -4,6 +4,7 @@
 //! not stop the others), each with file, line, column, object and field, worded like kubectl.
 
 pub(crate) mod defaults;
+mod dra;
 mod error;
 pub(crate) mod validate;
 pub(crate) mod workloads;
@@ -134,6 +135,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     }
     // Admission runs even when other objects failed, so that its errors are reported too.
     defaults::apply(&mut sc, &origins, &mut errs);
+    dra::apply(&mut sc, &origins, &mut errs);
     if !errs.is_empty() {
         errs.finish();
         return Err(errs);
@@ -145,7 +147,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
 /// A kind a scenario may hold: apiVersion, kind, resource (as errors name it), namespaced.
 type KindEntry = (&'static str, &'static str, &'static str, bool);
 
-const KINDS: [KindEntry; 11] = [
+const KINDS: [KindEntry; 15] = [
     ("v1", "Node", "nodes", false),
     ("v1", "Pod", "pods", true),
     ("v1", "Namespace", "namespaces", false),
@@ -157,6 +159,15 @@ const KINDS: [KindEntry; 11] = [
     ("storage.k8s.io/v1", "CSIDriver", "csidrivers.storage.k8s.io", false),
     ("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
     ("policy/v1beta1", "PodDisruptionBudget", "poddisruptionbudgets.policy", true),
+    ("resource.k8s.io/v1", "DeviceClass", "deviceclasses.resource.k8s.io", false),
+    ("resource.k8s.io/v1", "ResourceSlice", "resourceslices.resource.k8s.io", false),
+    ("resource.k8s.io/v1", "ResourceClaim", "resourceclaims.resource.k8s.io", true),
+    (
+        "resource.k8s.io/v1",
+        "ResourceClaimTemplate",
+        "resourceclaimtemplates.resource.k8s.io",
+        true,
+    ),
 ];
 
 /// The entry of every kind a scenario may hold: the core kinds, then each group of kinds that
@@ -377,6 +388,7 @@ impl Loader<'_> {
                     self.sc.cluster.pdbs.push(s);
                 }
             }
+            "DeviceClass" | "ResourceSlice" | "ResourceClaim" | "ResourceClaimTemplate" => self.dra_object(node, entry, doc),
             _ => unreachable!("every kind of KINDS is handled"),
         }
     }
@@ -498,7 +510,11 @@ admitted!(
     api::StorageClass,
     api::CsiNode,
     api::CsiDriver,
-    api::PodDisruptionBudget
+    api::PodDisruptionBudget,
+    api::resource::DeviceClass,
+    api::resource::ResourceSlice,
+    api::resource::ResourceClaim,
+    api::resource::ResourceClaimTemplate
 );
 
 fn pair(p: Pos) -> (usize, usize) {

@@ -1,42 +1,87 @@
-//! DynamicResources (DRA). The simulated cluster has no ResourceClaim, ResourceSlice or
-//! DeviceClass objects, so a pod that references a claim waits for one that never appears
-//! (gated at PreEnqueue, as upstream does for a claim not found); pods without claims pass
-//! through, leaving the empty cycle state that PostFilter reports on.
+//! DynamicResources (DRA): a pod's ResourceClaims must exist (PreEnqueue) and be allocatable
+//! on the node (Filter, with the structured allocator of `crate::dra::allocator`); an allocated
+//! claim pins the pod to its allocation's nodes. Reserve keeps the chosen node's allocation;
+//! PreBind writes it into the claims (finalizer, `status.allocation`) and adds the pod to their
+//! `reservedFor`. PostFilter deallocates an allocated claim that is not available on some node
+//! and reserved by no other pod (the engine applies it, see `take_deallocation`). DRA has no
+//! score.
 
+use crate::api::resource::{AllocationResult, ResourceClaim, ResourceClaimConsumerReference, CLAIM_FINALIZER};
 use crate::api::{Pod, PodResourceClaim};
 use crate::config::DynamicResourcesArgs;
+use crate::dra::allocator::{Allocation, NodeRef};
+use crate::dra::cel::{CelEnv, DeviceValue};
+use crate::dra::{claim_key, DeviceId};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::runtime::Framework;
 use crate::framework::{Code, Ctx, CycleState, NodeInfo, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status};
+use crate::labels::CompiledNodeSelector;
 use crate::plugins::volume_util::namespace_of;
 use crate::plugins::PluginName;
 use crate::rng::Rng;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
 
 pub struct DynamicResources {
     #[allow(dead_code)]
     args: DynamicResourcesArgs,
+    /// Compiled CEL expressions, kept across cycles (Kubernetes keeps an LRU cache of them).
+    cel: RefCell<CelEnv>,
 }
 
 impl DynamicResources {
     pub fn new(args: &DynamicResourcesArgs) -> DynamicResources {
-        DynamicResources { args: args.clone() }
+        DynamicResources {
+            args: args.clone(),
+            cel: RefCell::new(CelEnv::new()),
+        }
     }
 }
 
-/// The per-cycle state: the claims the pod uses (always none here, see the module comment).
-#[derive(Clone, Debug, Default)]
+/// What Filter found, shared by every copy of the cycle state (Kubernetes shares one object).
+#[derive(Default)]
+struct Found {
+    /// Indices of allocated claims that were not available on some node.
+    unavailable: BTreeSet<usize>,
+    /// The allocation found on each node that passed, for the claims to allocate.
+    node_allocations: HashMap<String, Vec<AllocationResult>>,
+    /// Reserve's pick: the allocation of each claim to allocate, by claim index.
+    chosen: BTreeMap<usize, AllocationResult>,
+    /// Devices converted for CEL, shared by the nodes of the cycle.
+    device_values: HashMap<DeviceId, Result<DeviceValue, String>>,
+    /// A claim PostFilter asks to deallocate (`namespace/name`).
+    deallocate: Option<String>,
+}
+
+/// The per-cycle state.
+#[derive(Clone, Default)]
 struct StateData {
-    claims: usize,
+    /// The pod's claims, in the order of `spec.resourceClaims` (none for entries deliberately
+    /// without a claim).
+    claims: Vec<Arc<ResourceClaim>>,
+    /// For allocated claims: the nodes the allocation is available on (None = all).
+    available_on: Vec<Option<CompiledNodeSelector>>,
+    /// Devices busy at PreFilter (when some claim is to be allocated).
+    allocated: Option<Rc<HashSet<DeviceId>>>,
+    found: Rc<RefCell<Found>>,
+}
+
+impl StateData {
+    fn to_allocate(&self) -> impl Iterator<Item = (usize, &Arc<ResourceClaim>)> {
+        self.claims.iter().enumerate().filter(|(_, c)| c.status.allocation.is_none())
+    }
 }
 
 /// The name of the ResourceClaim a pod claim refers to (resourceclaim.Name): the named claim,
 /// or the one generated from a template as recorded in the pod's status (None when none was
-/// generated on purpose).
-fn claim_name(pod: &Pod, c: &PodResourceClaim) -> Result<Option<String>, String> {
+/// generated on purpose); the flag says the claim must be owned by the pod.
+fn claim_name(pod: &Pod, c: &PodResourceClaim) -> Result<Option<(String, bool)>, String> {
     let ns = namespace_of(&pod.metadata);
     let name = &pod.metadata.name;
     if let Some(n) = &c.resource_claim_name {
-        return Ok(Some(n.clone()));
+        return Ok(Some((n.clone(), false)));
     }
     if c.resource_claim_template_name.is_some() {
         let statuses = pod
@@ -48,7 +93,7 @@ fn claim_name(pod: &Pod, c: &PodResourceClaim) -> Result<Option<String>, String>
             .unwrap_or(&[]);
         for s in statuses {
             if s.get("name").and_then(|n| n.as_str()) == Some(c.name.as_str()) {
-                return Ok(s.get("resourceClaimName").and_then(|n| n.as_str()).map(String::from));
+                return Ok(s.get("resourceClaimName").and_then(|n| n.as_str()).map(|n| (n.to_string(), true)));
             }
         }
         return Err(format!("pod \"{ns}/{name}\": ResourceClaim not created yet"));
@@ -59,16 +104,133 @@ fn claim_name(pod: &Pod, c: &PodResourceClaim) -> Result<Option<String>, String>
     ))
 }
 
-/// Checks that every ResourceClaim of the pod exists (foreachPodResourceClaim); returns the
-/// number found. No claim exists in the simulated cluster, so any reference fails.
-fn pod_resource_claims(pod: &Pod) -> Result<usize, String> {
+/// The pod's ResourceClaims (foreachPodResourceClaim): each must exist, not be being deleted,
+/// and, when generated from a template, be owned by the pod.
+fn pod_resource_claims(cx: &Ctx, pod: &Pod) -> Result<Vec<Arc<ResourceClaim>>, String> {
     let ns = namespace_of(&pod.metadata);
+    let mut out = Vec::new();
     for c in &pod.spec.resource_claims {
-        if let Some(name) = claim_name(pod, c)? {
+        let Some((name, must_own)) = claim_name(pod, c)? else { continue };
+        let Some(claim) = cx.cluster.dra.claim(ns, &name) else {
             return Err(format!("could not find ResourceClaim \"{ns}/{name}\""));
+        };
+        if claim.metadata.deletion_timestamp.is_some() {
+            return Err(format!("resourceclaim {name:?} is being deleted"));
         }
+        if must_own {
+            let uid = pod.metadata.uid.as_deref().unwrap_or("");
+            if !crate::dra::controlled_by(claim, &pod.metadata.name, uid, ns) {
+                return Err(format!(
+                    "ResourceClaim {ns}/{name} was not created for pod {ns}/{} (pod is not owner)",
+                    pod.metadata.name
+                ));
+            }
+        }
+        out.push(claim.clone());
     }
-    Ok(0)
+    Ok(out)
+}
+
+fn reserved_for(claim: &ResourceClaim, uid: &str) -> bool {
+    claim.status.reserved_for.iter().any(|r| r.uid == uid)
+}
+
+/// What PostFilter asked to deallocate this cycle (the engine performs the write).
+pub fn take_deallocation(state: &CycleState) -> Option<String> {
+    state
+        .read::<StateData>(PluginName::DynamicResources)
+        .and_then(|s| s.found.borrow_mut().deallocate.take())
+}
+
+/// Why a node failed DynamicResources' Filter, for explanations: per claim, whether its
+/// allocation pins it elsewhere; and for the claims to allocate, what the allocator says.
+pub struct FilterView {
+    pub claims: Vec<ClaimView>,
+    /// The allocator's answer on this node: devices per claim to allocate (claim key, devices),
+    /// or its error, or None when nothing had to be allocated.
+    pub allocation: Option<Result<Option<Vec<ClaimDevices>>, String>>,
+}
+
+/// A claim (`namespace/name`) and devices.
+pub type ClaimDevices = (String, Vec<DeviceId>);
+
+pub struct ClaimView {
+    pub key: String,
+    /// Devices of an allocated claim.
+    pub allocated: Option<Vec<DeviceId>>,
+    /// For an allocated claim: whether its allocation is usable on this node.
+    pub available_here: bool,
+    pub reserved_for: Vec<String>,
+}
+
+impl DynamicResources {
+    /// The Filter's reasoning on one node (for explanations), recomputed from the cluster.
+    pub fn filter_view(&self, cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<FilterView, String> {
+        let claims = pod_resource_claims(cx, &pod.pod)?;
+        let mut views = Vec::new();
+        let mut to_allocate = Vec::new();
+        for c in &claims {
+            let (allocated, available_here) = match &c.status.allocation {
+                Some(a) => (
+                    Some(
+                        a.devices
+                            .results
+                            .iter()
+                            .map(|r| DeviceId::new(&r.driver, &r.pool, &r.device))
+                            .collect(),
+                    ),
+                    a.node_selector
+                        .as_ref()
+                        .is_none_or(|ns| CompiledNodeSelector::compile(ns).matches(node.name(), node.labels())),
+                ),
+                None => {
+                    to_allocate.push(c.as_ref());
+                    (None, true)
+                }
+            };
+            views.push(ClaimView {
+                key: claim_key(c),
+                allocated,
+                available_here,
+                reserved_for: c.status.reserved_for.iter().map(|r| r.name.clone()).collect(),
+            });
+        }
+        let allocation = (!to_allocate.is_empty()).then(|| {
+            let allocated = cx.cluster.dra.allocated_devices();
+            let mut device_values = HashMap::new();
+            let mut cel = self.cel.borrow_mut();
+            let mut a = Allocation {
+                cel: &mut cel,
+                classes: &cx.cluster.dra.classes,
+                slices: &cx.cluster.dra.slices,
+                allocated: &allocated,
+                device_values: &mut device_values,
+            };
+            let n = NodeRef {
+                name: node.name(),
+                labels: node.labels(),
+            };
+            a.allocate(&n, &to_allocate).map(|r| {
+                r.map(|results| {
+                    to_allocate
+                        .iter()
+                        .zip(results)
+                        .map(|(c, r)| {
+                            (
+                                claim_key(c),
+                                r.devices
+                                    .results
+                                    .iter()
+                                    .map(|d| DeviceId::new(&d.driver, &d.pool, &d.device))
+                                    .collect(),
+                            )
+                        })
+                        .collect()
+                })
+            })
+        });
+        Ok(FilterView { claims: views, allocation })
+    }
 }
 
 impl Plugin for DynamicResources {
@@ -92,47 +254,157 @@ impl Plugin for DynamicResources {
         ]
     }
 
-    fn queueing_hint(&self, _cx: &Ctx, pod: &PodInfo, _event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
+    fn queueing_hint(&self, cx: &Ctx, pod: &PodInfo, _event: ClusterEvent, obj: &EventObject) -> Result<QueueingHint, String> {
         match obj {
             EventObject::Pod { new: Some(modified), .. } => {
                 if modified.uid != pod.uid {
                     return Ok(QueueingHint::Skip);
                 }
-                Ok(match pod_resource_claims(&modified.pod) {
+                Ok(match pod_resource_claims(cx, &modified.pod) {
                     Ok(_) => QueueingHint::Queue,
                     Err(_) => QueueingHint::Skip,
                 })
             }
-            // ResourceClaim events carry no object here.
+            EventObject::ResourceClaim { old, new: Some(modified) } => {
+                let claims = match pod_resource_claims(cx, &pod.pod) {
+                    Ok(c) => c,
+                    Err(_) => return Ok(QueueingHint::Skip),
+                };
+                let uses = claims.iter().any(|c| c.metadata.uid == modified.metadata.uid);
+                if old.as_ref().is_some_and(|o| o.status.allocation.is_some()) && modified.status.allocation.is_none() {
+                    // A deallocation may have freed devices for anyone.
+                    return Ok(QueueingHint::Queue);
+                }
+                if !uses {
+                    return Ok(QueueingHint::Skip);
+                }
+                match old {
+                    None => Ok(QueueingHint::Queue),
+                    Some(o) if o.status == modified.status => Ok(QueueingHint::Skip),
+                    Some(_) => Ok(QueueingHint::Queue),
+                }
+            }
             _ => Ok(QueueingHint::Queue),
         }
     }
 
-    fn pre_enqueue(&self, _cx: &Ctx, pod: &PodInfo) -> Status {
-        match pod_resource_claims(&pod.pod) {
+    fn pre_enqueue(&self, cx: &Ctx, pod: &PodInfo) -> Status {
+        match pod_resource_claims(cx, &pod.pod) {
             Ok(_) => Status::success(),
             Err(e) => Status::unresolvable(e),
         }
     }
 
-    fn pre_filter(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo) -> (Option<PreFilterResult>, Status) {
+    fn pre_filter(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo) -> (Option<PreFilterResult>, Status) {
         // The state is written before anything can fail, so later extension points find it.
         state.write(PluginName::DynamicResources, StateData::default());
-        let claims = match pod_resource_claims(&pod.pod) {
-            Ok(n) => n,
+        let claims = match pod_resource_claims(cx, &pod.pod) {
+            Ok(c) => c,
             Err(e) => return (None, Status::unresolvable(e)),
         };
-        if claims == 0 {
+        if claims.is_empty() {
             return (None, Status::skip());
         }
+        let mut s = StateData::default();
+        let mut to_allocate = 0;
+        for c in &claims {
+            let mut available_on = None;
+            match &c.status.allocation {
+                Some(a) => {
+                    if let Some(ns) = &a.node_selector {
+                        available_on = Some(CompiledNodeSelector::compile(ns));
+                    }
+                }
+                None => {
+                    to_allocate += 1;
+                    for r in &c.spec.devices.requests {
+                        let classes: Vec<(String, &str)> = match (&r.exactly, r.first_available.is_empty()) {
+                            (Some(ex), true) => vec![(r.name.clone(), ex.device_class_name.as_str())],
+                            (None, false) => r
+                                .first_available
+                                .iter()
+                                .map(|s| (format!("{}/{}", r.name, s.name), s.device_class_name.as_str()))
+                                .collect(),
+                            _ => {
+                                let msg = format!(
+                                    "resource claim {}/{}, request {}: unknown request type",
+                                    namespace_of(&c.metadata),
+                                    c.metadata.name,
+                                    r.name
+                                );
+                                return (None, Status::unresolvable(msg));
+                            }
+                        };
+                        for (req, class) in classes {
+                            if class.is_empty() {
+                                return (None, Status::error(format!("request {req}: unsupported request type")));
+                            }
+                            if !cx.cluster.dra.classes.contains_key(class) {
+                                return (
+                                    None,
+                                    Status::unresolvable(format!("request {req}: device class {class} does not exist")),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            s.available_on.push(available_on);
+        }
+        if to_allocate > 0 {
+            s.allocated = Some(Rc::new(cx.cluster.dra.allocated_devices()));
+        }
+        s.claims = claims;
+        state.write(PluginName::DynamicResources, s);
         (None, Status::success())
     }
 
-    fn filter(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, _node: &NodeInfo) -> Status {
-        match state.read::<StateData>(PluginName::DynamicResources) {
-            None => Status::error("not found"),
-            Some(_) => Status::success(),
+    fn filter(&self, cx: &Ctx, state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Status {
+        let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
+            return Status::error("not found");
+        };
+        if s.claims.is_empty() {
+            return Status::success();
         }
+        let mut unavailable = Vec::new();
+        for (i, sel) in s.available_on.iter().enumerate() {
+            if let Some(sel) = sel {
+                if !sel.matches(node.name(), node.labels()) {
+                    unavailable.push(i);
+                }
+            }
+        }
+        let mut allocations = None;
+        if let Some(allocated) = &s.allocated {
+            let claims: Vec<&ResourceClaim> = s.to_allocate().map(|(_, c)| c.as_ref()).collect();
+            let mut found = s.found.borrow_mut();
+            let mut cel = self.cel.borrow_mut();
+            let mut a = Allocation {
+                cel: &mut cel,
+                classes: &cx.cluster.dra.classes,
+                slices: &cx.cluster.dra.slices,
+                allocated,
+                device_values: &mut found.device_values,
+            };
+            let n = NodeRef {
+                name: node.name(),
+                labels: node.labels(),
+            };
+            match a.allocate(&n, &claims) {
+                Err(e) => return Status::error(e),
+                Ok(None) => return Status::unresolvable("cannot allocate all claims"),
+                Ok(Some(r)) => allocations = Some(r),
+            }
+        }
+        let mut found = s.found.borrow_mut();
+        if !unavailable.is_empty() {
+            found.unavailable.extend(unavailable);
+            return Status::unresolvable("resourceclaim not available on the node");
+        }
+        if let Some(r) = allocations {
+            found.node_allocations.insert(node.name().to_string(), r);
+        }
+        Status::success()
     }
 
     fn post_filter(
@@ -140,7 +412,7 @@ impl Plugin for DynamicResources {
         _cx: &Ctx,
         _fw: &Framework,
         state: &CycleState,
-        _pod: &PodInfo,
+        pod: &PodInfo,
         _statuses: &NodeToStatus,
         _rng: &mut Rng,
     ) -> (Option<PostFilterResult>, Status) {
@@ -148,25 +420,90 @@ impl Plugin for DynamicResources {
             // PreFilter never ran (an earlier PreFilter plugin rejected the pod outright).
             return (None, Status::error("not found"));
         };
-        if s.claims == 0 {
+        if s.claims.is_empty() {
             return (None, Status::new(Code::Unschedulable, "no new claims to deallocate"));
+        }
+        // Kubernetes picks one at random (Go map order); the lowest index here.
+        let mut found = s.found.borrow_mut();
+        let pick = found.unavailable.iter().copied().find(|&i| {
+            let c = &s.claims[i];
+            c.status.reserved_for.is_empty() || (c.status.reserved_for.len() == 1 && c.status.reserved_for[0].uid == pod.uid)
+        });
+        if let Some(i) = pick {
+            found.deallocate = Some(claim_key(&s.claims[i]));
+            return (None, Status::new(Code::Unschedulable, "deallocation of ResourceClaim completed"));
         }
         (None, Status::new(Code::Unschedulable, "still not schedulable"))
     }
 
-    fn reserve(&self, _cx: &Ctx, state: &mut CycleState, _pod: &PodInfo, _node: &str) -> Status {
-        match state.read::<StateData>(PluginName::DynamicResources) {
-            None => Status::error("not found"),
-            Some(_) => Status::success(),
+    fn reserve(&self, _cx: &Ctx, state: &mut CycleState, _pod: &PodInfo, node: &str) -> Status {
+        let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
+            return Status::error("not found");
+        };
+        let to_allocate: Vec<usize> = s.to_allocate().map(|(i, _)| i).collect();
+        if to_allocate.is_empty() {
+            return Status::success();
+        }
+        let mut found = s.found.borrow_mut();
+        let Some(results) = found.node_allocations.get(node).cloned() else {
+            return Status::error("claim allocation not found for node");
+        };
+        if results.len() != to_allocate.len() {
+            return Status::error(format!(
+                "internal error, have {} allocations, {} claims to allocate, want {} claims",
+                results.len(),
+                to_allocate.len(),
+                to_allocate.len()
+            ));
+        }
+        found.chosen = to_allocate.into_iter().zip(results).collect();
+        Status::success()
+    }
+
+    fn unreserve(&self, _cx: &Ctx, state: &mut CycleState, _pod: &PodInfo, _node: &str) {
+        // Allocations are only written at PreBind, and a failed PreBind leaves the claims as
+        // they were: forgetting Reserve's pick is all there is to undo.
+        if let Some(s) = state.read::<StateData>(PluginName::DynamicResources) {
+            s.found.borrow_mut().chosen.clear();
         }
     }
 
-    fn pre_bind(&self, _cluster: &mut crate::cluster::Cluster, state: &mut CycleState, _pod: &PodInfo, _node: &str) -> Status {
-        match state.read::<StateData>(PluginName::DynamicResources) {
-            None => Status::error("not found"),
-            // No claims: nothing to bind.
-            Some(_) => Status::success(),
+    fn pre_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, _node: &str) -> Status {
+        let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
+            return Status::error("not found");
+        };
+        let chosen = s.found.borrow().chosen.clone();
+        for (i, claim) in s.claims.iter().enumerate() {
+            if reserved_for(claim, &pod.uid) {
+                continue;
+            }
+            let key = claim_key(claim);
+            // The claim as it is now (another pod may have reserved it since PreFilter).
+            let Some(current) = cluster.dra.claims.get(&key).cloned() else {
+                return Status::error(format!("claim {key} got deleted in the meantime"));
+            };
+            let mut c = (*current).clone();
+            if let Some(a) = chosen.get(&i) {
+                if c.status.allocation.is_some() {
+                    return Status::error(format!("claim {key} got allocated elsewhere in the meantime"));
+                }
+                let f = c.metadata.finalizers.get_or_insert_with(Vec::new);
+                if !f.iter().any(|f| f == CLAIM_FINALIZER) {
+                    f.push(CLAIM_FINALIZER.into());
+                    // The finalizer is a separate update, as in Kubernetes.
+                    cluster.update_claim(c.clone());
+                }
+                c.status.allocation = Some(a.clone());
+            }
+            c.status.reserved_for.push(ResourceClaimConsumerReference {
+                api_group: None,
+                resource: "pods".into(),
+                name: pod.name().to_string(),
+                uid: pod.uid.clone(),
+            });
+            cluster.update_claim(c);
         }
+        Status::success()
     }
 }
 
@@ -274,5 +611,107 @@ mod tests {
             (s.code, s.message()),
             (Code::Unschedulable, "no new claims to deallocate".to_string())
         );
+    }
+
+    /// Filter, PostFilter and PreBind against claims in the cluster: node n-1 has one GPU.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn filter_post_filter_and_pre_bind() {
+        let mut env = Env::new(vec![MakeNode::new("n-1").obj(), MakeNode::new("n-2").obj()], vec![]);
+        let dra = &mut env.cluster.dra;
+        let y = |s: &str| -> serde_yaml::Value { serde_yaml::from_str(s).unwrap() };
+        dra.classes.insert(
+            "gpu".into(),
+            Arc::new(
+                serde_yaml::from_value(y(
+                    "metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}",
+                ))
+                .unwrap(),
+            ),
+        );
+        dra.slices.push(Arc::new(
+            serde_yaml::from_value(y(
+                "metadata: {name: s}\nspec: {driver: g, nodeName: n-1, pool: {name: n-1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}",
+            ))
+            .unwrap(),
+        ));
+        let claim = |name: &str, allocated_on: Option<&str>, reserved: &[&str]| -> Arc<ResourceClaim> {
+            let mut c: ResourceClaim = serde_yaml::from_value(y(&format!(
+                "metadata: {{name: {name}, namespace: default, uid: uid-{name}}}\nspec: {{devices: {{requests: [{{name: r, exactly: {{deviceClassName: gpu, count: 1}}}}]}}}}"
+            )))
+            .unwrap();
+            if let Some(n) = allocated_on {
+                c.status.allocation = Some(serde_yaml::from_value(y(&format!(
+                    "devices: {{results: [{{request: r, driver: g, pool: {n}, device: gpu-0}}]}}\nnodeSelector: {{nodeSelectorTerms: [{{matchFields: [{{key: metadata.name, operator: In, values: [{n}]}}]}}]}}"
+                )))
+                .unwrap());
+            }
+            c.status.reserved_for = reserved
+                .iter()
+                .map(|p| ResourceClaimConsumerReference {
+                    api_group: None,
+                    resource: "pods".into(),
+                    name: p.to_string(),
+                    uid: format!("uid-pod-default-{p}"),
+                })
+                .collect();
+            Arc::new(c)
+        };
+        dra.claims.insert("default/fresh".into(), claim("fresh", None, &[]));
+        dra.claims.insert("default/stale".into(), claim("stale", Some("n-2"), &[]));
+        dra.claims.insert("default/held".into(), claim("held", Some("n-2"), &["other"]));
+        let pl = DynamicResources::new(&DynamicResourcesArgs::default());
+        let pod_with = |claim: &str| {
+            let mut p = MakePod::new("p");
+            p.pod.metadata.uid = Some("uid-pod-default-p".into());
+            p.pod.spec.resource_claims = vec![named("c", claim)];
+            p.info()
+        };
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let fw = Framework::new(profile);
+        let mut rng = Rng::new(1);
+        // (claim, n-1 verdict, n-2 verdict, PostFilter message)
+        let cases = [
+            ("fresh", "", "cannot allocate all claims", "still not schedulable"),
+            (
+                "stale",
+                "resourceclaim not available on the node",
+                "",
+                "deallocation of ResourceClaim completed",
+            ),
+            ("held", "resourceclaim not available on the node", "", "still not schedulable"),
+        ];
+        for (claim, n1, n2, post) in cases {
+            let pod = pod_with(claim);
+            let mut state = CycleState::new();
+            assert!(pl.pre_filter(&env.cx(), &mut state, &pod).1.is_success(), "{claim}");
+            for (node, want) in [("n-1", n1), ("n-2", n2)] {
+                let s = pl.filter(&env.cx(), &state, &pod, env.node(node));
+                if want.is_empty() {
+                    assert!(s.is_success(), "{claim} on {node}: {}", s.message());
+                } else {
+                    assert_eq!(
+                        (s.code, s.message()),
+                        (Code::UnschedulableAndUnresolvable, want.to_string()),
+                        "{claim} on {node}"
+                    );
+                }
+            }
+            let (_, s) = pl.post_filter(&env.cx(), &fw, &state, &pod, &NodeToStatus::default(), &mut rng);
+            assert_eq!(s.message(), post, "{claim}");
+            assert_eq!(take_deallocation(&state).is_some(), claim == "stale", "{claim}");
+        }
+        // Reserve then PreBind write the allocation, the finalizer and the reservation.
+        let pod = pod_with("fresh");
+        let mut state = CycleState::new();
+        pl.pre_filter(&env.cx(), &mut state, &pod);
+        assert!(pl.filter(&env.cx(), &state, &pod, env.node("n-1")).is_success());
+        assert!(pl.reserve(&env.cx(), &mut state, &pod, "n-1").is_success());
+        assert!(pl.pre_bind(&mut env.cluster, &mut state, &pod, "n-1").is_success());
+        let c = &env.cluster.dra.claims["default/fresh"];
+        assert_eq!(c.status.allocation.as_ref().unwrap().devices.results[0].device, "gpu-0");
+        assert_eq!(c.status.reserved_for[0].uid, "uid-pod-default-p");
+        assert_eq!(c.metadata.finalizers.as_deref(), Some(&[CLAIM_FINALIZER.to_string()][..]));
+        // The finalizer update, then the status update.
+        assert_eq!(env.cluster.pending_events.len(), 2);
     }
 }

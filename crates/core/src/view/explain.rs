@@ -438,15 +438,68 @@ fn filter_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, passed:
         "VolumeBinding" => out.extend(volume_binding_lines(e, pod, ni, passed)),
         "VolumeRestrictions" => out.extend(volume_restrictions_lines(e, pod, ni, passed)),
         "NodeVolumeLimits" => out.extend(volume_limits_lines(e, pod, ni, passed)),
-        "DynamicResources" => {
-            let n = pod.pod.spec.resource_claims.len();
-            out.push(if n == 0 {
-                "The pod uses no resource claims (dynamic resource allocation), so there is nothing to check.".into()
-            } else {
-                format!("The pod references {n} resource claim(s); the simulated cluster has no ResourceClaim objects.")
-            });
-        }
+        "DynamicResources" => out.extend(dra_filter_lines(e, pod, ni, passed)),
         _ => {}
+    }
+    out
+}
+
+/// DynamicResources on one node: each claim (allocated where, reserved for whom, usable here or
+/// not) and what the allocator finds for the claims still to allocate, recomputed with the
+/// plugin's own allocator on the cluster as it was before the cycle.
+fn dra_filter_lines(e: &Engine, pod: &PodInfo, ni: &NodeInfo, passed: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if pod.pod.spec.resource_claims.is_empty() {
+        out.push("The pod uses no resource claims (dynamic resource allocation), so there is nothing to check.".into());
+        return out;
+    }
+    let pl = crate::plugins::dynamic_resources::DynamicResources::new(&Default::default());
+    let view = match pl.filter_view(&ctx(e), pod, ni) {
+        Ok(v) => v,
+        Err(why) => {
+            out.push(format!("A claim of the pod is not usable: {why}."));
+            return out;
+        }
+    };
+    let name = ni.name();
+    for c in &view.claims {
+        let who = if c.reserved_for.is_empty() {
+            "reserved for no pod".to_string()
+        } else {
+            format!("reserved for {}", c.reserved_for.join(", "))
+        };
+        match &c.allocated {
+            Some(devs) => {
+                let devs: Vec<String> = devs.iter().map(ToString::to_string).collect();
+                out.push(format!(
+                    "Claim {} is already allocated ({}), {who}; its allocation {} usable on {name}.",
+                    c.key,
+                    devs.join(", "),
+                    if c.available_here { "is" } else { "is not" }
+                ));
+            }
+            None => out.push(format!(
+                "Claim {} is not allocated yet: the allocator looks for devices on {name}.",
+                c.key
+            )),
+        }
+    }
+    match &view.allocation {
+        None => {}
+        Some(Err(why)) => out.push(format!("The allocator cannot evaluate the claims: {why}.")),
+        Some(Ok(None)) => out.push(format!(
+            "No set of free devices usable from {name} satisfies every request, selector and constraint of the claims to allocate (devices allocated to other claims are busy)."
+        )),
+        Some(Ok(Some(found))) => {
+            for (k, devs) in found {
+                let devs: Vec<String> = devs.iter().map(ToString::to_string).collect();
+                out.push(format!(
+                    "{} {k} would get {} (the first free devices that fit, in slice order).",
+                    if passed { "Claim" } else { "On its own, claim" },
+                    devs.join(", ")
+                ));
+            }
+        }
     }
     out
 }

@@ -1316,4 +1316,45 @@ spec:
     let json = serde_json::to_string(&on.model.pods[n]).unwrap();
     assert!(json.contains("\"createdBy\":\"ReplicaSet/web\""), "{json}");
     assert!(!serde_json::to_string(&on.model.pods[0]).unwrap().contains("createdBy"));
+const DRA_SCENARIO: &str =
+    include_str!("../../../../tests/conformance/workloads-dra/scenarios/dra-pod-two-claims-shared-and-template.yaml");
+
+/// Devices, claims at each stop, and DynamicResources' filter explanations.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn dra_devices_claims_and_explanations() {
+    let mut s = session_of(DRA_SCENARIO);
+    let dra = s.model.dra.clone().expect("a DRA scenario has a DRA model");
+    let v1 = node(&s, "v-1");
+    let on_v1: Vec<&str> = dra.devices.iter().filter(|d| d.nodes == vec![v1]).map(|d| d.id.as_str()).collect();
+    assert_eq!(on_v1, vec!["vpu.example.org/v-1/vpu-0", "qat.example.org/v-1/qat-0"]);
+    let enc1 = dra.claims.iter().find(|c| c.key == "default/enc-1-vpu").expect("generated claim");
+    assert_eq!(enc1.owner, Some(pod(&s, "enc-1")));
+    assert_eq!(enc1.requests, vec!["vpu: vpu.example.org ×1".to_string()]);
+    // Before the first cycle nothing is allocated; at the end stream-key is shared by two pods.
+    let first = s.frame(0, false);
+    assert!(first.claims.iter().all(|c| c.devices.is_empty()));
+    let last = s.frame(s.summary().stops - 1, false);
+    let key = last.claims.iter().find(|c| c.key == "default/stream-key").unwrap();
+    assert_eq!(key.devices, vec!["qat.example.org/v-1/qat-0".to_string()]);
+    assert_eq!(key.reserved_for, vec!["enc-1".to_string(), "viewer".to_string()]);
+    check_explanations(
+        DRA_SCENARIO,
+        &[
+            (
+                "enc-1",
+                "v-1",
+                "DynamicResources",
+                false,
+                &["Claim default/stream-key is not allocated yet", "would get qat.example.org/v-1/qat-0"],
+            ),
+            (
+                "enc-2",
+                "v-2",
+                "DynamicResources",
+                false,
+                &["Claim default/stream-key is already allocated (qat.example.org/v-1/qat-0), reserved for enc-1; its allocation is not usable on v-2."],
+            ),
+            ("enc-2", "v-1", "DynamicResources", false, &["No set of free devices usable from v-1"]),
+        ],
+    );
 }
