@@ -3,8 +3,12 @@
 use crate::engine::{Engine, Phase};
 use serde_json::{json, Map, Value};
 
-/// The conformance schema (see tests/conformance/README.md).
+/// The conformance schema (see tests/conformance/README.md; with a timeline or pod durations,
+/// tests/conformance/timeline/README.md).
 pub fn conformance_json(e: &Engine) -> Value {
+    if e.timed {
+        return timed_json(e);
+    }
     let mut pods = Vec::new();
     let mut evicted = Vec::new();
     let mut scores = Map::new();
@@ -54,6 +58,62 @@ pub fn conformance_json(e: &Engine) -> Value {
     })
 }
 
+/// The conformance schema of a run under the timeline rules: each pod's phase; `node` stays
+/// the node the pod ran on; events carry their logical time; `evicted` lists preemption
+/// victims only.
+fn timed_json(e: &Engine) -> Value {
+    let mut pods = Vec::new();
+    let mut evicted = Vec::new();
+    let mut scores = Map::new();
+    for p in &e.pods {
+        if p.evicted {
+            evicted.push(Value::String(p.info.key.clone()));
+        }
+        let bound = p.ran_on.is_some() && p.attempts > 0;
+        pods.push(json!({
+            "namespace": p.info.namespace(),
+            "name": p.info.name(),
+            "node": p.ran_on,
+            "phase": p.phase.as_str(),
+            "nominatedNode": p.nominated_node,
+            "message": p.message,
+            "attempts": p.attempts,
+            "evicted": p.evicted,
+            "tiedNodes": if bound { p.tied_nodes.clone() } else { vec![] },
+        }));
+        if let (Some(s), true) = (&p.scores, bound) {
+            scores.insert(
+                p.info.key.clone(),
+                json!({
+                    "node": p.ran_on,
+                    "attempt": p.attempts,
+                    "feasibleNodes": s.feasible_nodes,
+                    "evaluatedNodes": s.evaluated_nodes,
+                    "final": s.totals,
+                    "plugins": s.plugins,
+                    "weights": s.weights,
+                    "tiedNodes": s.tied,
+                }),
+            );
+        }
+    }
+    let events: Vec<Value> = e
+        .events
+        .iter()
+        .map(|ev| {
+            json!({"reason": ev.reason, "object": e.pods[ev.pod].info.key, "message": ev.message, "cycle": ev.cycle, "at": ev.at_ms})
+        })
+        .collect();
+    let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
+    json!({
+        "pods": pods,
+        "evicted": evicted,
+        "events": events,
+        "scores": scores,
+        "cycles": cycles,
+    })
+}
+
 /// Events per pod, like the Events section of `kubectl describe pod`.
 pub fn describe_text(e: &Engine) -> String {
     let mut out = String::new();
@@ -61,7 +121,7 @@ pub fn describe_text(e: &Engine) -> String {
         let status = match p.phase {
             Phase::Running => format!("Running on {}", p.node.as_deref().unwrap_or("?")),
             Phase::Pending => "Pending".to_string(),
-            Phase::Finished => "Finished".to_string(),
+            Phase::Succeeded | Phase::Failed => "Finished".to_string(),
             Phase::Deleted => "Deleted (preempted)".to_string(),
         };
         out.push_str(&format!("Pod {}  ({status})\n", p.info.key));

@@ -334,7 +334,7 @@ impl Model {
                         None
                     },
                     nominated: p.nominated_node.as_deref().and_then(|n| node_index.get(n).copied()),
-                    finished: p.phase == crate::engine::Phase::Finished,
+                    finished: p.phase.is_finished(),
                 }
             })
             .collect();

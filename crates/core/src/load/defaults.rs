@@ -313,61 +313,9 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
             .entry(name.to_string())
             .or_insert_with(|| system_class(name, value));
     }
-    // The global default class: the lowest value if several claim it.
-    let global_default = sc
-        .cluster
-        .priority_classes
-        .values()
-        .filter(|pc| pc.global_default)
-        .min_by_key(|pc| pc.value)
-        .map(|pc| (pc.metadata.name.clone(), pc.value, pc.preemption_policy.clone()));
-
     // Priority admission.
     for (p, o) in sc.pods.iter_mut().zip(origins) {
-        let (class, value, policy) = match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
-            Some(name) => match sc.cluster.priority_classes.get(name) {
-                Some(pc) => (name.to_string(), pc.value, pc.preemption_policy.clone()),
-                None => {
-                    let why = format!("no PriorityClass with name {name} was found");
-                    errs.push(forbidden(p, o, o.priority_class_name, "spec.priorityClassName", why));
-                    continue;
-                }
-            },
-            None => match &global_default {
-                Some((n, v, pp)) => (n.clone(), *v, pp.clone()),
-                None => {
-                    // No class applies. The real admission plugin would refuse an explicit
-                    // priority other than 0 here; the simulated cluster keeps what the pod says
-                    // (0 and PreemptLowerPriority when it says nothing).
-                    p.spec.priority.get_or_insert(0);
-                    p.spec.preemption_policy.get_or_insert_with(|| PREEMPT_LOWER.to_string());
-                    continue;
-                }
-            },
-        };
-        if let Some(given) = p.spec.priority.filter(|&g| g != value) {
-            let why = format!(
-                "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
-            );
-            errs.push(forbidden(p, o, o.priority, "spec.priority", why));
-            continue;
-        }
-        if let (Some(given), Some(computed)) = (p.spec.preemption_policy.as_deref(), policy.as_deref()) {
-            if given != computed {
-                let why = format!(
-                    "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {computed} from the given PriorityClass name"
-                );
-                errs.push(forbidden(p, o, o.preemption_policy, "spec.preemptionPolicy", why));
-                continue;
-            }
-        }
-        if !class.is_empty() {
-            p.spec.priority_class_name = Some(class);
-        }
-        p.spec.priority = Some(value);
-        if policy.is_some() {
-            p.spec.preemption_policy = policy;
-        }
+        admit_priority(p, o, &sc.cluster.priority_classes, errs);
     }
 
     bind_claims(sc);
@@ -378,20 +326,87 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     referenced.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.clone()));
     referenced.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.clone()));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
-        sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| {
-            let mut ns = api::Namespace {
-                api_version: "v1".into(),
-                kind: "Namespace".into(),
-                metadata: ObjectMeta {
-                    name: n.clone(),
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            default_namespace(&mut ns, 0);
-            ns
-        });
+        ensure_namespace(&mut sc.cluster, &n);
     }
+}
+
+/// Creates the namespace (labelled with its name, created at time 0) unless it exists.
+pub(super) fn ensure_namespace(cluster: &mut crate::cluster::Cluster, n: &str) {
+    cluster.namespaces.entry(n.to_string()).or_insert_with(|| {
+        let mut ns = api::Namespace {
+            api_version: "v1".into(),
+            kind: "Namespace".into(),
+            metadata: ObjectMeta {
+                name: n.to_string(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        default_namespace(&mut ns, 0);
+        ns
+    });
+}
+
+/// Priority admission of one pod against the PriorityClasses known: the class named (or the
+/// global default) sets the priority and preemption policy; values the pod gives that differ
+/// are refused. Returns whether the pod was admitted.
+pub(super) fn admit_priority(
+    p: &mut api::Pod,
+    o: &PodOrigin,
+    classes: &std::collections::BTreeMap<String, api::PriorityClass>,
+    errs: &mut LoadErrors,
+) -> bool {
+    // The global default class: the lowest value if several claim it.
+    let global_default = classes
+        .values()
+        .filter(|pc| pc.global_default)
+        .min_by_key(|pc| pc.value)
+        .map(|pc| (pc.metadata.name.clone(), pc.value, pc.preemption_policy.clone()));
+    let (class, value, policy) = match p.spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+        Some(name) => match classes.get(name) {
+            Some(pc) => (name.to_string(), pc.value, pc.preemption_policy.clone()),
+            None => {
+                let why = format!("no PriorityClass with name {name} was found");
+                errs.push(forbidden(p, o, o.priority_class_name, "spec.priorityClassName", why));
+                return false;
+            }
+        },
+        None => match &global_default {
+            Some((n, v, pp)) => (n.clone(), *v, pp.clone()),
+            None => {
+                // No class applies. The real admission plugin would refuse an explicit
+                // priority other than 0 here; the simulated cluster keeps what the pod says
+                // (0 and PreemptLowerPriority when it says nothing).
+                p.spec.priority.get_or_insert(0);
+                p.spec.preemption_policy.get_or_insert_with(|| PREEMPT_LOWER.to_string());
+                return true;
+            }
+        },
+    };
+    if let Some(given) = p.spec.priority.filter(|&g| g != value) {
+        let why = format!(
+            "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
+        );
+        errs.push(forbidden(p, o, o.priority, "spec.priority", why));
+        return false;
+    }
+    if let (Some(given), Some(computed)) = (p.spec.preemption_policy.as_deref(), policy.as_deref()) {
+        if given != computed {
+            let why = format!(
+                "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {computed} from the given PriorityClass name"
+            );
+            errs.push(forbidden(p, o, o.preemption_policy, "spec.preemptionPolicy", why));
+            return false;
+        }
+    }
+    if !class.is_empty() {
+        p.spec.priority_class_name = Some(class);
+    }
+    p.spec.priority = Some(value);
+    if policy.is_some() {
+        p.spec.preemption_policy = policy;
+    }
+    true
 }
 
 /// Volume objects as the simulated cluster holds them (conformance README, "Volumes"): a PVC
