@@ -29,6 +29,10 @@ if [ -d ../shared/conformance/scenarios ]; then
   python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' ../shared/conformance/scenarios
 fi
 python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' "$corpus"
+if [ -d ../shared/conformance/timeline/scenarios ]; then
+  python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' ../shared/conformance/timeline/scenarios
+fi
+python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json' tests/conformance/timeline/scenarios
 
 echo "== web playground (release build, browser tests in headless Chromium)"
 scripts/test-web.sh

@@ -1,25 +1,34 @@
-//! Runs every conformance scenario (tests/conformance/scenarios) through the engine and compares
-//! the results with the real kube-scheduler's, like `check.py --scores`.
+//! Runs every conformance scenario (tests/conformance/scenarios and
+//! tests/conformance/timeline/scenarios) through the engine and compares the results with the
+//! real kube-scheduler's, like `check.py --scores`.
 
 use schedlab_core::trace::Detail;
 use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
 use std::path::PathBuf;
 
-fn scenario_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/scenarios")
+fn scenario_dir(corpus: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance").join(corpus)
 }
 
 #[test]
 fn conformance_corpus() {
-    let dir = scenario_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/conformance/scenarios exists")
+    check_dir(&scenario_dir("scenarios"), 40);
+}
+
+#[test]
+fn timeline_corpus() {
+    check_dir(&scenario_dir("timeline/scenarios"), 14);
+}
+
+fn check_dir(dir: &std::path::Path, at_least: usize) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable").path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .filter(|p| p.with_extension("expected.json").exists())
         .collect();
     files.sort();
-    assert!(files.len() >= 40, "expected the full corpus, found {} scenarios", files.len());
+    assert!(files.len() >= at_least, "expected the full corpus, found {} scenarios", files.len());
     let only = std::env::var("SCENARIO").ok();
     let (mut passed, mut failed) = (0, Vec::new());
     for f in &files {

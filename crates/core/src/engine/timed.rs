@@ -100,7 +100,9 @@ impl Engine {
         if !self.timed {
             return;
         }
-        let now = self.now;
+        // Backoff left is counted from the instant (the nanoseconds the engine adds per queue
+        // operation are bookkeeping, not time).
+        let now = self.timeline.instant;
         for log in self.queue.take_log() {
             let pods = log
                 .pods
