@@ -118,7 +118,13 @@ fn timed_json(e: &Engine) -> Value {
 pub fn describe_text(e: &Engine) -> String {
     let mut out = String::new();
     for (i, p) in e.pods.iter().enumerate() {
+        let on = p.ran_on.as_deref().unwrap_or("?");
         let status = match p.phase {
+            Phase::Running if e.timed => format!("Running on {on}"),
+            Phase::Succeeded | Phase::Failed if e.timed => format!("{} on {on}", p.phase.as_str()),
+            Phase::Deleted if e.timed && p.evicted => format!("Deleted on {on} (preempted)"),
+            Phase::Deleted if e.timed && p.ran_on.is_some() => format!("Deleted on {on}"),
+            Phase::Deleted if e.timed => "Deleted".to_string(),
             Phase::Running => format!("Running on {}", p.node.as_deref().unwrap_or("?")),
             Phase::Pending => "Pending".to_string(),
             Phase::Succeeded | Phase::Failed => "Finished".to_string(),
@@ -139,6 +145,72 @@ pub fn describe_text(e: &Engine) -> String {
             out.push_str(&format!("    {:<8} {:<17} {:<6} {}\n", ty, ev.reason, ev.cycle, ev.message));
         }
         out.push('\n');
+    }
+    if e.timed {
+        out.push_str(&timeline_text(e));
+    }
+    out
+}
+
+/// Under a timeline: everything in logical-time order, the cluster's changes between the pods'
+/// events.
+fn timeline_text(e: &Engine) -> String {
+    use crate::trace::{ChangeCause, TraceEvent};
+    let mut out = String::from("Timeline (logical time):\n");
+    let mut t = 0i64;
+    let secs = |ms: i64| format!("{}.{:03}s", ms / 1000, ms % 1000);
+    let pod = |i: &u32| e.trace.header.pods.get(*i as usize).cloned().unwrap_or_default();
+    for ev in &e.trace.events {
+        match ev {
+            TraceEvent::Clock { time_ms } | TraceEvent::CycleStart { time_ms, .. } => t = *time_ms,
+            TraceEvent::Change {
+                at_ms,
+                cause,
+                step,
+                action,
+                object,
+                phase,
+                skipped,
+                ..
+            } => {
+                t = *at_ms;
+                let what = match cause {
+                    ChangeCause::Step => format!("step {}", step.map_or(0, |s| s + 1)),
+                    ChangeCause::Finish => "duration".into(),
+                    ChangeCause::Flush => "flush".into(),
+                    ChangeCause::Api => "change".into(),
+                };
+                let mut line = format!("  {:>10}  {:<16} {action}", secs(t), what);
+                if let Some(o) = object {
+                    line.push_str(&format!(" {o}"));
+                }
+                if *cause == ChangeCause::Flush {
+                    line.push_str(" (pods unschedulable for more than 5 minutes are retried)");
+                }
+                if let Some(p) = phase {
+                    line.push_str(&format!(" ({p})"));
+                }
+                if let Some(why) = skipped {
+                    line.push_str(&format!(" (skipped: {why})"));
+                }
+                out.push_str(&line);
+                out.push('\n');
+            }
+            TraceEvent::KubeEvent {
+                cycle,
+                reason,
+                pod: p,
+                message,
+            } => {
+                out.push_str(&format!(
+                    "  {:>10}  {:<16} {} (cycle {cycle}): {message}\n",
+                    secs(t),
+                    reason,
+                    pod(p)
+                ));
+            }
+            _ => {}
+        }
     }
     out
 }
