@@ -7,7 +7,9 @@ use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
 use std::path::PathBuf;
 
 fn scenario_dir(corpus: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance").join(corpus)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance")
+        .join(corpus)
 }
 
 #[test]

@@ -210,8 +210,10 @@ impl Snapshot {
     /// Recomputes the visiting order (upstream's node tree) and the image summaries from the
     /// nodes in add order; `extra` is a node info not yet in `nodes`.
     fn rebuild(&mut self, extra: Option<NodeInfo>) {
-        let mut by_name: HashMap<String, NodeInfo> =
-            std::mem::take(&mut self.nodes).into_iter().map(|ni| (ni.name().to_string(), ni)).collect();
+        let mut by_name: HashMap<String, NodeInfo> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(|ni| (ni.name().to_string(), ni))
+            .collect();
         if let Some(ni) = extra {
             by_name.insert(ni.name().to_string(), ni);
         }

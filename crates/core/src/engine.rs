@@ -250,7 +250,7 @@ impl Engine {
         e.timed = timeline.is_some()
             || sc.pods.iter().any(crate::timeline::has_duration)
             || timeline.iter().flat_map(|t| &t.steps).any(|s| {
-                matches!(&s.change, crate::timeline::Change::Create(crate::timeline::Object::Pod(p)) if crate::timeline::has_duration(p))
+                matches!(&s.change, crate::timeline::Change::Create(o) if matches!(&**o, crate::timeline::Object::Pod(p) if crate::timeline::has_duration(p)))
             });
         for (i, (pod, doc)) in sc.pods.into_iter().zip(sc.pod_docs).enumerate() {
             let phase = match pod.status.phase.as_deref() {

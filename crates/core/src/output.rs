@@ -100,9 +100,7 @@ fn timed_json(e: &Engine) -> Value {
     let events: Vec<Value> = e
         .events
         .iter()
-        .map(|ev| {
-            json!({"reason": ev.reason, "object": e.pods[ev.pod].info.key, "message": ev.message, "cycle": ev.cycle, "at": ev.at_ms})
-        })
+        .map(|ev| json!({"reason": ev.reason, "object": e.pods[ev.pod].info.key, "message": ev.message, "cycle": ev.cycle, "at": ev.at_ms}))
         .collect();
     let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
     json!({

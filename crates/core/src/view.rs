@@ -220,7 +220,13 @@ impl Model {
                 } else {
                     self.resources
                         .iter()
-                        .map(|c| if c.name == RESOURCE_PODS { 1 } else { amount(&info.resource.resource, c) })
+                        .map(|c| {
+                            if c.name == RESOURCE_PODS {
+                                1
+                            } else {
+                                amount(&info.resource.resource, c)
+                            }
+                        })
                         .collect()
                 },
                 gates: info.pod.spec.scheduling_gates.iter().map(|g| g.name.clone()).collect(),
@@ -231,7 +237,10 @@ impl Model {
         }
         for name in e.trace.header.nodes.iter().skip(self.nodes.len()) {
             let created = e.timeline_steps().iter().rev().find_map(|s| match &s.change {
-                crate::timeline::Change::Create(crate::timeline::Object::Node(n)) if &n.metadata.name == name => Some(n),
+                crate::timeline::Change::Create(o) => match &**o {
+                    crate::timeline::Object::Node(n) if &n.metadata.name == name => Some(n),
+                    _ => None,
+                },
                 _ => None,
             });
             let Some(n) = created else { continue };

@@ -128,7 +128,12 @@ impl Engine {
     /// The time the timeline rules keep going until: the last step or pod finishing still to
     /// come (flush ticks only count up to it).
     fn horizon(&self) -> Option<i64> {
-        let step = self.timeline.steps.get(self.timeline.next_step..).and_then(|s| s.last()).map(|s| s.at_ns);
+        let step = self
+            .timeline
+            .steps
+            .get(self.timeline.next_step..)
+            .and_then(|s| s.last())
+            .map(|s| s.at_ns);
         let finish = self.timeline.finishing.keys().next_back().map(|k| k.0);
         step.max(finish)
     }
@@ -226,7 +231,10 @@ impl Engine {
     fn annotate(&mut self, at: usize, pod: Option<usize>, node: Option<&str>, skipped: Option<String>) {
         let node_ix = node.and_then(|n| self.timeline.node_index.get(n).copied());
         if let Some(TraceEvent::Change {
-            pod: p, node: n, skipped: s, ..
+            pod: p,
+            node: n,
+            skipped: s,
+            ..
         }) = self.trace.events.get_mut(at)
         {
             *p = pod.map(|i| i as u32);
@@ -273,7 +281,10 @@ impl Engine {
                 self.annotate(at, None, Some(&name), None);
                 self.cluster_event(
                     ClusterEvent::new(EventResource::Node, ActionType::ADD),
-                    EventObject::Node { old: None, new: Some(node) },
+                    EventObject::Node {
+                        old: None,
+                        new: Some(node),
+                    },
                 );
             }
             Object::Pod(p) => return self.create_pod(p.clone(), at),
@@ -301,8 +312,12 @@ impl Engine {
                 let n = self.cluster.pdbs.len();
                 self.cluster.pdbs.push(pdb.clone());
                 // Its status is computed now, from the pods running at this step.
-                let running: Vec<Arc<PodInfo>> =
-                    self.pods.iter().filter(|p| p.phase == Phase::Running).map(|p| p.info.clone()).collect();
+                let running: Vec<Arc<PodInfo>> = self
+                    .pods
+                    .iter()
+                    .filter(|p| p.phase == Phase::Running)
+                    .map(|p| p.info.clone())
+                    .collect();
                 let mut only = crate::cluster::Cluster {
                     pdbs: vec![self.cluster.pdbs[n].clone()],
                     ..Default::default()
@@ -360,7 +375,10 @@ impl Engine {
                 self.start_running(i, instant);
                 self.cluster_event(
                     ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
-                    EventObject::Pod { old: None, new: Some(info) },
+                    EventObject::Pod {
+                        old: None,
+                        new: Some(info),
+                    },
                 );
             }
             Phase::Pending if self.frameworks.contains_key(info.scheduler_name()) => {
@@ -410,9 +428,7 @@ impl Engine {
                     .pods
                     .iter()
                     .enumerate()
-                    .filter(|(_, p)| {
-                        p.ran_on.as_deref() == Some(name.as_str()) && (p.phase == Phase::Running || p.phase.is_finished())
-                    })
+                    .filter(|(_, p)| p.ran_on.as_deref() == Some(name.as_str()) && (p.phase == Phase::Running || p.phase.is_finished()))
                     .map(|(i, p)| (p.bound_seq.unwrap_or(u64::MAX), i))
                     .collect();
                 on_node.sort();
@@ -449,7 +465,10 @@ impl Engine {
                 self.pods[pi].node = None;
                 self.cluster_event(
                     ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
-                    EventObject::Pod { old: Some(info), new: None },
+                    EventObject::Pod {
+                        old: Some(info),
+                        new: None,
+                    },
                 );
             }
             Phase::Pending => {
@@ -471,7 +490,10 @@ impl Engine {
                     let prio = info.priority;
                     self.cluster_event_filtered(
                         ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),
-                        EventObject::Pod { old: Some(info), new: None },
+                        EventObject::Pod {
+                            old: Some(info),
+                            new: None,
+                        },
                         &|p: &PodInfo| p.priority <= prio,
                     );
                 }
@@ -585,7 +607,12 @@ impl Engine {
                         );
                     }
                 } else {
-                    if self.nominator.pods_for_node(old.nominated_node_name().unwrap_or("")).iter().any(|p| p.key == old.key) {
+                    if self
+                        .nominator
+                        .pods_for_node(old.nominated_node_name().unwrap_or(""))
+                        .iter()
+                        .any(|p| p.key == old.key)
+                    {
                         let n = old.nominated_node_name().unwrap_or("").to_string();
                         self.nominator.add(info.clone(), &n);
                     }

@@ -505,10 +505,7 @@ impl Loader<'_> {
             }));
         known.others.extend(others);
         let documents = self.sc.documents;
-        let mut host = TimelineHost {
-            ld: self,
-            classes: None,
-        };
+        let mut host = TimelineHost { ld: self, classes: None };
         let tl = crate::timeline::read::read(doc, documents, known, &mut host);
         // Namespaces that timeline objects name exist from the start.
         if let Some(tl) = &tl {

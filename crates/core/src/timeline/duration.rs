@@ -53,7 +53,11 @@ pub fn parse_go_duration(s: &str) -> Result<i64, String> {
         let Some(&(_, scale)) = UNITS.iter().find(|(u, _)| *u == unit) else {
             return Err(format!("time: unknown unit {unit:?} in duration {s:?}"));
         };
-        let int: i128 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| invalid())? };
+        let int: i128 = if int_part.is_empty() {
+            0
+        } else {
+            int_part.parse().map_err(|_| invalid())?
+        };
         let mut v = int.checked_mul(scale).ok_or_else(invalid)?;
         if !frac_part.is_empty() {
             // Go keeps the fraction's leading digits exactly and truncates below a nanosecond.

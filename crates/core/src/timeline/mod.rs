@@ -46,7 +46,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
     /// A whole object, defaulted and admitted like a document of the file.
-    Create(Object),
+    Create(Box<Object>),
     Delete(Target),
     /// An RFC 7386 merge patch (see `patch::patch_node` / `patch::patch_pod` for what it may
     /// change).
@@ -172,3 +172,6 @@ pub fn pod_duration(pod: &api::Pod) -> Result<Option<i64>, String> {
 pub fn has_duration(pod: &api::Pod) -> bool {
     pod.metadata.annotations.contains_key(DURATION_ANNOTATION)
 }
+
+#[cfg(test)]
+mod tests;

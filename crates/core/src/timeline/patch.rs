@@ -16,7 +16,9 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
     if !target.is_object() {
         *target = Value::Object(Map::new());
     }
-    let Value::Object(t) = target else { unreachable!("made an object above") };
+    let Value::Object(t) = target else {
+        unreachable!("made an object above")
+    };
     for (k, v) in p {
         if v.is_null() {
             t.remove(k);
@@ -47,11 +49,7 @@ fn check_fields(patch: &Value, allowed: &[&str], kind: &str) -> Result<(), Strin
     for (section, v) in top {
         let sub = match v {
             Value::Object(sub) => sub,
-            _ => {
-                return Err(format!(
-                    "field {section} may not be patched (a {kind} patch may change {listing})"
-                ))
-            }
+            _ => return Err(format!("field {section} may not be patched (a {kind} patch may change {listing})")),
         };
         for field in sub.keys() {
             let path = format!("{section}.{field}");
@@ -189,7 +187,11 @@ mod tests {
             (json!({"a": "b", "b": "c"}), json!({"a": null}), json!({"b": "c"})),
             (json!({"a": ["b"]}), json!({"a": "c"}), json!({"a": "c"})),
             (json!({"a": "c"}), json!({"a": ["b"]}), json!({"a": ["b"]})),
-            (json!({"a": {"b": "c"}}), json!({"a": {"b": "d", "c": null}}), json!({"a": {"b": "d"}})),
+            (
+                json!({"a": {"b": "c"}}),
+                json!({"a": {"b": "d", "c": null}}),
+                json!({"a": {"b": "d"}}),
+            ),
             (json!({"a": [{"b": "c"}]}), json!({"a": [1]}), json!({"a": [1]})),
             (json!(["a", "b"]), json!(["c", "d"]), json!(["c", "d"])),
             (json!({"a": "b"}), json!(["c"]), json!(["c"])),
@@ -230,15 +232,25 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn node_patches() {
         let n = node();
-        let p = patch_node(&n, &json!({"metadata": {"labels": {"a": null, "c": "3"}}, "spec": {"unschedulable": true}})).unwrap();
-        assert_eq!(p.metadata.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(), ["b=2", "c=3"]);
+        let p = patch_node(
+            &n,
+            &json!({"metadata": {"labels": {"a": null, "c": "3"}}, "spec": {"unschedulable": true}}),
+        )
+        .unwrap();
+        assert_eq!(
+            p.metadata.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+            ["b=2", "c=3"]
+        );
         assert_eq!(p.spec.unschedulable, Some(true));
         let p = patch_node(&n, &json!({"spec": {"taints": null}})).unwrap();
         assert!(p.spec.taints.is_empty());
         // Capacity drags allocatable along unless the patch sets it.
         let p = patch_node(&n, &json!({"status": {"capacity": {"cpu": "8", "pods": "10"}}})).unwrap();
         let q = |rl: &ResourceList, k: &str| rl.get(k).map(|q| q.value());
-        assert_eq!((q(&p.status.allocatable, "cpu"), q(&p.status.allocatable, "pods")), (Some(8), Some(10)));
+        assert_eq!(
+            (q(&p.status.allocatable, "cpu"), q(&p.status.allocatable, "pods")),
+            (Some(8), Some(10))
+        );
         let p = patch_node(&n, &json!({"status": {"capacity": {"cpu": "8"}, "allocatable": {"cpu": "7"}}})).unwrap();
         assert_eq!(q(&p.status.allocatable, "cpu"), Some(7));
         let p = patch_node(&n, &json!({"status": {"capacity": {"memory": null}}})).unwrap();

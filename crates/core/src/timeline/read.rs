@@ -126,16 +126,14 @@ impl State {
     }
 }
 
-fn read_step(
-    r: &mut Reader,
-    item: &YNode,
-    path: &str,
-    doc: usize,
-    st: &mut State,
-    last_at: &mut Option<(i64, String)>,
-) -> Option<Step> {
+fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut State, last_at: &mut Option<(i64, String)>) -> Option<Step> {
     let Val::Map(entries) = &item.val else {
-        r.err(item, path.into(), ErrorReason::Decode, "a step must be an object with at and one of create, delete or patch".into());
+        r.err(
+            item,
+            path.into(),
+            ErrorReason::Decode,
+            "a step must be an object with at and one of create, delete or patch".into(),
+        );
         return None;
     };
     let mut ok = true;
@@ -145,7 +143,10 @@ fn read_step(
                 item,
                 format!("{path}.{}", e.key),
                 ErrorReason::Decode,
-                format!("unknown field {:?} (a step holds at and one of create, delete or patch; merge goes with patch)", e.key),
+                format!(
+                    "unknown field {:?} (a step holds at and one of create, delete or patch; merge goes with patch)",
+                    e.key
+                ),
             );
             ok = false;
         }
@@ -153,12 +154,22 @@ fn read_step(
     // at
     let at_ns = match item.get("at") {
         None => {
-            r.err(item, format!("{path}.at"), ErrorReason::Invalid, "Required value: the step's time, a Go duration such as 30s".into());
+            r.err(
+                item,
+                format!("{path}.at"),
+                ErrorReason::Invalid,
+                "Required value: the step's time, a Go duration such as 30s".into(),
+            );
             None
         }
         Some(n) => match n.as_str() {
             None => {
-                r.err(item, format!("{path}.at"), ErrorReason::Invalid, "must be a Go duration string such as 30s or 1m30s".into());
+                r.err(
+                    item,
+                    format!("{path}.at"),
+                    ErrorReason::Invalid,
+                    "must be a Go duration string such as 30s or 1m30s".into(),
+                );
                 None
             }
             Some(s) => match parse_go_duration(s) {
@@ -167,7 +178,12 @@ fn read_step(
                     None
                 }
                 Ok(ns) if ns < 0 => {
-                    r.err(item, format!("{path}.at"), ErrorReason::Invalid, format!("must not be negative ({s})"));
+                    r.err(
+                        item,
+                        format!("{path}.at"),
+                        ErrorReason::Invalid,
+                        format!("must not be negative ({s})"),
+                    );
                     None
                 }
                 Ok(ns) => {
@@ -201,7 +217,12 @@ fn read_step(
         return None;
     }
     if item.get("merge").is_some() && given[0] != "patch" {
-        r.err(item, format!("{path}.merge"), ErrorReason::Invalid, "merge goes with patch only".into());
+        r.err(
+            item,
+            format!("{path}.merge"),
+            ErrorReason::Invalid,
+            "merge goes with patch only".into(),
+        );
         ok = false;
     }
     let line = item.pos.line;
@@ -209,17 +230,27 @@ fn read_step(
         "create" => {
             let n = item.get("create").expect("given");
             if !matches!(n.val, Val::Map(_)) {
-                r.err(item, format!("{path}.create"), ErrorReason::Decode, "create takes one whole object".into());
+                r.err(
+                    item,
+                    format!("{path}.create"),
+                    ErrorReason::Decode,
+                    "create takes one whole object".into(),
+                );
                 return None;
             }
             let kind = n.get("kind").and_then(YNode::as_str).unwrap_or("");
             if matches!(kind, "Timeline" | "KubeSchedulerConfiguration" | "List") || kind.ends_with("List") {
-                r.err(item, format!("{path}.create.kind"), ErrorReason::Kind, format!("a step cannot create a {kind}"));
+                r.err(
+                    item,
+                    format!("{path}.create.kind"),
+                    ErrorReason::Kind,
+                    format!("a step cannot create a {kind}"),
+                );
                 return None;
             }
             let obj = r.host.admit(n, doc)?;
             check_create(r, item, path, &obj, st, line)?;
-            Change::Create(obj)
+            Change::Create(Box::new(obj))
         }
         "delete" => {
             let t = read_target(r, item, "delete", path)?;
@@ -238,7 +269,12 @@ fn read_step(
         _ => {
             let t = read_target(r, item, "patch", path)?;
             let Some(m) = item.get("merge") else {
-                r.err(item, format!("{path}.merge"), ErrorReason::Invalid, "Required value: patch needs merge, an RFC 7386 merge patch".into());
+                r.err(
+                    item,
+                    format!("{path}.merge"),
+                    ErrorReason::Invalid,
+                    "Required value: patch needs merge, an RFC 7386 merge patch".into(),
+                );
                 return None;
             };
             let merge = json_of(m);
@@ -248,14 +284,14 @@ fn read_step(
                     let cur = &st.nodes[&t.name];
                     patch_node(cur, &merge).and_then(|n| {
                         validate(&n, crate::load::validate::validate_node)?;
-                        Ok(Patched::Node(n))
+                        Ok(Patched::Node(Box::new(n)))
                     })
                 }
                 TargetKind::Pod => {
                     let cur = &st.pods[&t.object_key()];
                     patch_pod(cur, &merge).and_then(|p| {
                         validate(&p, crate::load::validate::validate_pod)?;
-                        Ok(Patched::Pod(p))
+                        Ok(Patched::Pod(Box::new(p)))
                     })
                 }
             };
@@ -265,10 +301,10 @@ fn read_step(
                     return None;
                 }
                 Ok(Patched::Node(n)) => {
-                    st.nodes.insert(t.name.clone(), n);
+                    st.nodes.insert(t.name.clone(), *n);
                 }
                 Ok(Patched::Pod(p)) => {
-                    st.pods.insert(t.object_key(), p);
+                    st.pods.insert(t.object_key(), *p);
                 }
             }
             Change::Patch(t, merge)
@@ -286,8 +322,8 @@ fn read_step(
 }
 
 enum Patched {
-    Node(api::Node),
-    Pod(api::Pod),
+    Node(Box<api::Node>),
+    Pod(Box<api::Pod>),
 }
 
 /// Runs an object validation on a patched object; the first error is the reason.
@@ -303,7 +339,12 @@ fn validate<T>(obj: &T, f: fn(&mut crate::load::validate::Ctx, &T)) -> Result<()
 fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<Target> {
     let n = item.get(verb).expect("given");
     let Val::Map(entries) = &n.val else {
-        r.err(item, format!("{path}.{verb}"), ErrorReason::Decode, format!("{verb} takes {{kind, name, namespace}}"));
+        r.err(
+            item,
+            format!("{path}.{verb}"),
+            ErrorReason::Decode,
+            format!("{verb} takes {{kind, name, namespace}}"),
+        );
         return None;
     };
     let mut ok = true;
@@ -323,7 +364,12 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
         "Pod" => TargetKind::Pod,
         "Node" => TargetKind::Node,
         "" => {
-            r.err(item, format!("{path}.{verb}.kind"), ErrorReason::Invalid, "Required value: Pod or Node".into());
+            r.err(
+                item,
+                format!("{path}.{verb}.kind"),
+                ErrorReason::Invalid,
+                "Required value: Pod or Node".into(),
+            );
             return None;
         }
         k => {
@@ -346,7 +392,12 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
         TargetKind::Pod => ns.unwrap_or("default").to_string(),
         TargetKind::Node => {
             if ns.is_some() {
-                r.err(item, format!("{path}.{verb}.namespace"), ErrorReason::Invalid, "a Node has no namespace".into());
+                r.err(
+                    item,
+                    format!("{path}.{verb}.namespace"),
+                    ErrorReason::Invalid,
+                    "a Node has no namespace".into(),
+                );
                 return None;
             }
             String::new()
