@@ -39,9 +39,9 @@ struct Reader<'h> {
 
 impl Reader<'_> {
     fn err(&mut self, node: &YNode, field: String, reason: ErrorReason, message: String) {
+        // No object name: the message reads `Timeline steps[2].at: ...`.
         let mut e = LoadError::at(node.pos.line, node.pos.column, message).with_reason(reason);
-        e.object = Some("Timeline".into());
-        e.field = Some(field);
+        e.field = Some(format!("Timeline {field}"));
         self.host.error(e);
         self.failed = true;
     }
