@@ -31,11 +31,14 @@ if [ -d ../shared/conformance/scenarios ]; then
   check ../shared/conformance/scenarios
 fi
 check tests/conformance/scenarios
-# The workloads / Dynamic Resource Allocation addendum (its own README extends the corpus's).
-if [ -d ../shared/conformance/workloads-dra/scenarios ]; then
-  check ../shared/conformance/workloads-dra/scenarios
-fi
-check tests/conformance/workloads-dra/scenarios
+# The addenda (their READMEs extend the corpus's): workloads / Dynamic Resource Allocation, and
+# a cluster that changes over time.
+for addendum in workloads-dra timeline; do
+  if [ -d ../shared/conformance/$addendum/scenarios ]; then
+    check ../shared/conformance/$addendum/scenarios
+  fi
+  check tests/conformance/$addendum/scenarios
+done
 
 echo "== web playground (release build, browser tests in headless Chromium)"
 scripts/test-web.sh

@@ -1,7 +1,7 @@
-//! Runs the conformance corpora (tests/conformance/scenarios and
-//! tests/conformance/workloads-dra/scenarios) through the engine and compares the results with
-//! the real kube-scheduler's, like `check.py --scores`. The corpora describe a world where no
-//! controller runs, so controllers stay off.
+//! Runs the conformance corpora (tests/conformance/scenarios, tests/conformance/workloads-dra
+//! and tests/conformance/timeline) through the engine and compares the results with the real
+//! kube-scheduler's, like `check.py --scores`. The corpora describe a world where no controller
+//! runs, so controllers stay off.
 
 use schedlab_core::trace::Detail;
 use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
@@ -11,23 +11,9 @@ fn corpus_dir(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance").join(rel)
 }
 
-/// The workloads/DRA scenarios that must pass before Dynamic Resource Allocation is merged.
-/// Remove this list (and run the whole directory) once DRA lands: then every `dra-*` and
-/// `mixed-*` scenario must pass too.
-const WORKLOADS_DRA_PASSING_WITHOUT_DRA: &[&str] = &[
-    "workload-list-empty-disables-system-defaults",
-    "workload-list-rack-key-unlabelled-node",
-    "workload-list-zone-hard-host-soft-statefulset",
-    "workload-mostallocated-vs-system-spread",
-    "workload-owner-reference-variants",
-    "workload-rc-nodeselector-honored-counts",
-    "workload-rs-selector-notin-expression",
-    "workload-statefulset-failed-pods-ignored",
-];
-
-/// Runs every scenario of `dir` that has an expected result (only those named in `only`, when
-/// given); returns how many passed and the failures.
-fn run_corpus(dir: &Path, only: Option<&[&str]>) -> (usize, Vec<String>) {
+/// Runs every scenario of `dir` that has an expected result; returns how many passed and the
+/// failures.
+fn run_corpus(dir: &Path) -> (usize, Vec<String>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable").path())
@@ -39,7 +25,7 @@ fn run_corpus(dir: &Path, only: Option<&[&str]>) -> (usize, Vec<String>) {
     let (mut passed, mut failed) = (0, Vec::new());
     for f in &files {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
-        if only.is_some_and(|o| !o.contains(&name.as_str())) || filter.as_deref().is_some_and(|o| !name.contains(o)) {
+        if filter.as_deref().is_some_and(|o| !name.contains(o)) {
             continue;
         }
         let text = std::fs::read_to_string(f).unwrap();
@@ -80,28 +66,30 @@ fn report(corpus: &str, passed: usize, failed: &[String]) {
     assert!(failed.is_empty(), "{corpus}: {} conformance scenarios failed", failed.len());
 }
 
-#[test]
-fn conformance_corpus() {
-    let (passed, failed) = run_corpus(&corpus_dir("scenarios"), None);
+/// Checks a corpus directory, which must hold at least `at_least` scenarios.
+fn check_corpus(rel: &str, at_least: usize) {
+    let (passed, failed) = run_corpus(&corpus_dir(rel));
     if std::env::var("SCENARIO").is_err() {
         assert!(
-            passed + failed.len() >= 40,
-            "expected the full corpus, found {}",
+            passed + failed.len() >= at_least,
+            "expected the full corpus in {rel}, found {}",
             passed + failed.len()
         );
     }
-    report("conformance", passed, &failed);
+    report(rel, passed, &failed);
+}
+
+#[test]
+fn conformance_corpus() {
+    check_corpus("scenarios", 40);
 }
 
 #[test]
 fn workloads_dra_corpus() {
-    let (passed, failed) = run_corpus(&corpus_dir("workloads-dra/scenarios"), Some(WORKLOADS_DRA_PASSING_WITHOUT_DRA));
-    if std::env::var("SCENARIO").is_err() {
-        assert_eq!(
-            passed + failed.len(),
-            WORKLOADS_DRA_PASSING_WITHOUT_DRA.len(),
-            "every listed scenario exists"
-        );
-    }
-    report("workloads-dra", passed, &failed);
+    check_corpus("workloads-dra/scenarios", 18);
+}
+
+#[test]
+fn timeline_corpus() {
+    check_corpus("timeline/scenarios", 14);
 }

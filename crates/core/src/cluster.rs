@@ -117,6 +117,9 @@ pub struct Snapshot {
     /// `add_pod`/`remove_pod` so plugins can skip whole-cluster scans when there are none.
     num_pods_with_affinity: usize,
     num_pods_with_required_anti_affinity: usize,
+    /// The nodes in the order the informer added them (a node whose zone changes moves to the
+    /// end, as it leaves one zone of upstream's node tree and joins another).
+    added: Vec<Arc<api::Node>>,
 }
 
 /// The zone key of a node: region and zone labels (beta labels first, as upstream).
@@ -216,6 +219,65 @@ impl Snapshot {
             index,
             num_pods_with_affinity: 0,
             num_pods_with_required_anti_affinity: 0,
+            added: nodes,
+        }
+    }
+
+    /// Adds a node (the cluster changed): it joins its zone of the node tree, and the visiting
+    /// order and the image summaries are recomputed as upstream's cache does.
+    pub fn add_node(&mut self, node: Arc<api::Node>) {
+        let ni = NodeInfo::new(node.clone());
+        self.added.push(node);
+        self.rebuild(Some(ni));
+    }
+
+    /// Replaces a node's object, keeping its pods. Returns the old object.
+    pub fn update_node(&mut self, node: Arc<api::Node>) -> Option<Arc<api::Node>> {
+        let i = self.position(node.metadata.name.as_str())?;
+        let old = self.nodes[i].node.clone();
+        self.nodes[i].set_node(node.clone());
+        let k = self.added.iter().position(|n| n.metadata.name == node.metadata.name)?;
+        if zone_key(&old.metadata.labels) != zone_key(&node.metadata.labels) {
+            self.added.remove(k);
+            self.added.push(node);
+        } else {
+            self.added[k] = node;
+        }
+        self.rebuild(None);
+        Some(old)
+    }
+
+    /// Removes a node (its pods should have been removed first; any left go with it).
+    pub fn remove_node(&mut self, name: &str) -> Option<NodeInfo> {
+        let i = self.position(name)?;
+        for p in self.nodes[i].pods.clone() {
+            self.remove_pod(i, &p.key);
+        }
+        self.added.retain(|n| n.metadata.name != name);
+        let ni = self.nodes.remove(i);
+        self.rebuild(None);
+        Some(ni)
+    }
+
+    /// Recomputes the visiting order (upstream's node tree) and the image summaries from the
+    /// nodes in add order; `extra` is a node info not yet in `nodes`.
+    fn rebuild(&mut self, extra: Option<NodeInfo>) {
+        let mut by_name: HashMap<String, NodeInfo> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(|ni| (ni.name().to_string(), ni))
+            .collect();
+        if let Some(ni) = extra {
+            by_name.insert(ni.name().to_string(), ni);
+        }
+        let images = image_states(&self.added);
+        let order = node_tree_order(&self.added);
+        self.index.clear();
+        for i in order {
+            let name = self.added[i].metadata.name.as_str();
+            let Some(mut ni) = by_name.remove(name) else { continue };
+            ni.set_image_states(images[i].clone());
+            self.index.insert(name.to_string(), self.nodes.len());
+            self.nodes.push(ni);
         }
     }
 

@@ -1,8 +1,10 @@
 //! Comparison of a run's conformance JSON with the real scheduler's recorded results, with the
-//! same rules as `tests/conformance/check.py`: a pod's node may be any node tied with the
-//! expected one; after a different tie-break only bound/pending is compared; messages verbatim;
-//! the evicted set; and (optionally) every plugin's and the final score of every node for pods
-//! whose earlier placements all matched.
+//! same rules as `tests/conformance/check.py`: pods are taken in the order the real scheduler
+//! settled them (by the last cycle that tried each, from `cycles`); a pod's node may be any
+//! node tied with the expected one; after a different tie-break only bound/pending is compared;
+//! messages verbatim; the phase where the expected file has one; the evicted set; and
+//! (optionally) every plugin's and the final score of every node for pods whose earlier
+//! placements all matched.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,11 +22,35 @@ fn str_set(v: Option<&Value>) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
+/// The expected pods in the order the real scheduler settled them: by the last cycle that
+/// tried each pod (from `cycles`), pods never tried last, document order otherwise.
+fn placement_order(expected: &Value) -> Vec<&Value> {
+    const EMPTY: &[Value] = &[];
+    let cycles = expected.get("cycles").and_then(Value::as_array).map_or(EMPTY, Vec::as_slice);
+    let mut last: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, who) in cycles.iter().enumerate() {
+        if let Some(w) = who.as_str() {
+            last.insert(w, i);
+        }
+    }
+    let pods = expected.get("pods").and_then(Value::as_array).map_or(EMPTY, Vec::as_slice);
+    let mut keyed: Vec<(usize, usize, &Value)> = pods
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let k = key(p);
+            (last.get(format!("{}/{}", k.0, k.1).as_str()).copied().unwrap_or(cycles.len()), i, p)
+        })
+        .collect();
+    keyed.sort_by_key(|&(c, i, _)| (c, i));
+    keyed.into_iter().map(|(_, _, p)| p).collect()
+}
+
 /// Differences between `expected` (an expected.json) and `actual` (our JSON); empty = pass.
 pub fn compare(expected: &Value, actual: &Value, with_scores: bool) -> Vec<String> {
     let mut diffs = Vec::new();
     let empty = vec![];
-    let exp_pods = expected.get("pods").and_then(Value::as_array).unwrap_or(&empty);
+    let exp_pods = placement_order(expected);
     let act_pods: BTreeMap<(String, String), &Value> = actual
         .get("pods")
         .and_then(Value::as_array)
@@ -43,6 +69,15 @@ pub fn compare(expected: &Value, actual: &Value, with_scores: bool) -> Vec<Strin
         let en = e.get("node").and_then(Value::as_str);
         let an = a.get("node").and_then(Value::as_str);
         let tied = str_set(e.get("tiedNodes"));
+        if let Some(ep) = e.get("phase") {
+            if Some(ep) != a.get("phase") && !diverged {
+                diffs.push(format!(
+                    "{who}: phase {}, got {}",
+                    ep.as_str().unwrap_or("?"),
+                    a.get("phase").and_then(Value::as_str).unwrap_or("None")
+                ));
+            }
+        }
         if diverged {
             if en.is_none() != an.is_none() {
                 diffs.push(format!(
@@ -107,7 +142,7 @@ fn compare_scores(expected: &Value, actual: &Value) -> Vec<String> {
             (format!("{}/{}", k.0, k.1), p)
         })
         .collect();
-    for p in expected.get("pods").and_then(Value::as_array).unwrap_or(&empty) {
+    for p in placement_order(expected) {
         let k = key(p);
         let who = format!("{}/{}", k.0, k.1);
         if let Some(e) = es.get(&who) {

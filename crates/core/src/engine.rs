@@ -16,6 +16,9 @@ use crate::trace::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+mod timed;
+pub use timed::ChangeOutcome;
+
 #[derive(Clone, Debug, Default)]
 pub struct EngineOptions {
     pub seed: u64,
@@ -27,10 +30,26 @@ pub struct EngineOptions {
 pub enum Phase {
     Pending,
     Running,
-    /// Succeeded or Failed pods: ignored by the scheduler.
-    Finished,
-    /// Deleted (a preemption victim).
+    /// Finished pods are ignored by the scheduler (their resources are free).
+    Succeeded,
+    Failed,
+    /// Deleted (a preemption victim, or deleted by the timeline).
     Deleted,
+}
+
+impl Phase {
+    pub fn is_finished(self) -> bool {
+        matches!(self, Phase::Succeeded | Phase::Failed)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Pending => "Pending",
+            Phase::Running => "Running",
+            Phase::Succeeded => "Succeeded",
+            Phase::Failed => "Failed",
+            Phase::Deleted => "Deleted",
+        }
+    }
 }
 
 /// Per-plugin and final scores of one attempt, by node name (weighted, as upstream reports).
@@ -61,6 +80,12 @@ pub struct PodState {
     /// Scores of the attempt that bound the pod (when recorded).
     pub scores: Option<AttemptScores>,
     pub tied_nodes: Vec<String>,
+    /// The node the pod ran on, kept after it finished or was deleted.
+    pub ran_on: Option<String>,
+    /// The pod's place in binding order (running pods of the file first, in document order).
+    pub bound_seq: Option<u64>,
+    /// When a `schedlab.dev/duration` makes the running pod finish (logical ns).
+    pub finish_at: Option<i64>,
 }
 
 /// A kubectl-style event.
@@ -70,6 +95,8 @@ pub struct KubeEvent {
     pub pod: usize,
     pub message: String,
     pub cycle: u32,
+    /// Logical time, ms (rounded down).
+    pub at_ms: i64,
 }
 
 pub struct Engine {
@@ -103,6 +130,12 @@ pub struct Engine {
     /// The generation at each pod's last failed attempt: a pod that failed with an error is not
     /// retried in a cluster that has not changed since (it would fail the same way forever).
     failed_at: HashMap<String, u64>,
+    /// The trace header's index of each snapshot node (nodes added later are appended to the
+    /// header, so positions and indices differ once the cluster changes).
+    node_ids: Vec<u32>,
+    /// The timeline rules apply: the scenario has a Timeline or a pod with a duration.
+    pub timed: bool,
+    timeline: timed::TimelineState,
 }
 
 /// What one step did.
@@ -200,7 +233,11 @@ impl Engine {
             deferred_forget: None,
             generation: 0,
             failed_at: HashMap::new(),
+            node_ids: Vec::new(),
+            timed: false,
+            timeline: timed::TimelineState::default(),
         };
+        e.node_ids = (0..e.snapshot.len() as u32).collect();
         e.trace.header = TraceHeader {
             pods: Vec::new(),
             nodes: e.snapshot.nodes.iter().map(|n| n.name().to_string()).collect(),
@@ -209,9 +246,16 @@ impl Engine {
         };
         // Running pods first (the cache is synced before scheduling starts), then the queue.
         let mut pending = Vec::new();
+        let timeline = sc.timeline;
+        e.timed = timeline.is_some()
+            || sc.pods.iter().any(crate::timeline::has_duration)
+            || timeline.iter().flat_map(|t| &t.steps).any(|s| {
+                matches!(&s.change, crate::timeline::Change::Create(o) if matches!(&**o, crate::timeline::Object::Pod(p) if crate::timeline::has_duration(p)))
+            });
         for (i, (pod, doc)) in sc.pods.into_iter().zip(sc.pod_docs).enumerate() {
             let phase = match pod.status.phase.as_deref() {
-                Some("Succeeded") | Some("Failed") => Phase::Finished,
+                Some("Succeeded") => Phase::Succeeded,
+                Some("Failed") => Phase::Failed,
                 _ if pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) => Phase::Running,
                 _ => Phase::Pending,
             };
@@ -242,7 +286,20 @@ impl Engine {
                 evicted: false,
                 scores: None,
                 tied_nodes: Vec::new(),
+                ran_on: None,
+                bound_seq: None,
+                finish_at: None,
             });
+            if phase == Phase::Running || phase.is_finished() {
+                e.pods[i].ran_on = e.pods[i].node.clone();
+            }
+            if phase == Phase::Running {
+                // Running pods of the file were bound before the scheduler started, in order.
+                e.start_running(i, 0);
+            }
+        }
+        if e.timed {
+            e.start_timeline(timeline.unwrap_or_default());
         }
         // PodDisruptionBudgets without a status get one from the running pods, once.
         let running: Vec<Arc<PodInfo>> = e
@@ -328,6 +385,13 @@ impl Engine {
             }
             if popped.is_some() {
                 return popped;
+            }
+            if self.timed {
+                // The clock jumps to the next instant at which the cluster changes.
+                if !self.next_instant() {
+                    return None;
+                }
+                continue;
             }
             // Only pods that failed with errors wait (in the error backoff queue). Retrying them
             // in an unchanged cluster would fail again: the run is quiet.
@@ -584,7 +648,7 @@ impl Engine {
                                 feasible.push(idx);
                                 if let Some(v) = verdicts.as_mut() {
                                     v.push(NodeVerdict {
-                                        node: idx as u32,
+                                        node: self.node_ids[idx],
                                         failed: None,
                                     });
                                 }
@@ -594,7 +658,7 @@ impl Engine {
                             } else {
                                 if let Some(v) = verdicts.as_mut() {
                                     v.push(NodeVerdict {
-                                        node: idx as u32,
+                                        node: self.node_ids[idx],
                                         failed: Some(PluginStatus {
                                             plugin: st.plugin.unwrap_or(crate::plugins::PluginName::PrioritySort),
                                             code: st.code,
@@ -633,7 +697,7 @@ impl Engine {
                     nominated_first,
                     verdicts: detail.then(|| {
                         vec![NodeVerdict {
-                            node: feasible[0] as u32,
+                            node: self.node_ids[feasible[0]],
                             failed: None,
                         }]
                     }),
@@ -692,8 +756,8 @@ impl Engine {
             self.trace.push(TraceEvent::Score {
                 cycle,
                 table: None,
-                selected: node as u32,
-                tied: vec![node as u32],
+                selected: self.node_ids[node],
+                tied: vec![self.node_ids[node]],
             });
             if detail {
                 let name = self.snapshot.nodes[node].name().to_string();
@@ -755,7 +819,7 @@ impl Engine {
             tied[self.rng.below(tied.len() as u64) as usize]
         };
         let selected = feasible[pick];
-        let tied_nodes: Vec<u32> = tied.iter().map(|&i| feasible[i] as u32).collect();
+        let tied_nodes: Vec<u32> = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
         if detail {
             self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
         }
@@ -782,7 +846,7 @@ impl Engine {
         self.trace.push(TraceEvent::Score {
             cycle,
             table: table.map(|sr| ScoreTable {
-                nodes: feasible.iter().map(|&i| i as u32).collect(),
+                nodes: feasible.iter().map(|&i| self.node_ids[i]).collect(),
                 plugins: sr
                     .plugins
                     .into_iter()
@@ -795,7 +859,7 @@ impl Engine {
                     .collect(),
                 totals: sr.totals,
             }),
-            selected: selected as u32,
+            selected: self.node_ids[selected],
             tied: tied_nodes,
         });
         CycleResult::Scheduled {
@@ -873,6 +937,7 @@ impl Engine {
         for m in moves {
             self.record_move(m);
         }
+        self.record_hint_log();
     }
 
     /// A pending pod's nominated node changes (the scheduler patches its status): the queue and
@@ -898,6 +963,7 @@ impl Engine {
         for m in moves {
             self.record_move(m);
         }
+        self.record_hint_log();
         match &node {
             Some(n) => self.nominator.add(info, n),
             None => self.nominator.remove(&old.key),
@@ -920,11 +986,13 @@ impl Engine {
             pod: pod as u32,
             message: message.clone(),
         });
+        let at_ms = self.now_ms();
         self.events.push(KubeEvent {
             reason: reason.into(),
             pod,
             message,
             cycle,
+            at_ms,
         });
     }
 
@@ -974,7 +1042,7 @@ impl Engine {
         let s = fw.run_reserve(&cx, state, &assumed, &node_name);
         self.trace.push(TraceEvent::Reserve {
             cycle,
-            node: node as u32,
+            node: self.node_ids[node],
             code: s.code,
         });
         if !s.is_success() {
@@ -987,7 +1055,7 @@ impl Engine {
         let s = fw.run_permit(&cx, state, &assumed, &node_name);
         self.trace.push(TraceEvent::Permit {
             cycle,
-            node: node as u32,
+            node: self.node_ids[node],
             code: s.code,
         });
         if !s.is_success() && !s.is_wait() {
@@ -1004,7 +1072,7 @@ impl Engine {
         let s = fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name);
         self.trace.push(TraceEvent::PreBind {
             cycle,
-            node: node as u32,
+            node: self.node_ids[node],
             code: s.code,
         });
         let s = if s.is_success() {
@@ -1043,7 +1111,7 @@ impl Engine {
         self.trace.push(TraceEvent::Bind {
             cycle,
             pod: pi as u32,
-            node: node as u32,
+            node: self.node_ids[node],
             plugin: binder,
         });
         let fw = &self.frameworks[pod.scheduler_name()];
@@ -1054,7 +1122,10 @@ impl Engine {
             st.info = assumed.clone();
             st.phase = Phase::Running;
             st.node = Some(node_name.clone());
+            st.ran_on = Some(node_name.clone());
         }
+        let bound_at = self.timeline.instant;
+        self.start_running(pi, bound_at);
         let message = format!("Successfully assigned {} to {}", pod.key, node_name);
         self.kube_event(cycle, "Scheduled", pi, message);
         self.trace.push(TraceEvent::QueueMove {
@@ -1099,9 +1170,10 @@ impl Engine {
             let idx = self.snapshot.position(&node).unwrap_or(0);
             self.trace.push(TraceEvent::Deleted {
                 pod: victim as u32,
-                node: idx as u32,
+                node: self.node_ids[idx],
             });
         }
+        self.cancel_finish(victim);
         {
             let st = &mut self.pods[victim];
             st.phase = Phase::Deleted;

@@ -18,6 +18,7 @@ pub mod plugins;
 pub mod quantity;
 pub mod queue;
 pub mod rng;
+pub mod timeline;
 pub mod trace;
 pub mod view;
 

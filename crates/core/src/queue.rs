@@ -20,7 +20,7 @@ use crate::cluster::{Cluster, Nominator, Snapshot};
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, Framework, PodInfo, QueuedPodInfo};
 use crate::plugins::{ep, PluginName, PluginSet};
-use crate::trace::QueueName;
+use crate::trace::{HintAnswer, QueueName};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -47,6 +47,26 @@ pub struct Move {
     pub backoff_until_ns: Option<i64>,
     /// When the pod ended up gated: the PreEnqueue plugin and its message.
     pub gated_by: Option<(PluginName, String)>,
+}
+
+/// What an event did to one pending pod it reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodHint {
+    pub key: String,
+    /// The hints asked, in order, until the decision (empty: no hint applied, e.g. the pod had
+    /// no rejecting plugin or the event was the flush's wildcard).
+    pub hints: Vec<HintAnswer>,
+    /// Where the pod is now; `moved` tells whether it left the pool.
+    pub to: QueueName,
+    pub moved: bool,
+    pub backoff_until_ns: Option<i64>,
+}
+
+/// One cluster event as the queue handled it (recorded only when logging is on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InformerLog {
+    pub event: String,
+    pub pods: Vec<PodHint>,
 }
 
 /// How a pod leaving the unschedulable pool (or coming back from a failed attempt) is queued.
@@ -266,6 +286,11 @@ pub struct SchedulingQueue {
     sched_cycle: u64,
     /// The ordering window of the last backoff flush.
     last_flush_window: i64,
+    /// Whether pods that failed with an error are ever flushed back to activeQ (the timeline
+    /// rules never retry them).
+    retry_errors: bool,
+    /// When set, each cluster event's effect on pending pods is recorded here.
+    log: Option<Vec<InformerLog>>,
 }
 
 /// Events registered for a plugin that does not implement EnqueueExtensions: everything.
@@ -364,6 +389,8 @@ impl SchedulingQueue {
             plugin_events: BTreeMap::new(),
             sched_cycle: 0,
             last_flush_window: 0,
+            retry_errors: true,
+            log: None,
         }
     }
 
@@ -422,6 +449,43 @@ impl SchedulingQueue {
                 }
             }
             self.hints.insert(name.clone(), regs);
+        }
+    }
+
+    /// Pods that failed with an error stay in the error backoff queue for good (`false`).
+    pub fn set_retry_errors(&mut self, retry: bool) {
+        self.retry_errors = retry;
+    }
+
+    /// Starts recording what each cluster event did to pending pods (see `take_log`).
+    pub fn enable_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The events recorded since the last call.
+    pub fn take_log(&mut self) -> Vec<InformerLog> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn logging(&self) -> bool {
+        self.log.is_some()
+    }
+
+    fn log_event(&mut self, event: String) {
+        if let Some(l) = self.log.as_mut() {
+            l.push(InformerLog { event, pods: Vec::new() });
+        }
+    }
+
+    fn log_pod(&mut self, key: &str, hints: Vec<HintAnswer>, from: QueueName, placed: Option<&Placed>) {
+        if let Some(entry) = self.log.as_mut().and_then(|l| l.last_mut()) {
+            entry.pods.push(PodHint {
+                key: key.to_string(),
+                hints,
+                to: placed.map_or(from, |p| p.to),
+                moved: placed.is_some_and(|p| p.to != from),
+                backoff_until_ns: placed.and_then(|p| p.until),
+            });
         }
     }
 
@@ -711,6 +775,18 @@ impl SchedulingQueue {
 
     /// isPodWorthRequeuing: asks the queueing hints of the plugins that rejected the pod.
     pub fn worth_requeuing(&self, env: &QueueEnv, q: &QueuedPodInfo, ev: &ClusterEvent, obj: &EventObject) -> Strategy {
+        self.worth_requeuing_logged(env, q, ev, obj, None)
+    }
+
+    /// `worth_requeuing`, recording each plugin's answer in `log` when given.
+    fn worth_requeuing_logged(
+        &self,
+        env: &QueueEnv,
+        q: &QueuedPodInfo,
+        ev: &ClusterEvent,
+        obj: &EventObject,
+        mut log: Option<&mut Vec<HintAnswer>>,
+    ) -> Strategy {
         let rejectors = q.unschedulable_plugins.union(q.pending_plugins);
         if rejectors.is_empty() || ev.is_wildcard() {
             return Strategy::AfterBackoff;
@@ -732,6 +808,13 @@ impl SchedulingQueue {
             } else {
                 QueueingHint::Queue
             };
+            if let Some(l) = log.as_mut() {
+                l.push(HintAnswer {
+                    plugin: r.plugin,
+                    hint,
+                    unhinted: !r.has_hint,
+                });
+            }
             if hint == QueueingHint::Skip {
                 continue;
             }
@@ -872,7 +955,7 @@ impl SchedulingQueue {
         while self.backoff.peek().is_some_and(|q| !self.is_backing_off(q, now)) {
             done.push(self.backoff.pop(&less).expect("non-empty"));
         }
-        while self.error_backoff.peek().is_some_and(|q| !self.is_backing_off(q, now)) {
+        while self.retry_errors && self.error_backoff.peek().is_some_and(|q| !self.is_backing_off(q, now)) {
             done.push(self.error_backoff.pop(&Self::error_backoff_less).expect("non-empty"));
         }
         let mut moves = Vec::with_capacity(done.len());
@@ -934,6 +1017,7 @@ impl SchedulingQueue {
             keys.into_iter().cloned().collect()
         };
         let label = ev.label();
+        self.log_event(label.clone());
         let mut moves = Vec::new();
         for key in candidates {
             let Some(q) = self.unschedulable.get(&key) else { continue };
@@ -947,19 +1031,35 @@ impl SchedulingQueue {
                     continue;
                 }
             }
-            let strategy = self.worth_requeuing(env, q, &ev, obj);
+            let mut answers = self.logging().then(Vec::new);
+            let strategy = self.worth_requeuing_logged(env, q, &ev, obj, answers.as_mut());
             if strategy == Strategy::Skip {
+                let from = pool_name(q);
+                self.log_pod(&key, answers.unwrap_or_default(), from, None);
                 continue;
             }
             let q = self.remove_unschedulable(&key).expect("present");
             let from = pool_name(&q);
             let placed = self.requeue(env, q, strategy, &label, now);
+            self.log_pod(&key, answers.unwrap_or_default(), from, Some(&placed));
             if placed.to != from {
                 moves.push(placed.into_move(key, from, label.clone()));
             }
         }
         self.record_in_flight_event(ev, obj);
         moves
+    }
+
+    /// The first flush tick (a multiple of `period` after `after`) at which a pod of the
+    /// unschedulable pool (gated pods aside) has waited longer than `max_ns`.
+    pub fn next_leftover_flush(&self, after: i64, period: i64, max_ns: i64) -> Option<i64> {
+        let first = (after.div_euclid(period) + 1) * period;
+        self.unschedulable
+            .values()
+            .filter(|q| !q.gated)
+            .map(|q| ((q.timestamp.saturating_add(max_ns)).div_euclid(period) + 1) * period)
+            .min()
+            .map(|t| t.max(first))
     }
 
     /// A cluster event for every unschedulable pod (no precheck).
@@ -1007,12 +1107,16 @@ impl SchedulingQueue {
         let mut moves = Vec::new();
         for ev in events {
             let from = pool_name(&q);
-            let strategy = self.worth_requeuing(env, &q, &ev, &obj);
+            let label = ev.label();
+            self.log_event(label.clone());
+            let mut answers = self.logging().then(Vec::new);
+            let strategy = self.worth_requeuing_logged(env, &q, &ev, &obj, answers.as_mut());
             if strategy == Strategy::Skip {
+                self.log_pod(&key, answers.unwrap_or_default(), from, None);
                 continue;
             }
-            let label = ev.label();
             let placed = self.requeue(env, q, strategy, &label, now);
+            self.log_pod(&key, answers.unwrap_or_default(), from, Some(&placed));
             let to = placed.to;
             if to != from {
                 moves.push(placed.into_move(key.clone(), from, label));
@@ -1036,21 +1140,27 @@ impl SchedulingQueue {
         Some(pool_name(&q))
     }
 
-    /// flushUnschedulablePodsLeftover: pods unschedulable for longer than `max_ns` are retried
-    /// (the UnschedulableTimeout event). The conformance rules run without this 5-minute flush;
-    /// it is here for completeness.
-    pub fn flush_unschedulable_leftover(&mut self, env: &QueueEnv, now: i64, max_ns: i64) -> Vec<Move> {
+    /// flushUnschedulablePodsLeftover: pods unschedulable for longer than `max_ns` at time
+    /// `at` are retried (the UnschedulableTimeout event, a wildcard: no hint is asked). Gated
+    /// pods are left alone (their gating plugin does not hear the wildcard). `now` is the queue
+    /// time of the moves.
+    pub fn flush_unschedulable_leftover(&mut self, env: &QueueEnv, at: i64, max_ns: i64, now: i64) -> Vec<Move> {
         let keys: Vec<String> = self
             .unschedulable
             .values()
-            .filter(|q| now - q.timestamp > max_ns)
+            .filter(|q| !q.gated && at - q.timestamp > max_ns)
             .map(|q| q.pod.key.clone())
             .collect();
+        if keys.is_empty() {
+            return Vec::new();
+        }
+        self.log_event(EVENT_UNSCHEDULABLE_TIMEOUT.to_string());
         let mut moves = Vec::new();
         for key in keys {
             let q = self.remove_unschedulable(&key).expect("present");
             let from = pool_name(&q);
             let placed = self.requeue(env, q, Strategy::AfterBackoff, EVENT_UNSCHEDULABLE_TIMEOUT, now);
+            self.log_pod(&key, Vec::new(), from, Some(&placed));
             if placed.to != from {
                 moves.push(placed.into_move(key, from, EVENT_UNSCHEDULABLE_TIMEOUT.to_string()));
             }

@@ -6,6 +6,7 @@
 //! (filter verdicts, score tables) is recorded for the cycles `Detail` selects; any other cycle's
 //! detail can be recovered by re-running the same scenario and seed with that cycle selected.
 
+use crate::framework::events::QueueingHint;
 use crate::framework::{Code, PreemptionDetail};
 use crate::plugins::PluginName;
 use serde::Serialize;
@@ -203,6 +204,80 @@ pub enum TraceEvent {
     },
     #[serde(rename_all = "camelCase")]
     CycleEnd { cycle: u32, outcome: CycleOutcome },
+    /// The cluster changed (timelines and pod durations only): a timeline step, a pod that
+    /// finished, or the periodic flush of the unschedulable pool. The informer events it caused
+    /// follow as `informerEvent`s.
+    #[serde(rename_all = "camelCase")]
+    Change {
+        /// The instant's logical time.
+        at_ms: i64,
+        cause: ChangeCause,
+        /// Index of the timeline step.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        step: Option<u32>,
+        /// `create`, `delete`, `patch`, `finish` or `flush`.
+        action: String,
+        /// `Kind/name` or `Kind/namespace/name`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        object: Option<String>,
+        /// The pod concerned (index into the header's pods; created pods are appended there).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pod: Option<u32>,
+        /// The node concerned (index into the header's nodes; created nodes are appended there).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<u32>,
+        /// A finished pod's phase (Succeeded or Failed).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        phase: Option<String>,
+        /// Why the change was not applied (its target is already gone, or nothing changed).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<String>,
+    },
+    /// A cluster event as the scheduling queue handled it (timelines and pod durations only):
+    /// for each pending pod it reached, the queueing hints asked and where the pod went.
+    #[serde(rename_all = "camelCase")]
+    InformerEvent { event: String, pods: Vec<PodRequeue> },
+}
+
+/// What caused a `change`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ChangeCause {
+    /// A timeline step.
+    Step,
+    /// A pod's `schedlab.dev/duration` ran out.
+    Finish,
+    /// The 30-second flush of pods unschedulable for more than 5 minutes.
+    Flush,
+    /// Applied by a caller of `Engine::apply_change` outside the timeline.
+    Api,
+}
+
+/// One plugin's answer to an event for a pod.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HintAnswer {
+    pub plugin: PluginName,
+    pub hint: QueueingHint,
+    /// The plugin registered the event without a queueing hint (the answer is always Queue).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unhinted: bool,
+}
+
+/// What one informer event did to one pending pod.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodRequeue {
+    pub pod: u32,
+    /// The hints asked, in order, until one decided; empty when no hint applies (the pod had no
+    /// rejecting plugin, or the event is the flush's wildcard).
+    pub hints: Vec<HintAnswer>,
+    /// Where the pod is afterwards: `ActiveQ`, `BackoffQ`, or its pool when it stayed.
+    pub to: QueueName,
+    pub moved: bool,
+    /// For a pod sent to backoffQ: the backoff left on the logical clock, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backoff_remaining_ms: Option<i64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

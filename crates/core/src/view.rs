@@ -206,6 +206,93 @@ const HIDDEN_LABELS: [&str; 5] = [
 ];
 
 impl Model {
+    /// Adds the pods and nodes a timeline created during the run (appended to the trace
+    /// header, so indices keep matching). Created pods are not running from the start.
+    fn add_created(&mut self, e: &Engine) {
+        let amount = |r: &Resource, col: &ResourceCol| -> i64 {
+            match col.name.as_str() {
+                RESOURCE_CPU => r.milli_cpu,
+                RESOURCE_MEMORY => r.memory,
+                RESOURCE_PODS => r.allowed_pod_number,
+                RESOURCE_EPHEMERAL_STORAGE => r.ephemeral_storage,
+                n => r.scalar(n),
+            }
+        };
+        for p in e.pods.iter().skip(self.pods.len()) {
+            let info = &p.info;
+            self.pods.push(PodModel {
+                // Created by a timeline step, not by a controller.
+                created_by: None,
+                name: info.name().to_string(),
+                namespace: info.namespace().to_string(),
+                priority: info.priority,
+                priority_class: info.pod.spec.priority_class_name.clone().filter(|s| !s.is_empty()),
+                profile: info.scheduler_name().to_string(),
+                has_profile: e.frameworks.contains_key(info.scheduler_name()),
+                requests: if self.large {
+                    Vec::new()
+                } else {
+                    self.resources
+                        .iter()
+                        .map(|c| {
+                            if c.name == RESOURCE_PODS {
+                                1
+                            } else {
+                                amount(&info.resource.resource, c)
+                            }
+                        })
+                        .collect()
+                },
+                gates: info.pod.spec.scheduling_gates.iter().map(|g| g.name.clone()).collect(),
+                node: None,
+                nominated: None,
+                finished: false,
+            });
+        }
+        for name in e.trace.header.nodes.iter().skip(self.nodes.len()) {
+            let created = e.timeline_steps().iter().rev().find_map(|s| match &s.change {
+                crate::timeline::Change::Create(o) => match &**o {
+                    crate::timeline::Object::Node(n) if &n.metadata.name == name => Some(n),
+                    _ => None,
+                },
+                _ => None,
+            });
+            let Some(n) = created else { continue };
+            let z = zone_of(&n.metadata.labels).to_string();
+            let zone = match self.zones.iter().position(|x| *x == z) {
+                Some(i) => i as u32,
+                None => {
+                    self.zones.push(z);
+                    (self.zones.len() - 1) as u32
+                }
+            };
+            let alloc = Resource::from_list(&n.status.allocatable);
+            self.display_order.push(self.nodes.len() as u32);
+            self.nodes.push(NodeModel {
+                name: name.clone(),
+                zone,
+                labels: n
+                    .metadata
+                    .labels
+                    .iter()
+                    .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                taints: n
+                    .spec
+                    .taints
+                    .iter()
+                    .map(|t| match t.value.as_deref() {
+                        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
+                        _ => format!("{}:{}", t.key, t.effect),
+                    })
+                    .collect(),
+                unschedulable: n.spec.unschedulable.unwrap_or(false),
+                allocatable: self.resources.iter().map(|c| amount(&alloc, c)).collect(),
+            });
+        }
+    }
+
     /// Builds the model from the scenario (for document order) and the engine before it ran.
     fn build(sc: &Scenario, e: &Engine) -> Model {
         let large = e.snapshot.nodes.len() > CARD_NODE_LIMIT;
@@ -348,7 +435,7 @@ impl Model {
                         None
                     },
                     nominated: p.nominated_node.as_deref().and_then(|n| node_index.get(n).copied()),
-                    finished: p.phase == crate::engine::Phase::Finished,
+                    finished: p.phase.is_finished(),
                     created_by: (i >= first_created)
                         .then(|| info.pod.metadata.owner_references.iter().find(|o| o.controller == Some(true)))
                         .flatten()
@@ -1127,6 +1214,9 @@ pub struct Summary {
     pub pending: u32,
     pub evicted: u32,
     pub detail_all: bool,
+    /// The timeline's step times (logical ms, in list order), for markers on the scrubber.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline_steps_ms: Vec<i64>,
 }
 
 pub struct Session {
@@ -1150,6 +1240,7 @@ pub struct Session {
     end_clock_ms: i64,
     /// Trace indices of the Kubernetes events, in order.
     kube_events: Vec<u32>,
+    timeline_steps_ms: Vec<i64>,
     /// What the controllers did before scheduling (`None` when they were off).
     pub controllers: Option<crate::controllers::Report>,
 }
@@ -1203,7 +1294,7 @@ impl Session {
                 detail: if detail_all { Detail::All } else { Detail::None },
             },
         );
-        let model = Model::build(&keep, &e);
+        let mut model = Model::build(&keep, &e);
         while e.step() != StepOutcome::Quiet {
             if e.cycle % 256 == 0 {
                 progress(e.cycle);
@@ -1223,6 +1314,8 @@ impl Session {
         let final_pending = e.pods.iter().filter(|p| p.phase == crate::engine::Phase::Pending).count() as u32;
         let final_evicted = e.pods.iter().filter(|p| p.evicted).count() as u32;
         let end_clock_ms = e.now_ms();
+        let timeline_steps_ms = e.timeline_step_times_ms();
+        model.add_created(&e);
         let replay = Replay::new(&model);
         let kube_events = e
             .trace
@@ -1252,6 +1345,7 @@ impl Session {
             end_clock_ms,
             kube_events,
             controllers: None,
+            timeline_steps_ms,
         }
     }
 
@@ -1312,6 +1406,7 @@ impl Session {
             pending: self.final_pending,
             evicted: self.final_evicted,
             detail_all: self.detail_all,
+            timeline_steps_ms: self.timeline_steps_ms.clone(),
         }
     }
 

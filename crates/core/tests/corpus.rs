@@ -64,6 +64,21 @@ const CORPUS: &[(&str, &str, &str)] = &[
     corpus!("volume-pv-node-affinity"),
     corpus!("volume-wffc-zone"),
     corpus!("volume-zone-and-rwop"),
+    // tests/conformance/timeline: a cluster that changes over time.
+    corpus!("timeline/scenarios/", "timeline-backoff-vs-active"),
+    corpus!("timeline/scenarios/", "timeline-batch-durations"),
+    corpus!("timeline/scenarios/", "timeline-cordon-uncordon"),
+    corpus!("timeline/scenarios/", "timeline-flush-stuck-pod"),
+    corpus!("timeline/scenarios/", "timeline-gate-removed"),
+    corpus!("timeline/scenarios/", "timeline-labels-patched-affinity"),
+    corpus!("timeline/scenarios/", "timeline-node-added-pending-pods"),
+    corpus!("timeline/scenarios/", "timeline-node-deleted-with-pods"),
+    corpus!("timeline/scenarios/", "timeline-pod-created-with-nodename"),
+    corpus!("timeline/scenarios/", "timeline-preemption-then-node-add"),
+    corpus!("timeline/scenarios/", "timeline-running-pod-deleted"),
+    corpus!("timeline/scenarios/", "timeline-same-instant-order"),
+    corpus!("timeline/scenarios/", "timeline-spread-pods-finish"),
+    corpus!("timeline/scenarios/", "timeline-taint-removed"),
 ];
 
 /// The workloads / Dynamic Resource Allocation addendum (tests/conformance/workloads-dra).

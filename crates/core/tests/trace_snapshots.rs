@@ -12,9 +12,12 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 macro_rules! case {
     ($name:literal) => {
+        case!("scenarios", $name)
+    };
+    ($dir:literal, $name:literal) => {
         (
             $name,
-            include_str!(concat!("../../../tests/conformance/scenarios/", $name, ".yaml")),
+            include_str!(concat!("../../../tests/conformance/", $dir, "/", $name, ".yaml")),
             include_str!(concat!("snapshots/", $name, ".trace.json")),
         )
     };
@@ -27,6 +30,14 @@ const CASES: &[(&str, &str, &str)] = &[
     case!("spread-zone-donotschedule"),
     case!("volume-wffc-zone"),
     case!("fit-unschedulable-multiple-reasons"),
+    // The queue's story under a timeline: which cluster change became which informer event,
+    // which plugin's hint answered Queue or Skip for which pod, and where the pod went.
+    case!("timeline/scenarios", "timeline-node-added-pending-pods"),
+    case!("timeline/scenarios", "timeline-labels-patched-affinity"),
+    case!("timeline/scenarios", "timeline-backoff-vs-active"),
+    case!("timeline/scenarios", "timeline-flush-stuck-pod"),
+    case!("timeline/scenarios", "timeline-gate-removed"),
+    case!("timeline/scenarios", "timeline-node-deleted-with-pods"),
 ];
 
 fn trace_json(name: &str, yaml: &str) -> String {

@@ -553,6 +553,13 @@ impl NodeInfo {
     pub fn name(&self) -> &str {
         &self.node.metadata.name
     }
+    /// Replaces the node object (an update), keeping the pods and what they use.
+    pub fn set_node(&mut self, node: Arc<api::Node>) {
+        self.allocatable = Resource::from_list(&node.status.allocatable);
+        self.unschedulable = node.spec.unschedulable.unwrap_or(false);
+        self.taints = node.spec.taints.clone().into();
+        self.node = node;
+    }
     pub fn set_image_states(&mut self, states: Arc<HashMap<String, ImageStateSummary>>) {
         self.has_images = !states.is_empty();
         self.image_states = states;

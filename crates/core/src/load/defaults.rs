@@ -350,14 +350,7 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     }
     // Priority admission.
     for (p, o) in sc.pods.iter_mut().zip(origins) {
-        if let Err((field, why)) = admit_priority(p, &sc.cluster.priority_classes) {
-            let at = match field {
-                "spec.priorityClassName" => o.priority_class_name,
-                "spec.priority" => o.priority,
-                _ => o.preemption_policy,
-            };
-            errs.push(forbidden(p, o, at, field, why));
-        }
+        admit_priority_at(p, o, &sc.cluster.priority_classes, errs);
     }
 
     bind_claims(sc);
@@ -369,19 +362,46 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     referenced.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.clone()));
     referenced.extend(super::workloads::namespaces(&sc.cluster.workloads));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
-        sc.cluster.namespaces.entry(n.clone()).or_insert_with(|| {
-            let mut ns = api::Namespace {
-                api_version: "v1".into(),
-                kind: "Namespace".into(),
-                metadata: ObjectMeta {
-                    name: n.clone(),
-                    ..Default::default()
-                },
+        ensure_namespace(&mut sc.cluster, &n);
+    }
+}
+
+/// Creates the namespace (labelled with its name, created at time 0) unless it exists.
+pub(super) fn ensure_namespace(cluster: &mut crate::cluster::Cluster, n: &str) {
+    cluster.namespaces.entry(n.to_string()).or_insert_with(|| {
+        let mut ns = api::Namespace {
+            api_version: "v1".into(),
+            kind: "Namespace".into(),
+            metadata: ObjectMeta {
+                name: n.to_string(),
                 ..Default::default()
+            },
+            ..Default::default()
+        };
+        default_namespace(&mut ns, 0);
+        ns
+    });
+}
+
+/// Priority admission of a document's pod: refusals are reported at the pod's field. Returns
+/// whether the pod was admitted.
+pub(super) fn admit_priority_at(
+    p: &mut api::Pod,
+    o: &PodOrigin,
+    classes: &std::collections::BTreeMap<String, api::PriorityClass>,
+    errs: &mut LoadErrors,
+) -> bool {
+    match admit_priority(p, classes) {
+        Ok(()) => true,
+        Err((field, why)) => {
+            let at = match field {
+                "spec.priorityClassName" => o.priority_class_name,
+                "spec.priority" => o.priority,
+                _ => o.preemption_policy,
             };
-            default_namespace(&mut ns, 0);
-            ns
-        });
+            errs.push(forbidden(p, o, at, field, why));
+            false
+        }
     }
 }
 

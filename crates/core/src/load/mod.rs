@@ -46,6 +46,8 @@ pub struct Scenario {
     pub documents: usize,
     /// How many pods at the end of `pods` the controllers created (0 for a loaded file).
     pub created_pods: usize,
+    /// The Timeline document's steps, when the scenario has one (see `crate::timeline`).
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 /// Inputs larger than this are refused before parsing.
@@ -106,36 +108,36 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
         next_doc: 0,
         seen: HashMap::new(),
         config: None,
+        timeline: None,
     };
     for d in &docs {
         ld.document(d);
     }
     drop(docs);
-    let Loader {
-        mut sc,
-        origins,
-        next_doc,
-        config,
-        ..
-    } = ld;
-    sc.documents = next_doc;
-    if let Some((v, pos)) = config {
-        sc.has_config = true;
+    ld.sc.documents = ld.next_doc;
+    if let Some((v, pos)) = ld.config.take() {
+        ld.sc.has_config = true;
         match crate::config::decode::decode_value(&v) {
-            Ok(c) => sc.config = c,
+            Ok(c) => ld.sc.config = c,
             Err(list) => {
                 for m in list {
                     let mut e =
                         LoadError::at(pos.line, pos.column, format!("KubeSchedulerConfiguration: {m}")).with_reason(ErrorReason::Rejected);
                     e.object = Some("KubeSchedulerConfiguration".into());
-                    errs.push(e);
+                    ld.errs.push(e);
                 }
             }
         }
     }
     // Admission runs even when other objects failed, so that its errors are reported too.
-    defaults::apply(&mut sc, &origins, &mut errs);
-    dra::apply(&mut sc, &origins, &mut errs);
+    defaults::apply(&mut ld.sc, &ld.origins, ld.errs);
+    dra::apply(&mut ld.sc, &ld.origins, ld.errs);
+    // The timeline last: its steps see the file's objects as admitted.
+    if let Some(doc) = ld.timeline.take() {
+        ld.read_timeline(&doc);
+    }
+    let sc = std::mem::take(&mut ld.sc);
+    drop(ld);
     if !errs.is_empty() {
         errs.finish();
         return Err(errs);
@@ -200,6 +202,8 @@ struct Loader<'e> {
     /// (kind, namespace, name) of each object, with where its name is.
     seen: HashMap<(&'static str, String, String), Pos>,
     config: Option<(Value, Pos)>,
+    /// The Timeline document, read once the file's objects are known.
+    timeline: Option<YNode>,
 }
 
 impl Loader<'_> {
@@ -286,6 +290,15 @@ impl Loader<'_> {
             );
             return;
         }
+        if (api_version, kind) == (crate::timeline::API_VERSION, crate::timeline::KIND) {
+            if let Some(first) = &self.timeline {
+                let msg = format!("at most one Timeline may be given (the first is at line {})", first.pos.line);
+                self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
+            } else {
+                self.timeline = Some(node.clone());
+            }
+            return;
+        }
         if (api_version, kind) == CONFIG {
             let pos = node.pos;
             if let Some((_, first)) = &self.config {
@@ -322,6 +335,15 @@ impl Loader<'_> {
                             .and_then(|s| s.get(k))
                             .map(|_| pair(node.locate(&[Seg::Key("spec"), Seg::Key(k)])))
                     };
+                    if let Err(m) = crate::timeline::pod_duration(&p) {
+                        let key = crate::timeline::DURATION_ANNOTATION;
+                        let pos = node.locate(&[Seg::Key("metadata"), Seg::Key("annotations"), Seg::Key(key)]);
+                        let mut e = LoadError::at(pos.line, pos.column, m).with_reason(ErrorReason::Invalid);
+                        e.object = Some(format!("Pod/{}", p.metadata.name));
+                        e.field = Some(format!("metadata.annotations[{key}]"));
+                        e.document = Some(doc);
+                        self.errs.push(e);
+                    }
                     self.origins.push(PodOrigin {
                         doc,
                         root: pair(node.pos),
@@ -477,6 +499,119 @@ impl Loader<'_> {
                 true
             }
         }
+    }
+}
+
+/// Reading the Timeline document (see `crate::timeline::read`): the loader admits each created
+/// object as it would a document of the file, numbered after the file's objects.
+impl Loader<'_> {
+    fn read_timeline(&mut self, doc: &YNode) {
+        use crate::timeline::read::Known;
+        let mut known = Known::default();
+        for n in &self.sc.nodes {
+            known.nodes.insert(n.metadata.name.clone(), n.clone());
+        }
+        for p in &self.sc.pods {
+            let ns = p.metadata.namespace.as_deref().unwrap_or("default");
+            known.pods.insert(format!("{ns}/{}", p.metadata.name), p.clone());
+        }
+        let c = &self.sc.cluster;
+        let others = (c.namespaces.keys().map(|n| format!("Namespace/{n}")))
+            .chain(c.priority_classes.keys().map(|n| format!("PriorityClass/{n}")))
+            .chain(c.pvs.keys().map(|n| format!("PersistentVolume/{n}")))
+            .chain(c.pvcs.keys().map(|k| format!("PersistentVolumeClaim/{k}")))
+            .chain(c.storage_classes.keys().map(|n| format!("StorageClass/{n}")))
+            .chain(c.csi_nodes.keys().map(|n| format!("CSINode/{n}")))
+            .chain(c.csi_drivers.keys().map(|n| format!("CSIDriver/{n}")))
+            .chain(c.pdbs.iter().map(|p| {
+                format!(
+                    "PodDisruptionBudget/{}/{}",
+                    p.metadata.namespace.as_deref().unwrap_or("default"),
+                    p.metadata.name
+                )
+            }));
+        known.others.extend(others);
+        let documents = self.sc.documents;
+        let mut host = TimelineHost { ld: self, classes: None };
+        let tl = crate::timeline::read::read(doc, documents, known, &mut host);
+        // Namespaces that timeline objects name exist from the start.
+        if let Some(tl) = &tl {
+            for s in &tl.steps {
+                if let crate::timeline::Change::Create(o) = &s.change {
+                    if let Some(ns) = o.meta().namespace.as_deref() {
+                        defaults::ensure_namespace(&mut self.sc.cluster, ns);
+                    }
+                }
+            }
+        }
+        self.sc.timeline = tl;
+    }
+}
+
+struct TimelineHost<'l, 'e> {
+    ld: &'l mut Loader<'e>,
+    /// The file's PriorityClasses plus those created by earlier steps (for priority admission).
+    classes: Option<std::collections::BTreeMap<String, api::PriorityClass>>,
+}
+
+impl crate::timeline::read::Host for TimelineHost<'_, '_> {
+    fn admit(&mut self, node: &YNode, doc: usize) -> Option<crate::timeline::Object> {
+        use crate::timeline::Object;
+        let ld = &mut *self.ld;
+        // Admit into an empty scenario, then take out what joined it. Names are checked by
+        // the timeline itself (a node may be created again after its deletion).
+        let saved_sc = std::mem::take(&mut ld.sc);
+        let saved_seen = std::mem::take(&mut ld.seen);
+        let saved_next = ld.next_doc;
+        let n_origins = ld.origins.len();
+        let n_errors = ld.errs.errors.len();
+        ld.next_doc = doc;
+        ld.object(node, None);
+        let mut got = std::mem::replace(&mut ld.sc, saved_sc);
+        ld.seen = saved_seen;
+        ld.next_doc = saved_next;
+        let origin = ld.origins.drain(n_origins..).next();
+        if ld.errs.errors.len() > n_errors {
+            return None;
+        }
+        let classes = self.classes.get_or_insert_with(|| ld.sc.cluster.priority_classes.clone());
+        let c = &mut got.cluster;
+        if let Some(mut p) = got.pods.pop() {
+            let o = origin.unwrap_or_default();
+            if !defaults::admit_priority_at(&mut p, &o, classes, ld.errs) {
+                return None;
+            }
+            return Some(Object::Pod(p));
+        }
+        if let Some(n) = got.nodes.pop() {
+            return Some(Object::Node(n));
+        }
+        if let Some((_, pc)) = c.priority_classes.pop_first() {
+            classes.insert(pc.metadata.name.clone(), pc.clone());
+            return Some(Object::PriorityClass(pc));
+        }
+        if let Some((_, ns)) = c.namespaces.pop_first() {
+            return Some(Object::Namespace(ns));
+        }
+        if let Some((_, pv)) = c.pvs.pop_first() {
+            return Some(Object::PersistentVolume((*pv).clone()));
+        }
+        if let Some((_, pvc)) = c.pvcs.pop_first() {
+            return Some(Object::PersistentVolumeClaim((*pvc).clone()));
+        }
+        if let Some((_, s)) = c.storage_classes.pop_first() {
+            return Some(Object::StorageClass(s));
+        }
+        if let Some((_, s)) = c.csi_nodes.pop_first() {
+            return Some(Object::CsiNode(s));
+        }
+        if let Some((_, s)) = c.csi_drivers.pop_first() {
+            return Some(Object::CsiDriver(s));
+        }
+        c.pdbs.pop().map(Object::PodDisruptionBudget)
+    }
+    fn error(&mut self, e: LoadError) {
+        self.ld.errs.push(e);
     }
 }
 

@@ -359,8 +359,8 @@ impl Plugin for Fit {
                 (None, Some(_)) => Ok(QueueingHint::Queue),
                 (None, None) => Err("object of the pod event is missing".into()),
             },
-            // Node events carry no node objects in this engine: queue the pod, as upstream does
-            // when a hint cannot decide (`is_schedulable_after_node_change` is the real hint).
+            EventObject::Node { old, new } => Ok(is_schedulable_after_node_change(pod, old.as_deref(), new.as_deref())),
+            // Upstream's hint fails on an object of another type, and a failing hint queues.
             _ => Ok(QueueingHint::Queue),
         }
     }

@@ -1358,3 +1358,33 @@ fn dra_devices_claims_and_explanations() {
         ],
     );
 }
+
+/// Sessions over timeline scenarios (nodes and pods created while the run plays) replay every
+/// stop; the summary lists the steps' times for the scrubber.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn timeline_sessions_replay_every_stop() {
+    for (name, yaml) in [
+        (
+            "node-added",
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-added-pending-pods.yaml"),
+        ),
+        (
+            "node-deleted",
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-deleted-with-pods.yaml"),
+        ),
+        (
+            "same-instant",
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-same-instant-order.yaml"),
+        ),
+    ] {
+        let sc = load_str(yaml, name).unwrap_or_else(|e| panic!("{e}"));
+        let mut s = Session::with_detail(sc, 1, true, &mut |_| {});
+        let sum = s.summary();
+        assert!(!sum.timeline_steps_ms.is_empty(), "{name}");
+        assert!(sum.timeline_steps_ms.windows(2).all(|w| w[0] <= w[1]), "{name}");
+        for stop in 0..sum.stops {
+            let f = s.frame(stop, true);
+            assert!(f.clock_ms <= sum.end_clock_ms, "{name}");
+        }
+    }
+}
