@@ -88,7 +88,7 @@ class TabbedEditor {
       if (this.suppress > 0) return;
       const tab = this.active;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 250);
+      this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 100);
     };
     this.ext = extensions(changed);
     this.parent = parent;
