@@ -1316,6 +1316,8 @@ spec:
     let json = serde_json::to_string(&on.model.pods[n]).unwrap();
     assert!(json.contains("\"createdBy\":\"ReplicaSet/web\""), "{json}");
     assert!(!serde_json::to_string(&on.model.pods[0]).unwrap().contains("createdBy"));
+}
+
 const DRA_SCENARIO: &str =
     include_str!("../../../../tests/conformance/workloads-dra/scenarios/dra-pod-two-claims-shared-and-template.yaml");
 
