@@ -82,13 +82,17 @@ test("replacing the scenario while it plays never shows names from two runs", as
   const seen = await page.evaluate(() => window.__seen);
   const tourNames = (n) => tour.nodes.includes(`name: ${n}`) || tour.pods.includes(`name: ${n}`) || tour.other.includes(`name: ${n}`);
   let mixed = 0;
+  let example = null;
   for (const names of seen) {
     const runs = new Set(names.map((n) => (prefixes.find((p) => n.startsWith(p + "-")) || (tourNames(n) ? "tour" : `unknown:${n}`))));
     assert.ok(![...runs].some((r) => r.startsWith("unknown:")), `a name from no scenario: ${[...runs]}`);
-    if (runs.size > 1) mixed++;
+    if (runs.size > 1) {
+      mixed++;
+      example = example || names;
+    }
   }
   assert.ok(seen.length > 10, `sampled ${seen.length} frames`);
-  assert.equal(mixed, 0, `frames showing names of two runs: ${mixed} of ${seen.length}`);
+  assert.equal(mixed, 0, `frames showing names of two runs: ${mixed} of ${seen.length}, e.g. ${example}`);
   // It ends on the newest scenario, playing from its start.
   const final = await page.evaluate(RENDERED);
   assert.ok(final.every((n) => n.startsWith(last + "-")), `final names: ${final}`);

@@ -10,6 +10,8 @@ const REV_KEY: &str = "schedlab.scenario.rev";
 /// The last scenario that ran, written when an edit makes the scenario invalid, so that a
 /// reload with the invalid text still shows a run.
 const GOOD_KEY: &str = "schedlab.lastgood.v1";
+/// In `sessionStorage`: the scenario payload this tab last wrote to its address.
+const ADDRESS_KEY: &str = "schedlab.address.v1";
 const THEME_KEY: &str = "schedlab.theme";
 /// The user's own scenario, kept when a preset or a share link replaces it.
 const MINE_KEY: &str = "schedlab.mine.v1";
@@ -163,6 +165,20 @@ pub fn save_theme(t: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(THEME_KEY, t);
     }
+}
+
+/// The payload this tab last put in its address (kept in `sessionStorage`, which a reload
+/// keeps and a new tab does not have).
+pub fn own_address_payload() -> Option<String> {
+    web_sys::window()?.session_storage().ok()??.get_item(ADDRESS_KEY).ok()?
+}
+
+pub fn set_own_address_payload(payload: Option<&str>) {
+    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else { return };
+    let _ = match payload {
+        Some(p) => s.set_item(ADDRESS_KEY, p),
+        None => s.remove_item(ADDRESS_KEY),
+    };
 }
 
 /// The address's hash (with its `#`), if any.

@@ -83,8 +83,12 @@ pub fn App() -> impl IntoView {
             }
             if let Some(payload) = ls.payload {
                 set_link_pending.set(true);
+                // This tab's own address from before a reload: the autosave is at least as new
+                // (the address is updated after a debounce), so it wins.
+                let own = storage::own_address_payload().as_deref() == Some(payload.as_str());
                 spawn_local(async move {
                     match storage::decode(&payload).await {
+                        Ok(_) if own => {}
                         Ok(saved) => {
                             if st.saved.with_untracked(|s| *s != saved) {
                                 st.replace_scenario(saved);
@@ -208,6 +212,7 @@ pub fn App() -> impl IntoView {
         set_timeout(
             move || {
                 if addressing.get_value() == g {
+                    storage::set_own_address_payload(state.payload.as_deref());
                     let loc = window().location();
                     storage::replace_url(&format!(
                         "{}{}{}",
@@ -408,7 +413,12 @@ pub fn App() -> impl IntoView {
                     <QueuePanel/>
                 </section>
                 <section class="panel lower-panel" aria-label="Scheduling cycle">
-                    <LowerPanel/>
+                    // Made anew for each run: its tables are keyed by node and pod indices,
+                    // which mean other objects in another run.
+                    {move || {
+                        st.run.track();
+                        view! { <LowerPanel/> }
+                    }}
                     <ExplainPanel/>
                 </section>
             </main>

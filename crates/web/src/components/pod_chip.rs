@@ -71,28 +71,36 @@ impl ChipState {
 #[component]
 pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
     let st = use_app();
-    let info = st.summary.with_untracked(|s| {
-        s.as_ref().and_then(|s| {
-            let p = s.model.pods.get(pod as usize)?;
-            let mut req: Vec<String> = Vec::new();
-            for (i, c) in s.model.resources.iter().enumerate() {
-                let v = p.requests.get(i).copied().unwrap_or(0);
-                if v > 0 && c.name != "pods" {
-                    req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+    // Read reactively: a chip kept across runs (same index, same state) shows the name of the
+    // run on screen, never the one it was made in.
+    let info = Memo::new(move |_| {
+        st.summary.with(|s| {
+            s.as_ref().and_then(|s| {
+                let p = s.model.pods.get(pod as usize)?;
+                let mut req: Vec<String> = Vec::new();
+                for (i, c) in s.model.resources.iter().enumerate() {
+                    let v = p.requests.get(i).copied().unwrap_or(0);
+                    if v > 0 && c.name != "pods" {
+                        req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+                    }
                 }
-            }
-            Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone()))
+                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone()))
+            })
         })
+        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()))
     });
-    let (name, prio, req, profile) = info.unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()));
-    let title = if req.is_empty() {
-        format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
-    } else {
-        format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
+    let name = move || info.with(|i| i.0.clone());
+    let title = move || {
+        info.with(|(name, prio, req, profile)| {
+            if req.is_empty() {
+                format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
+            } else {
+                format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
+            }
+        })
     };
-    let data_name = name.clone();
     view! {
-        <span class=format!("chip {}", state.class()) data-pod=data_name data-state=state.class() title=title.clone() aria-label=title>
+        <span class=format!("chip {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title>
             {state.glyph()}
             {name}
         </span>
