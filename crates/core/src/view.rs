@@ -1243,6 +1243,8 @@ pub struct Session {
     timeline_steps_ms: Vec<i64>,
     /// What the controllers did before scheduling (`None` when they were off).
     pub controllers: Option<crate::controllers::Report>,
+    /// The controllers as they were when scheduling started (re-runs react the same way).
+    ctl: Option<crate::controllers::Controllers>,
 }
 
 /// How a session runs its scenario.
@@ -1259,8 +1261,16 @@ impl Session {
     /// workload controllers first create their pods (see `crate::controllers`); the pods they
     /// make are marked `created_by` in the model. Calls `progress(cycles)` every 256 cycles.
     pub fn with_options(mut sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> Session {
-        let report = opts.controllers.then(|| crate::controllers::run(&mut sc, opts.seed));
-        let mut s = Self::with_progress(sc, opts.seed, progress);
+        let mut ctl = crate::controllers::Controllers::new(opts.seed);
+        let report = opts.controllers.then(|| ctl.reconcile(&mut sc));
+        let ctl = opts.controllers.then_some(ctl);
+        let pending = sc
+            .pods
+            .iter()
+            .filter(|p| p.spec.node_name.as_deref().is_none_or(str::is_empty))
+            .count();
+        let detail_all = sc.nodes.len().max(1) * pending.max(1) <= DETAIL_ALL_LIMIT;
+        let mut s = Self::run_session(sc, opts.seed, detail_all, ctl, progress);
         s.controllers = report;
         s
     }
@@ -1284,6 +1294,18 @@ impl Session {
     /// Runs the scenario, recording per-node detail for every cycle (`detail_all`) or none
     /// (recovered on demand).
     pub fn with_detail(sc: Scenario, seed: u64, detail_all: bool, progress: &mut dyn FnMut(u32)) -> Session {
+        Self::run_session(sc, seed, detail_all, None, progress)
+    }
+
+    /// Runs the scenario; `ctl` (the controllers that created its pods) keeps reacting while
+    /// the cluster runs.
+    fn run_session(
+        sc: Scenario,
+        seed: u64,
+        detail_all: bool,
+        ctl: Option<crate::controllers::Controllers>,
+        progress: &mut dyn FnMut(u32),
+    ) -> Session {
         let effective_config = sc.config.to_effective_yaml();
         let has_config = sc.has_config;
         let keep = sc.clone();
@@ -1295,6 +1317,9 @@ impl Session {
             },
         );
         let mut model = Model::build(&keep, &e);
+        if let Some(c) = &ctl {
+            e.enable_controllers(c.clone());
+        }
         while e.step() != StepOutcome::Quiet {
             if e.cycle % 256 == 0 {
                 progress(e.cycle);
@@ -1346,6 +1371,7 @@ impl Session {
             kube_events,
             controllers: None,
             timeline_steps_ms,
+            ctl,
         }
     }
 
@@ -1459,6 +1485,9 @@ impl Session {
                 detail: Detail::Cycles(wanted.clone()),
             },
         );
+        if let Some(c) = &self.ctl {
+            e.enable_controllers(c.clone());
+        }
         while e.cycle < last {
             if e.step() == StepOutcome::Quiet {
                 break;
