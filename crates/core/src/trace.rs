@@ -43,7 +43,7 @@ pub struct TraceHeader {
     pub seed: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum QueueName {
     /// Not in the queue (new, bound, deleted).
     None,
