@@ -14,6 +14,8 @@
 
 mod pods;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod tests;
 
 pub use pods::{daemon_tolerations, generate_name, pod_template_hash, DAEMONSET_NODE_FIELD, POD_TEMPLATE_HASH};
