@@ -107,16 +107,25 @@ fn run(args: &[String]) -> ExitCode {
         Ok(s) => s,
         Err(c) => return c,
     };
+    let mut ctl = None;
     if controllers {
         // The workload controllers create their pods before the scheduler starts; the pods
-        // they make follow the file's in every output.
-        let report = schedlab_core::controllers::run(&mut sc, seed);
+        // they make follow the file's in every output. Under a timeline they keep reacting.
+        let mut c = schedlab_core::controllers::Controllers::new(seed);
+        let report = c.reconcile(&mut sc);
         for f in &report.failed {
             eprintln!("warning: {f}");
         }
+        ctl = Some(c);
     }
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
+    if let Some(c) = ctl {
+        engine.enable_controllers(c);
+    }
     engine.run();
+    for f in &engine.controller_failures {
+        eprintln!("warning: {f}");
+    }
     let out = match output.as_str() {
         "json" => serde_json::to_string_pretty(&schedlab_core::output::conformance_json(&engine)).expect("serializable"),
         "trace" => serde_json::to_string(&engine.trace).expect("serializable"),

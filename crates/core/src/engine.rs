@@ -136,6 +136,8 @@ pub struct Engine {
     /// The timeline rules apply: the scenario has a Timeline or a pod with a duration.
     pub timed: bool,
     timeline: timed::TimelineState,
+    /// Pods the controllers could not create while the cluster ran (FailedCreate messages).
+    pub controller_failures: Vec<String>,
 }
 
 /// What one step did.
@@ -236,7 +238,9 @@ impl Engine {
             node_ids: Vec::new(),
             timed: false,
             timeline: timed::TimelineState::default(),
+            controller_failures: Vec::new(),
         };
+        e.timeline.documents = sc.documents;
         e.node_ids = (0..e.snapshot.len() as u32).collect();
         e.trace.header = TraceHeader {
             pods: Vec::new(),
@@ -387,7 +391,12 @@ impl Engine {
                 return popped;
             }
             if self.timed {
-                // The clock jumps to the next instant at which the cluster changes.
+                // The controllers catch up with what the scheduler did (e.g. pods a preemption
+                // deleted); then the clock jumps to the next instant at which the cluster
+                // changes.
+                if self.react_controllers() {
+                    continue;
+                }
                 if !self.next_instant() {
                     return None;
                 }

@@ -174,6 +174,7 @@ fn timeline_text(e: &Engine) -> String {
                 object,
                 phase,
                 skipped,
+                by,
                 ..
             } => {
                 t = *at_ms;
@@ -182,6 +183,8 @@ fn timeline_text(e: &Engine) -> String {
                     ChangeCause::Finish => "duration".into(),
                     ChangeCause::Flush => "flush".into(),
                     ChangeCause::Api => "change".into(),
+                    // The controller's kind names the line; its name follows the object.
+                    ChangeCause::Controller => "controller".into(),
                 };
                 let mut line = format!("  {:>10}  {:<16} {action}", secs(t), what);
                 if let Some(o) = object {
@@ -192,6 +195,9 @@ fn timeline_text(e: &Engine) -> String {
                 }
                 if let Some(p) = phase {
                     line.push_str(&format!(" ({p})"));
+                }
+                if let Some(b) = by {
+                    line.push_str(&format!(" (by {b})"));
                 }
                 if let Some(why) = skipped {
                     line.push_str(&format!(" (skipped: {why})"));

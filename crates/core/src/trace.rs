@@ -43,7 +43,7 @@ pub struct TraceHeader {
     pub seed: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum QueueName {
     /// Not in the queue (new, bound, deleted).
     None,
@@ -232,6 +232,9 @@ pub enum TraceEvent {
         /// Why the change was not applied (its target is already gone, or nothing changed).
         #[serde(skip_serializing_if = "Option::is_none")]
         skipped: Option<String>,
+        /// For a controller's change: the controller (`Kind/name`, e.g. `ReplicaSet/web-7d4b9`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// A cluster event as the scheduling queue handled it (timelines and pod durations only):
     /// for each pending pod it reached, the queueing hints asked and where the pod went.
@@ -251,6 +254,9 @@ pub enum ChangeCause {
     Flush,
     /// Applied by a caller of `Engine::apply_change` outside the timeline.
     Api,
+    /// A workload controller reacting to the cluster (controllers on): a pod created or
+    /// deleted; `by` names the controller.
+    Controller,
 }
 
 /// One plugin's answer to an event for a pod.

@@ -20,6 +20,7 @@ use crate::trace::{CycleOutcome, Detail, QueueName, TraceEvent};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod changes;
 mod dra;
 mod explain;
 pub use dra::{ClaimLive, ClaimModel, DeviceModel, DraModel};
@@ -187,6 +188,13 @@ pub struct Model {
     /// The claims before the first cycle (replayed from here).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub initial_claims: Vec<ClaimLive>,
+    /// Pods from this index on were created while the cluster ran (a timeline step or a
+    /// controller): they exist from their `change` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_pods_from: Option<u32>,
+    /// Nodes from this index on were added by the timeline: absent until their `change`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_nodes_from: Option<u32>,
 }
 
 fn zone_of(labels: &BTreeMap<String, String>) -> &str {
@@ -218,11 +226,33 @@ impl Model {
                 n => r.scalar(n),
             }
         };
-        for p in e.pods.iter().skip(self.pods.len()) {
+        if e.pods.len() > self.pods.len() {
+            self.created_pods_from = Some(self.pods.len() as u32);
+        }
+        if e.trace.header.nodes.len() > self.nodes.len() {
+            self.created_nodes_from = Some(self.nodes.len() as u32);
+        }
+        // Pods a controller created while the cluster ran, with the controller.
+        let by_controller: HashMap<u32, String> = e
+            .trace
+            .events
+            .iter()
+            .filter_map(|ev| match ev {
+                TraceEvent::Change {
+                    action,
+                    pod: Some(p),
+                    by: Some(b),
+                    skipped: None,
+                    ..
+                } if action == "create" => Some((*p, b.clone())),
+                _ => None,
+            })
+            .collect();
+        for (i, p) in e.pods.iter().enumerate().skip(self.pods.len()) {
             let info = &p.info;
             self.pods.push(PodModel {
-                // Created by a timeline step, not by a controller.
-                created_by: None,
+                // A timeline step's pod has no creator; a controller's names it.
+                created_by: by_controller.get(&(i as u32)).cloned(),
                 name: info.name().to_string(),
                 namespace: info.namespace().to_string(),
                 priority: info.priority,
@@ -491,6 +521,8 @@ impl Model {
             large,
             dra: DraModel::build(e),
             initial_claims: dra::initial_claims(e).into_values().collect(),
+            created_pods_from: None,
+            created_nodes_from: None,
         }
     }
 }
@@ -526,12 +558,15 @@ pub enum Stage {
     Done,
     /// After the last cycle: nothing can make progress.
     Quiet,
+    /// The cluster changed (a timeline step, a pod finishing, the 5-minute flush, a
+    /// controller): the change and the queue's answer to it (`Frame::changes`).
+    Change,
 }
 
 impl Stage {
     /// Every stage, in pipeline order; a stage's code (`Summary::stop_stages`) is its index
     /// here as a letter from `a`.
-    pub const ALL: [Stage; 17] = [
+    pub const ALL: [Stage; 18] = [
         Stage::Ready,
         Stage::QueueSort,
         Stage::PreFilter,
@@ -549,6 +584,7 @@ impl Stage {
         Stage::Evict,
         Stage::Done,
         Stage::Quiet,
+        Stage::Change,
     ];
 
     pub fn code(self) -> char {
@@ -585,6 +621,7 @@ impl Stage {
             Stage::Evict => "Evict",
             Stage::Done => "Done",
             Stage::Quiet => "Quiet",
+            Stage::Change => "Change",
         }
     }
 }
@@ -678,6 +715,7 @@ struct CycleInfo {
 fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
     let mut stops = Vec::new();
     let mut cycles: Vec<CycleInfo> = Vec::new();
+    // A cluster change (and the clock jump before it) may come before the first cycle.
     let first = events
         .iter()
         .position(|e| {
@@ -687,6 +725,8 @@ fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
                     to: QueueName::InFlight,
                     ..
                 } | TraceEvent::CycleStart { .. }
+                    | TraceEvent::Change { .. }
+                    | TraceEvent::Clock { .. }
             )
         })
         .unwrap_or(events.len());
@@ -764,6 +804,15 @@ fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
                 }
                 push(&mut stops, cur, Stage::Evict);
             }
+            TraceEvent::Change { .. } => {
+                // One stop per change, once the informer events it caused are applied.
+                let end = change_group_end(events, i);
+                stops.push(Stop {
+                    pos: end as u32,
+                    cycle: cur,
+                    stage: Stage::Change,
+                });
+            }
             TraceEvent::CycleEnd { outcome, .. } => {
                 if let Some(c) = cycles.last_mut() {
                     c.end = i;
@@ -787,6 +836,25 @@ fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) {
     (stops, cycles)
 }
 
+/// The end (exclusive) of the events a `change` at `i` brought: its informer events and queue
+/// moves, up to the next change, clock jump or cycle.
+fn change_group_end(events: &[TraceEvent], i: usize) -> usize {
+    (i + 1..events.len())
+        .find(|&j| {
+            matches!(
+                events[j],
+                TraceEvent::Change { .. }
+                    | TraceEvent::Clock { .. }
+                    | TraceEvent::CycleStart { .. }
+                    | TraceEvent::QueueMove {
+                        to: QueueName::InFlight,
+                        ..
+                    }
+            )
+        })
+        .unwrap_or(events.len())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Replay: the cluster and the queue at a position of the trace.
 
@@ -805,6 +873,12 @@ struct PodLive {
     deleted: bool,
     /// Cycle in which the pod was bound (for the "just placed" highlight).
     bound_cycle: u32,
+    /// The pod exists (pods created while the cluster runs exist from their change on).
+    exists: bool,
+    /// Succeeded or Failed.
+    finished: bool,
+    /// Deleted by a change (not by a preemption).
+    removed: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -817,6 +891,9 @@ struct Replay {
     cycle: u32,
     /// DRA claims by `namespace/name`.
     claims: BTreeMap<String, ClaimLive>,
+    /// Per node: in the cluster at this point, and its live state.
+    present: Vec<bool>,
+    node_state: Vec<changes::NodeState>,
 }
 
 impl Replay {
@@ -840,11 +917,34 @@ impl Replay {
                     gated: None,
                     deleted: false,
                     bound_cycle: 0,
+                    exists: true,
+                    finished: p.finished,
+                    removed: false,
                 })
                 .collect(),
             cycle: 0,
             claims: model.initial_claims.iter().map(|c| (c.key.clone(), c.clone())).collect(),
+            present: vec![true; model.nodes.len()],
+            node_state: model
+                .nodes
+                .iter()
+                .map(|n| changes::NodeState {
+                    unschedulable: n.unschedulable,
+                    taints: n.taints.clone(),
+                    labels: n.labels.clone(),
+                })
+                .collect(),
         };
+        if let Some(from) = model.created_pods_from {
+            for p in r.pods.iter_mut().skip(from as usize) {
+                p.exists = false;
+            }
+        }
+        if let Some(from) = model.created_nodes_from {
+            for p in r.present.iter_mut().skip(from as usize) {
+                *p = false;
+            }
+        }
         for (i, p) in model.pods.iter().enumerate() {
             if let (Some(n), false) = (p.node, p.finished) {
                 r.place(model, i as u32, n);
@@ -879,8 +979,46 @@ impl Replay {
         self.pods[p].node = None;
     }
 
-    fn apply(&mut self, model: &Model, node_index: &HashMap<String, u32>, i: usize, e: &TraceEvent) {
+    fn apply(&mut self, model: &Model, node_index: &HashMap<String, u32>, effects: &HashMap<usize, changes::Effect>, i: usize, e: &TraceEvent) {
         match e {
+            TraceEvent::Change { at_ms, .. } => {
+                self.clock_ms = self.clock_ms.max(*at_ms);
+                match effects.get(&i) {
+                    Some(changes::Effect::Node(n, st)) => {
+                        if let Some(p) = self.present.get_mut(*n as usize) {
+                            *p = true;
+                            self.node_state[*n as usize] = st.clone();
+                        }
+                    }
+                    Some(changes::Effect::NodeGone(n)) => {
+                        if let Some(p) = self.present.get_mut(*n as usize) {
+                            *p = false;
+                            for pod in self.node_pods[*n as usize].clone() {
+                                self.unplace(model, pod, *n);
+                                self.pods[pod as usize].removed = true;
+                            }
+                        }
+                    }
+                    Some(changes::Effect::PodGone(p, finished)) => {
+                        if let Some(n) = self.pods[*p as usize].node {
+                            self.unplace(model, *p, n);
+                        }
+                        let live = &mut self.pods[*p as usize];
+                        if *finished {
+                            live.finished = true;
+                        } else {
+                            live.removed = true;
+                        }
+                    }
+                    Some(changes::Effect::PodCreated(p, node)) => {
+                        self.pods[*p as usize].exists = true;
+                        if let Some(n) = node {
+                            self.place(model, *p, *n);
+                        }
+                    }
+                    None => {}
+                }
+            }
             TraceEvent::Clock { time_ms } => self.clock_ms = *time_ms,
             TraceEvent::QueueMove {
                 pod,
@@ -958,6 +1096,74 @@ pub struct NodeLive {
     pub leaving: Vec<u32>,
     /// Pods chosen as victims in the current cycle, not yet deleted.
     pub victims: Vec<u32>,
+    /// The node is not in the cluster at this stop (not yet added by the timeline, or deleted).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub absent: bool,
+    /// Its state at this stop (the timeline may patch it): cordoned, taints, labels (as in
+    /// `NodeModel`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unschedulable: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<(String, String)>,
+}
+
+/// A change to the cluster as a stop shows it: what happened, in a sentence, and what the
+/// scheduling queue did about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeView {
+    pub at_ms: i64,
+    /// `step`, `finish`, `flush`, `controller` or `api`.
+    pub cause: String,
+    /// The timeline step's index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<u32>,
+    /// `create`, `delete`, `patch`, `finish` or `flush`.
+    pub action: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u32>,
+    /// The controller that made the change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// Why the change was not applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// E.g. "node-d was added".
+    pub sentence: String,
+    /// For each informer event the change caused, each pending pod it reached.
+    pub moves: Vec<MoveView>,
+}
+
+/// What one informer event did to one pending pod.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveView {
+    /// The informer event (e.g. `NodeAdd`).
+    pub event: String,
+    pub pod: u32,
+    /// The plugin whose queueing hint decided (the last one asked); `None` when no hint applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    /// `Queue` or `Skip`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The plugin registered the event without a hint (always Queue).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unhinted: bool,
+    /// Where the pod is afterwards (its pool when it stayed).
+    pub to: QueueName,
+    pub moved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_left_ms: Option<i64>,
+    /// E.g. "node-d was added: web-2 — NodeResourcesFit's hint says it may fit now →
+    /// backoffQ, 0.6 s of backoff left".
+    pub sentence: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1170,6 +1376,9 @@ pub struct Frame {
     /// DRA claims at this stop (devices and reservations), by key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<ClaimLive>,
+    /// The cluster change applied at this stop (`Stage::Change`), with the queue's answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<ChangeView>,
 }
 
 /// At most this many events travel with a frame.
@@ -1217,6 +1426,10 @@ pub struct Summary {
     /// The timeline's step times (logical ms, in list order), for markers on the scrubber.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline_steps_ms: Vec<i64>,
+    /// The stop at which each timeline step was applied (parallel to `timeline_steps_ms`;
+    /// `None` for a step the run never reached).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline_step_stops: Vec<Option<u32>>,
 }
 
 pub struct Session {
@@ -1243,6 +1456,10 @@ pub struct Session {
     timeline_steps_ms: Vec<i64>,
     /// What the controllers did before scheduling (`None` when they were off).
     pub controllers: Option<crate::controllers::Report>,
+    /// The controllers as they were when scheduling started (re-runs react the same way).
+    ctl: Option<crate::controllers::Controllers>,
+    /// What each cluster change does to the shown cluster, and its sentence.
+    changes: changes::Changes,
 }
 
 /// How a session runs its scenario.
@@ -1259,8 +1476,16 @@ impl Session {
     /// workload controllers first create their pods (see `crate::controllers`); the pods they
     /// make are marked `created_by` in the model. Calls `progress(cycles)` every 256 cycles.
     pub fn with_options(mut sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> Session {
-        let report = opts.controllers.then(|| crate::controllers::run(&mut sc, opts.seed));
-        let mut s = Self::with_progress(sc, opts.seed, progress);
+        let mut ctl = crate::controllers::Controllers::new(opts.seed);
+        let report = opts.controllers.then(|| ctl.reconcile(&mut sc));
+        let ctl = opts.controllers.then_some(ctl);
+        let pending = sc
+            .pods
+            .iter()
+            .filter(|p| p.spec.node_name.as_deref().is_none_or(str::is_empty))
+            .count();
+        let detail_all = sc.nodes.len().max(1) * pending.max(1) <= DETAIL_ALL_LIMIT;
+        let mut s = Self::run_session(sc, opts.seed, detail_all, ctl, progress);
         s.controllers = report;
         s
     }
@@ -1284,6 +1509,18 @@ impl Session {
     /// Runs the scenario, recording per-node detail for every cycle (`detail_all`) or none
     /// (recovered on demand).
     pub fn with_detail(sc: Scenario, seed: u64, detail_all: bool, progress: &mut dyn FnMut(u32)) -> Session {
+        Self::run_session(sc, seed, detail_all, None, progress)
+    }
+
+    /// Runs the scenario; `ctl` (the controllers that created its pods) keeps reacting while
+    /// the cluster runs.
+    fn run_session(
+        sc: Scenario,
+        seed: u64,
+        detail_all: bool,
+        ctl: Option<crate::controllers::Controllers>,
+        progress: &mut dyn FnMut(u32),
+    ) -> Session {
         let effective_config = sc.config.to_effective_yaml();
         let has_config = sc.has_config;
         let keep = sc.clone();
@@ -1295,6 +1532,9 @@ impl Session {
             },
         );
         let mut model = Model::build(&keep, &e);
+        if let Some(c) = &ctl {
+            e.enable_controllers(c.clone());
+        }
         while e.step() != StepOutcome::Quiet {
             if e.cycle % 256 == 0 {
                 progress(e.cycle);
@@ -1315,6 +1555,7 @@ impl Session {
         let final_evicted = e.pods.iter().filter(|p| p.evicted).count() as u32;
         let end_clock_ms = e.now_ms();
         let timeline_steps_ms = e.timeline_step_times_ms();
+        let changes = changes::compute(&e, &keep.nodes);
         model.add_created(&e);
         let replay = Replay::new(&model);
         let kube_events = e
@@ -1346,6 +1587,8 @@ impl Session {
             kube_events,
             controllers: None,
             timeline_steps_ms,
+            ctl,
+            changes,
         }
     }
 
@@ -1407,7 +1650,29 @@ impl Session {
             evicted: self.final_evicted,
             detail_all: self.detail_all,
             timeline_steps_ms: self.timeline_steps_ms.clone(),
+            timeline_step_stops: self.timeline_step_stops(),
         }
+    }
+
+    /// The `Change` stop of each timeline step.
+    fn timeline_step_stops(&self) -> Vec<Option<u32>> {
+        let mut out = vec![None; self.timeline_steps_ms.len()];
+        for (k, st) in self.stops.iter().enumerate() {
+            if st.stage != Stage::Change {
+                continue;
+            }
+            let end = (st.pos as usize).min(self.trace.events.len());
+            let step = (0..end).rev().find_map(|i| match &self.trace.events[i] {
+                TraceEvent::Change { step, .. } => Some(*step),
+                _ => None,
+            });
+            if let Some(Some(s)) = step {
+                if let Some(slot) = out.get_mut(s as usize) {
+                    slot.get_or_insert(k as u32);
+                }
+            }
+        }
+        out
     }
 
     /// The stop at which cycle `c` (1-based) starts.
@@ -1423,7 +1688,7 @@ impl Session {
         let end = pos.min(events.len());
         let start = self.replay.pos.min(end);
         for (i, e) in events.iter().enumerate().take(end).skip(start) {
-            self.replay.apply(&self.model, &self.node_index, i, e);
+            self.replay.apply(&self.model, &self.node_index, &self.changes.effects, i, e);
         }
         self.replay.pos = end.max(self.replay.pos);
     }
@@ -1459,6 +1724,9 @@ impl Session {
                 detail: Detail::Cycles(wanted.clone()),
             },
         );
+        if let Some(c) = &self.ctl {
+            e.enable_controllers(c.clone());
+        }
         while e.cycle < last {
             if e.step() == StepOutcome::Quiet {
                 break;
@@ -1486,7 +1754,7 @@ impl Session {
         let stop = (stop as usize).min(self.stops.len() - 1);
         let st = self.stops[stop];
         self.seek(st.pos as usize);
-        let cycle_view = if st.cycle > 0 && st.stage != Stage::Quiet && st.stage != Stage::Ready {
+        let cycle_view = if st.cycle > 0 && !matches!(st.stage, Stage::Quiet | Stage::Ready | Stage::Change) {
             Some(self.cycle_view(st, want_detail))
         } else {
             None
@@ -1561,12 +1829,17 @@ impl Session {
                             used[c] = r.node_pods[n].len() as i64;
                         }
                     }
+                    let st = &r.node_state[n];
                     NodeLive {
                         used,
                         pods: r.node_pods[n].clone(),
                         nominated: Vec::new(),
                         leaving: leaving.iter().filter(|l| l.1 == n as u32).map(|l| l.0).collect(),
                         victims: victims.iter().filter(|v| v.1 == n as u32).map(|v| v.0).collect(),
+                        absent: !r.present[n],
+                        unschedulable: st.unschedulable,
+                        taints: st.taints.clone(),
+                        labels: st.labels.clone(),
                     }
                 })
                 .collect();
@@ -1590,10 +1863,18 @@ impl Session {
         let pending = r
             .pods
             .iter()
-            .zip(&model.pods)
-            .filter(|(p, m)| p.node.is_none() && !p.deleted && !m.finished)
+            .filter(|p| p.exists && p.node.is_none() && !p.deleted && !p.finished && !p.removed)
             .count() as u32;
         let (events, events_total) = self.events_until(st.pos);
+        let changes = if st.stage == Stage::Change {
+            let end = (st.pos as usize).min(self.trace.events.len());
+            let at = (0..end).rev().find(|&i| matches!(self.trace.events[i], TraceEvent::Change { .. }));
+            at.and_then(|at| changes::view(&self.trace.events, &self.trace.header.pods, &self.changes, at, end))
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
         Frame {
             stop: stop as u32,
             stage: st.stage,
@@ -1611,6 +1892,7 @@ impl Session {
             events,
             events_total,
             claims: r.claims.values().cloned().collect(),
+            changes,
         }
     }
 
@@ -1631,7 +1913,7 @@ impl Session {
                 QueueName::InFlight => q.in_flight = Some(i as u32),
                 QueueName::None => {
                     let m = &model.pods[i];
-                    if !m.has_profile && p.node.is_none() && !m.finished && !p.deleted {
+                    if !m.has_profile && p.exists && p.node.is_none() && !p.finished && !p.deleted && !p.removed {
                         q.foreign.push(i as u32);
                     }
                 }

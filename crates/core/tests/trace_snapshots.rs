@@ -71,3 +71,32 @@ fn traces_match_snapshots() {
     }
     assert!(differ.is_empty(), "traces differ from their snapshots: {differ:?}");
 }
+
+/// The controllers reacting over time (controllers on): a Job starting its next pod when one
+/// finishes, recorded as `change` events with cause `controller` and the creating Job in `by`.
+#[wasm_bindgen_test(unsupported = test)]
+fn controller_reactions_match_snapshot() {
+    const NAME: &str = "preset-batch-jobs-controllers";
+    let yaml = include_str!("../../../assets/presets/batch-jobs.yaml");
+    let snapshot = include_str!("snapshots/preset-batch-jobs-controllers.trace.json");
+    let mut sc = load_str(yaml, NAME).expect("loads");
+    let mut c = schedlab_core::controllers::Controllers::new(1);
+    c.reconcile(&mut sc);
+    let mut e = Engine::new(
+        sc,
+        EngineOptions {
+            seed: 1,
+            detail: Detail::All,
+        },
+    );
+    e.enable_controllers(c);
+    e.run();
+    let got = serde_json::to_string_pretty(&e.trace).expect("serializable") + "\n";
+    #[cfg(not(target_arch = "wasm32"))]
+    if got != snapshot && std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        let path = format!("{}/tests/snapshots/{NAME}.trace.json", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(&path, &got).expect("writable");
+        return;
+    }
+    assert!(got == snapshot, "the trace differs from snapshots/{NAME}.trace.json");
+}

@@ -346,6 +346,31 @@ pub const PRESETS: &[Preset] = &[
         title: "Why not? One pod, five nodes, five different reasons",
         text: include_str!("../../../assets/presets/reasons.yaml"),
     },
+    Preset {
+        id: "autoscaler",
+        title: "Over time: a node added for pending pods (cluster autoscaler)",
+        text: include_str!("../../../assets/presets/autoscaler.yaml"),
+    },
+    Preset {
+        id: "drain",
+        title: "Over time: draining a node under a Deployment with a PodDisruptionBudget",
+        text: include_str!("../../../assets/presets/drain.yaml"),
+    },
+    Preset {
+        id: "batch-jobs",
+        title: "Over time: a batch queue of Jobs with durations",
+        text: include_str!("../../../assets/presets/batch-jobs.yaml"),
+    },
+    Preset {
+        id: "quota-gate",
+        title: "Over time: scheduling gates lifted by a quota controller",
+        text: include_str!("../../../assets/presets/quota-gate.yaml"),
+    },
+    Preset {
+        id: "retry-5min",
+        title: "Over time: the 5-minute retry of a pod nothing wakes",
+        text: include_str!("../../../assets/presets/retry-5min.yaml"),
+    },
 ];
 
 pub const DEFAULT_PRESET: &str = "tour";

@@ -14,6 +14,8 @@
 
 mod pods;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod tests;
 
 pub use pods::{daemon_tolerations, generate_name, pod_template_hash, DAEMONSET_NODE_FIELD, POD_TEMPLATE_HASH};
@@ -39,6 +41,13 @@ pub struct Report {
     /// Pods that could not be created (e.g. a template naming a missing PriorityClass), each
     /// with the controller and the reason, worded like a FailedCreate event.
     pub failed: Vec<String>,
+    /// The controller that created each pod of `pods` (`Kind/name`), in the same order.
+    #[serde(default)]
+    pub owners: Vec<String>,
+    /// Pods a controller deletes (only while the cluster runs, see `Controllers::react`), as
+    /// (`namespace/name`, `Kind/name` of the controller), in deletion order.
+    #[serde(default)]
+    pub deleted: Vec<(String, String)>,
 }
 
 /// The controllers' state between reconciliations: the name stream.
@@ -60,13 +69,30 @@ impl Controllers {
     /// after its pods, in creation order, pending) and created one second apart after its last
     /// object.
     pub fn reconcile(&mut self, sc: &mut Scenario) -> Report {
+        self.pass(sc, &HashSet::new(), false)
+    }
+
+    /// Runs every controller once over a running cluster (`sc` holds its nodes, its pods that
+    /// were not deleted, with their phase, and the objects): like `reconcile`, and also what a
+    /// controller does to pods that exist but should not — a ReplicaSet, ReplicationController
+    /// or StatefulSet above its replicas deletes pods, a DaemonSet deletes a pod whose node is
+    /// gone. `gone` holds deleted pods' (namespace, name): generated names avoid them, and a
+    /// StatefulSet may create its pod of that name again. Deletions are reported, not applied.
+    pub fn react(&mut self, sc: &mut Scenario, gone: &HashSet<(String, String)>) -> Report {
+        self.pass(sc, gone, true)
+    }
+
+    fn pass(&mut self, sc: &mut Scenario, gone: &HashSet<(String, String)>, live: bool) -> Report {
         let mut r = Reconciler {
             sc,
             rng: &mut self.rng,
             report: Report::default(),
             taken: HashSet::new(),
+            present: HashSet::new(),
+            live,
         };
-        r.taken = r.sc.pods.iter().map(|p| key(&p.metadata)).collect();
+        r.present = r.sc.pods.iter().map(|p| key(&p.metadata)).collect();
+        r.taken = r.present.iter().chain(gone).cloned().collect();
         r.deployments();
         r.replication_controllers();
         r.replica_sets();
@@ -123,8 +149,12 @@ struct Reconciler<'a> {
     sc: &'a mut Scenario,
     rng: &'a mut Rng,
     report: Report,
-    /// (namespace, name) of every pod.
+    /// (namespace, name) of every pod, deleted ones included (names generated avoid them).
     taken: HashSet<(String, String)>,
+    /// (namespace, name) of the pods that exist.
+    present: HashSet<(String, String)>,
+    /// The cluster runs: controllers also delete pods (see `Controllers::react`).
+    live: bool,
 }
 
 impl Reconciler<'_> {
@@ -136,6 +166,38 @@ impl Reconciler<'_> {
                 is_active(p) && controlled_by(&p.metadata, kind, owner)
             })
             .collect()
+    }
+
+    /// While the cluster runs, a replica controller with more active pods than `want` deletes
+    /// the surplus, in the order upstream's ReplicaSet controller ranks pods for deletion
+    /// (`ActivePodsWithRanks`, with the cluster's simplifications: every running pod is ready,
+    /// nothing restarts): pods not yet on a node first, then pods sharing their node with more
+    /// pods of the same owner, then the newest.
+    fn scale_down(&mut self, have: &[usize], want: usize, what: &str) {
+        if !self.live || have.len() <= want {
+            return;
+        }
+        let node_of = |i: usize| self.sc.pods[i].spec.node_name.clone().filter(|n| !n.is_empty());
+        let mut per_node: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for &i in have {
+            if let Some(n) = node_of(i) {
+                *per_node.entry(n).or_default() += 1;
+            }
+        }
+        // Pods are listed in creation order (the file's, then those created since).
+        let mut ranked: Vec<(bool, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>)> = have
+            .iter()
+            .map(|&i| {
+                let node = node_of(i);
+                let colocated = node.as_ref().map_or(0, |n| per_node[n]);
+                (node.is_some(), std::cmp::Reverse(colocated), std::cmp::Reverse(i))
+            })
+            .collect();
+        ranked.sort();
+        for r in ranked.into_iter().take(have.len() - want) {
+            let k = key(&self.sc.pods[r.2 .0].metadata);
+            self.report.deleted.push((format!("{}/{}", k.0, k.1), what.to_string()));
+        }
     }
 
     /// The next object's document index (created objects follow the file's).
@@ -169,7 +231,9 @@ impl Reconciler<'_> {
         pod.kind = "Pod".into();
         let k = key(&pod.metadata);
         self.report.pods.push(format!("{}/{}", k.0, k.1));
-        self.taken.insert(k);
+        self.report.owners.push(owner.to_string());
+        self.taken.insert(k.clone());
+        self.present.insert(k);
         self.sc.pods.push(pod);
         self.sc.pod_docs.push(doc);
         self.sc.created_pods += 1;
@@ -251,9 +315,10 @@ impl Reconciler<'_> {
             let rc = self.sc.cluster.workloads.replication_controllers[i].clone();
             let Some(t) = &rc.spec.template else { continue };
             let want = rc.spec.replicas.unwrap_or(1).max(0) as usize;
-            let have = self.owned_active("ReplicationController", &rc.metadata).len();
+            let have = self.owned_active("ReplicationController", &rc.metadata);
+            self.scale_down(&have, want, &format!("ReplicationController/{}", rc.metadata.name));
             let owner = controller_ref("v1", "ReplicationController", &rc.metadata);
-            self.create_replicas(want.saturating_sub(have), t, owner, ns_of(&rc.metadata));
+            self.create_replicas(want.saturating_sub(have.len()), t, owner, ns_of(&rc.metadata));
         }
     }
 
@@ -261,9 +326,10 @@ impl Reconciler<'_> {
         for i in 0..self.sc.cluster.workloads.replica_sets.len() {
             let rs = self.sc.cluster.workloads.replica_sets[i].clone();
             let want = rs.spec.replicas.unwrap_or(1).max(0) as usize;
-            let have = self.owned_active("ReplicaSet", &rs.metadata).len();
+            let have = self.owned_active("ReplicaSet", &rs.metadata);
+            self.scale_down(&have, want, &format!("ReplicaSet/{}", rs.metadata.name));
             let owner = controller_ref("apps/v1", "ReplicaSet", &rs.metadata);
-            self.create_replicas(want.saturating_sub(have), &rs.spec.template, owner, ns_of(&rs.metadata));
+            self.create_replicas(want.saturating_sub(have.len()), &rs.spec.template, owner, ns_of(&rs.metadata));
         }
     }
 
@@ -275,10 +341,27 @@ impl Reconciler<'_> {
             let replicas = ss.spec.replicas.unwrap_or(1).max(0) as i64;
             let revision = format!("{}-{}", ss.metadata.name, pod_template_hash(&ss.spec.template, None));
             let what = format!("StatefulSet/{}", ss.metadata.name);
+            if self.live {
+                // Scaled down: the highest ordinals go first.
+                let mut extra: Vec<(i64, usize)> = self
+                    .owned_active("StatefulSet", &ss.metadata)
+                    .into_iter()
+                    .filter_map(|i| {
+                        let name = &self.sc.pods[i].metadata.name;
+                        let ordinal: i64 = name.strip_prefix(&format!("{}-", ss.metadata.name))?.parse().ok()?;
+                        (ordinal < start || ordinal >= start + replicas).then_some((ordinal, i))
+                    })
+                    .collect();
+                extra.sort_by_key(|&(o, _)| std::cmp::Reverse(o));
+                for (_, i) in extra {
+                    let k = key(&self.sc.pods[i].metadata);
+                    self.report.deleted.push((format!("{}/{}", k.0, k.1), what.clone()));
+                }
+            }
             for ordinal in start..start + replicas {
                 let name = format!("{}-{ordinal}", ss.metadata.name);
                 // A pod of that name (whatever its state) holds the ordinal.
-                if self.taken.contains(&(ns.clone(), name.clone())) {
+                if self.present.contains(&(ns.clone(), name.clone())) {
                     continue;
                 }
                 let owner = controller_ref("apps/v1", "StatefulSet", &ss.metadata);
@@ -318,6 +401,16 @@ impl Reconciler<'_> {
             let hash = pod_template_hash(&ds.spec.template, None);
             let what = format!("DaemonSet/{}", ds.metadata.name);
             let owned = self.owned_active("DaemonSet", &ds.metadata);
+            if self.live {
+                for &p in &owned {
+                    let target = pods::daemon_pod_node(&self.sc.pods[p]);
+                    let exists = |n: &str| self.sc.nodes.iter().any(|x| x.metadata.name == n);
+                    if target.as_deref().is_some_and(|n| !exists(n)) {
+                        let k = key(&self.sc.pods[p].metadata);
+                        self.report.deleted.push((format!("{}/{}", k.0, k.1), what.clone()));
+                    }
+                }
+            }
             for n in 0..self.sc.nodes.len() {
                 let node = self.sc.nodes[n].clone();
                 if !pods::daemon_should_run(&ds.spec.template, &node) {

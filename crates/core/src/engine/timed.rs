@@ -31,6 +31,13 @@ pub(super) struct TimelineState {
     last_flush: i64,
     /// Node name -> index in the trace header.
     node_index: HashMap<String, u32>,
+    /// The workload controllers, when they react while the cluster runs.
+    controllers: Option<crate::controllers::Controllers>,
+    /// The engine's generation when the controllers last ran.
+    reacted_at: Option<u64>,
+    /// Objects so far (the file's and those created since): the next created object's
+    /// document index.
+    pub(super) documents: usize,
 }
 
 /// What `apply_change` did.
@@ -178,6 +185,7 @@ impl Engine {
             self.timeline.last_flush = t;
             self.flush_leftover(t);
         }
+        self.react_controllers();
         true
     }
 
@@ -198,6 +206,7 @@ impl Engine {
             node: None,
             phase: None,
             skipped: None,
+            by: None,
         });
         self.generation += 1;
         for m in moves {
@@ -213,7 +222,7 @@ impl Engine {
         self.apply_change_as(change, ChangeCause::Api, None)
     }
 
-    fn change_event(&mut self, cause: ChangeCause, step: Option<u32>, change: &Change) -> usize {
+    fn change_event(&mut self, cause: ChangeCause, step: Option<u32>, change: &Change, by: Option<String>) -> usize {
         self.trace.push(TraceEvent::Change {
             at_ms: self.timeline.instant / NS_PER_MS,
             cause,
@@ -224,6 +233,7 @@ impl Engine {
             node: None,
             phase: None,
             skipped: None,
+            by,
         })
     }
 
@@ -244,12 +254,16 @@ impl Engine {
     }
 
     fn apply_change_as(&mut self, change: &Change, cause: ChangeCause, step: Option<u32>) -> ChangeOutcome {
+        self.apply_change_by(change, cause, step, None)
+    }
+
+    fn apply_change_by(&mut self, change: &Change, cause: ChangeCause, step: Option<u32>, by: Option<String>) -> ChangeOutcome {
         if !self.timed {
             // Changes from outside switch the timeline rules on.
             self.timed = true;
             self.start_timeline(timeline::Timeline::default());
         }
-        let at = self.change_event(cause, step, change);
+        let at = self.change_event(cause, step, change, by);
         let out = match change {
             Change::Create(o) => self.create(o, at),
             Change::Delete(t) => self.delete(t, at),
@@ -332,7 +346,8 @@ impl Engine {
     fn create_pod(&mut self, pod: api::Pod, at: usize) -> ChangeOutcome {
         let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
         let key = format!("{ns}/{}", pod.metadata.name);
-        if self.pod_index.contains_key(&key) {
+        // A deleted pod's name may be used again (a StatefulSet recreates its pods by name).
+        if self.pod_index.get(&key).is_some_and(|&i| self.pods[i].phase != Phase::Deleted) {
             return ChangeOutcome::Skipped(format!("pod {key} already exists"));
         }
         let i = self.pods.len();
@@ -448,6 +463,7 @@ impl Engine {
                 self.refresh_node_ids();
                 ChangeOutcome::Applied
             }
+            _ => ChangeOutcome::Skipped(format!("{} cannot be deleted", t.key())),
         }
     }
 
@@ -517,6 +533,7 @@ impl Engine {
                 node: None,
                 phase: Some(phase.as_str().into()),
                 skipped: None,
+                by: None,
             });
             self.annotate(at, Some(pi), node.as_deref(), None);
             self.generation += 1;
@@ -625,7 +642,95 @@ impl Engine {
                 }
                 ChangeOutcome::Applied
             }
+            kind => {
+                let replicas = match timeline::patch_replicas(merge, kind.as_str()) {
+                    Ok(r) => r,
+                    Err(e) => return ChangeOutcome::Skipped(e),
+                };
+                let (ns, name) = (t.namespace.as_str(), t.name.as_str());
+                let is = |m: &api::ObjectMeta| m.name == name && m.namespace.as_deref().unwrap_or("default") == ns;
+                let w = &mut self.cluster.workloads;
+                let slot = match kind {
+                    TargetKind::Deployment => w.deployments.iter_mut().find(|o| is(&o.metadata)).map(|o| &mut o.spec.replicas),
+                    TargetKind::ReplicaSet => w.replica_sets.iter_mut().find(|o| is(&o.metadata)).map(|o| &mut o.spec.replicas),
+                    _ => w.stateful_sets.iter_mut().find(|o| is(&o.metadata)).map(|o| &mut o.spec.replicas),
+                };
+                let Some(slot) = slot else {
+                    return ChangeOutcome::Skipped(format!("{} does not exist", t.key()));
+                };
+                if slot.unwrap_or(1) == replicas {
+                    return ChangeOutcome::Skipped("the patch changes nothing".into());
+                }
+                // The scheduler does not watch workloads: no informer event. The controllers
+                // (when on) scale the pods at this instant.
+                *slot = Some(replicas);
+                ChangeOutcome::Applied
+            }
         }
+    }
+
+    /// Lets the workload controllers react while the cluster runs (timed runs only): after
+    /// each instant's changes, and whenever the scheduler has nothing to pop, they compare what
+    /// each workload asks for with the pods that exist, and their pods are created or deleted
+    /// through `apply_change` (cause `controller`, `by` the controller). `c` continues the name
+    /// stream of the controllers that created the scenario's pods.
+    pub fn enable_controllers(&mut self, c: crate::controllers::Controllers) {
+        self.timeline.controllers = Some(c);
+    }
+
+    /// Runs the controllers once if the cluster changed since they last ran. Returns whether
+    /// they changed anything.
+    pub(super) fn react_controllers(&mut self) -> bool {
+        if !self.timed || self.timeline.reacted_at == Some(self.generation) {
+            return false;
+        }
+        let Some(mut ctl) = self.timeline.controllers.take() else {
+            return false;
+        };
+        let mut sc = crate::load::Scenario {
+            nodes: self.snapshot.nodes.iter().map(|n| (*n.node).clone()).collect(),
+            documents: self.timeline.documents,
+            ..Default::default()
+        };
+        let mut gone = std::collections::HashSet::new();
+        for p in &self.pods {
+            let key = (p.info.namespace().to_string(), p.info.name().to_string());
+            if p.phase == Phase::Deleted {
+                gone.insert(key);
+                continue;
+            }
+            let mut pod = p.info.pod.clone();
+            pod.status.phase = Some(p.phase.as_str().into());
+            if p.phase == Phase::Running {
+                pod.spec.node_name = p.node.clone();
+            }
+            sc.pods.push(pod);
+        }
+        let existing = sc.pods.len();
+        sc.cluster = std::mem::take(&mut self.cluster);
+        let report = ctl.react(&mut sc, &gone);
+        self.cluster = std::mem::take(&mut sc.cluster);
+        self.timeline.documents = sc.documents;
+        self.timeline.controllers = Some(ctl);
+        for f in report.failed {
+            self.controller_failures.push(f);
+        }
+        let mut changed = false;
+        for (pod, by) in report.deleted {
+            let (namespace, name) = pod.split_once('/').map(|(a, b)| (a.to_string(), b.to_string())).unwrap_or_default();
+            let target = Target {
+                kind: TargetKind::Pod,
+                namespace,
+                name,
+            };
+            changed |= self.apply_change_by(&Change::Delete(target), ChangeCause::Controller, None, Some(by)) == ChangeOutcome::Applied;
+        }
+        for (pod, by) in sc.pods.drain(existing..).zip(report.owners) {
+            let change = Change::Create(Box::new(Object::Pod(pod)));
+            changed |= self.apply_change_by(&change, ChangeCause::Controller, None, Some(by)) == ChangeOutcome::Applied;
+        }
+        self.timeline.reacted_at = Some(self.generation);
+        changed
     }
 
     /// Re-reads the snapshot's order into `node_ids`, appending new node names to the header.

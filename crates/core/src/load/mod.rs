@@ -502,6 +502,15 @@ impl Loader<'_> {
     }
 }
 
+/// `Kind/namespace/name` of the workloads a timeline step may scale.
+fn workload_keys(w: &crate::cluster::Workloads) -> Vec<String> {
+    let key = |kind: &str, m: &crate::api::ObjectMeta| format!("{kind}/{}/{}", m.namespace.as_deref().unwrap_or("default"), m.name);
+    (w.deployments.iter().map(|d| key("Deployment", &d.metadata)))
+        .chain(w.replica_sets.iter().map(|d| key("ReplicaSet", &d.metadata)))
+        .chain(w.stateful_sets.iter().map(|d| key("StatefulSet", &d.metadata)))
+        .collect()
+}
+
 /// Reading the Timeline document (see `crate::timeline::read`): the loader admits each created
 /// object as it would a document of the file, numbered after the file's objects.
 impl Loader<'_> {
@@ -523,6 +532,7 @@ impl Loader<'_> {
             .chain(c.storage_classes.keys().map(|n| format!("StorageClass/{n}")))
             .chain(c.csi_nodes.keys().map(|n| format!("CSINode/{n}")))
             .chain(c.csi_drivers.keys().map(|n| format!("CSIDriver/{n}")))
+            .chain(workload_keys(&c.workloads))
             .chain(c.pdbs.iter().map(|p| {
                 format!(
                     "PodDisruptionBudget/{}/{}",

@@ -14,7 +14,7 @@ pub(crate) mod read;
 
 use crate::api;
 pub use duration::{format_go_duration, parse_go_duration};
-pub use patch::{merge_patch, patch_node, patch_pod};
+pub use patch::{merge_patch, patch_node, patch_pod, patch_replicas};
 
 pub const API_VERSION: &str = "schedlab.dev/v1alpha1";
 pub const KIND: &str = "Timeline";
@@ -75,6 +75,26 @@ impl Change {
 pub enum TargetKind {
     Node,
     Pod,
+    /// Workloads a step may scale (`patch` of `spec.replicas` only).
+    Deployment,
+    ReplicaSet,
+    StatefulSet,
+}
+
+impl TargetKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetKind::Node => "Node",
+            TargetKind::Pod => "Pod",
+            TargetKind::Deployment => "Deployment",
+            TargetKind::ReplicaSet => "ReplicaSet",
+            TargetKind::StatefulSet => "StatefulSet",
+        }
+    }
+    /// Namespaced kinds (all but Node).
+    pub fn namespaced(self) -> bool {
+        self != TargetKind::Node
+    }
 }
 
 /// The object a delete or patch names.
@@ -90,14 +110,14 @@ impl Target {
     pub fn key(&self) -> String {
         match self.kind {
             TargetKind::Node => format!("Node/{}", self.name),
-            TargetKind::Pod => format!("Pod/{}/{}", self.namespace, self.name),
+            k => format!("{}/{}/{}", k.as_str(), self.namespace, self.name),
         }
     }
-    /// `namespace/name` for pods (the engine's pod key), the name for nodes.
+    /// `namespace/name` for namespaced objects (the engine's pod key), the name for nodes.
     pub fn object_key(&self) -> String {
         match self.kind {
             TargetKind::Node => self.name.clone(),
-            TargetKind::Pod => format!("{}/{}", self.namespace, self.name),
+            _ => format!("{}/{}", self.namespace, self.name),
         }
     }
 }

@@ -172,6 +172,24 @@ pub fn patch_pod(pod: &api::Pod, patch: &Value) -> Result<api::Pod, String> {
     Ok(p)
 }
 
+/// The field a Deployment, ReplicaSet or StatefulSet patch may change.
+pub const WORKLOAD_FIELDS: [&str; 1] = ["spec.replicas"];
+
+/// The replica count a workload patch sets (`{spec: {replicas: N}}`, N ≥ 0; `null` restores
+/// the default, 1). `kind` words the errors.
+pub fn patch_replicas(patch: &Value, kind: &str) -> Result<i32, String> {
+    check_fields(patch, &WORKLOAD_FIELDS, kind)?;
+    match part(patch, "spec", "replicas") {
+        None => Err("Required value: spec.replicas".into()),
+        Some(Value::Null) => Ok(1),
+        Some(v) => match v.as_i64() {
+            Some(n) if (0..=i32::MAX as i64).contains(&n) => Ok(n as i32),
+            Some(n) => Err(format!("spec.replicas: Invalid value: {n}: must be greater than or equal to 0")),
+            None => Err(format!("spec.replicas: must be an integer, not {}", json_kind(v))),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +306,22 @@ mod tests {
         assert!(patch_pod(&p0, &json!({"status": {"phase": "Running"}})).is_err());
         assert!(patch_pod(&p0, &json!({"spec": {"nodeName": "n"}})).is_err());
         assert!(patch_pod(&p0, &json!({"status": {"nominatedNodeName": "n"}})).is_err());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn replicas_patches() {
+        let cases: [(Value, Result<i32, &str>); 5] = [
+            (json!({"spec": {"replicas": 5}}), Ok(5)),
+            (json!({"spec": {"replicas": 0}}), Ok(0)),
+            (json!({"spec": {"replicas": null}}), Ok(1)),
+            (json!({"spec": {"replicas": -1}}), Err("spec.replicas: Invalid value: -1: must be greater than or equal to 0")),
+            (
+                json!({"spec": {"paused": true}}),
+                Err("field spec.paused may not be patched (a Deployment patch may change spec.replicas)"),
+            ),
+        ];
+        for (patch, want) in cases {
+            assert_eq!(patch_replicas(&patch, "Deployment"), want.map_err(String::from), "{patch}");
+        }
     }
 }

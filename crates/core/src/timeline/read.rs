@@ -4,7 +4,7 @@
 //! patch may only touch the fields the timeline allows. Every problem is reported with the
 //! step's position; nothing runs when there is one.
 
-use super::{parse_go_duration, patch_node, patch_pod, Change, Object, Step, Target, TargetKind, Timeline};
+use super::{parse_go_duration, patch_node, patch_pod, patch_replicas, Change, Object, Step, Target, TargetKind, Timeline};
 use crate::api;
 use crate::load::yaml::{Val, YNode};
 use crate::load::{ErrorReason, LoadError};
@@ -254,12 +254,21 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
         }
         "delete" => {
             let t = read_target(r, item, "delete", path)?;
+            if !matches!(t.kind, TargetKind::Node | TargetKind::Pod) {
+                r.err(
+                    item,
+                    format!("{path}.delete.kind"),
+                    ErrorReason::Invalid,
+                    format!("Unsupported value: {:?}: delete takes a Pod or a Node", t.kind.as_str()),
+                );
+                return None;
+            }
             check_exists(r, item, path, "delete", &t, st)?;
             match t.kind {
                 TargetKind::Node => {
                     st.nodes.remove(&t.name);
                 }
-                TargetKind::Pod => {
+                _ => {
                     st.pods.remove(&t.object_key());
                 }
             }
@@ -294,6 +303,7 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
                         Ok(Patched::Pod(Box::new(p)))
                     })
                 }
+                k => patch_replicas(&merge, k.as_str()).map(|_| Patched::Workload),
             };
             match result {
                 Err(m) => {
@@ -306,6 +316,7 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
                 Ok(Patched::Pod(p)) => {
                     st.pods.insert(t.object_key(), *p);
                 }
+                Ok(Patched::Workload) => {}
             }
             Change::Patch(t, merge)
         }
@@ -324,6 +335,8 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
 enum Patched {
     Node(Box<api::Node>),
     Pod(Box<api::Pod>),
+    /// A workload's replicas (checked; nothing to keep).
+    Workload,
 }
 
 /// Runs an object validation on a patched object; the first error is the reason.
@@ -363,6 +376,9 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
     let kind = match kind {
         "Pod" => TargetKind::Pod,
         "Node" => TargetKind::Node,
+        "Deployment" if verb == "patch" => TargetKind::Deployment,
+        "ReplicaSet" if verb == "patch" => TargetKind::ReplicaSet,
+        "StatefulSet" if verb == "patch" => TargetKind::StatefulSet,
         "" => {
             r.err(
                 item,
@@ -377,7 +393,11 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
                 item,
                 format!("{path}.{verb}.kind"),
                 ErrorReason::Invalid,
-                format!("Unsupported value: {k:?}: {verb} takes a Pod or a Node"),
+                if verb == "patch" {
+                    format!("Unsupported value: {k:?}: patch takes a Pod, a Node, or a Deployment, ReplicaSet or StatefulSet (spec.replicas)")
+                } else {
+                    format!("Unsupported value: {k:?}: {verb} takes a Pod or a Node")
+                },
             );
             return None;
         }
@@ -389,7 +409,6 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
     }
     let ns = n.get("namespace").and_then(YNode::as_str).filter(|s| !s.is_empty());
     let namespace = match kind {
-        TargetKind::Pod => ns.unwrap_or("default").to_string(),
         TargetKind::Node => {
             if ns.is_some() {
                 r.err(
@@ -402,6 +421,7 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
             }
             String::new()
         }
+        _ => ns.unwrap_or("default").to_string(),
     };
     ok.then_some(Target { kind, namespace, name })
 }
@@ -410,13 +430,14 @@ fn check_exists(r: &mut Reader, item: &YNode, path: &str, verb: &str, t: &Target
     let exists = match t.kind {
         TargetKind::Node => st.nodes.contains_key(&t.name),
         TargetKind::Pod => st.pods.contains_key(&t.object_key()),
+        _ => st.others.contains(&t.key()),
     };
     if exists {
         return Some(());
     }
     let what = match t.kind {
         TargetKind::Node => format!("Node {:?}", t.name),
-        TargetKind::Pod => format!("Pod {:?}", t.object_key()),
+        k => format!("{} {:?}", k.as_str(), t.object_key()),
     };
     let msg = match st.deleted.get(&t.key()) {
         Some(line) => format!("cannot {verb} {what}: the step at line {line} deleted it"),

@@ -1390,3 +1390,87 @@ fn timeline_sessions_replay_every_stop() {
         }
     }
 }
+
+// --- Cluster changes (timelines) -------------------------------------------------------------
+
+fn timeline_session(file: &str) -> Session {
+    let path = format!("{}/../../tests/conformance/timeline/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("scenario");
+    Session::new(load_str(&text, file).expect("loads"), 1)
+}
+
+/// The `Change` stops' frames, in order.
+fn change_frames(s: &mut Session) -> Vec<Frame> {
+    let stops: Vec<u32> = (0..s.stops().len() as u32).filter(|&i| s.stops()[i as usize].stage == Stage::Change).collect();
+    stops.into_iter().map(|i| s.frame(i, false)).collect()
+}
+
+/// Each change is a stop; the frame shows the cluster as it is then and tells the change and
+/// the queue's answer in sentences.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn changes_are_stops_with_live_cluster_and_sentences() {
+    // A node added: absent before, present after; the hint's answers per pod.
+    let mut s = timeline_session("timeline-node-added-pending-pods.yaml");
+    assert_eq!(s.summary().timeline_step_stops.len(), 2);
+    assert!(s.summary().timeline_step_stops.iter().all(Option::is_some));
+    let d = node(&s, "pool-a-4") as usize;
+    assert!(s.frame(0, false).nodes[d].absent);
+    let frames = change_frames(&mut s);
+    assert_eq!(frames[0].changes[0].sentence, "pool-a-3 was added");
+    assert!(frames[0].nodes[d].absent);
+    assert!(!frames[1].nodes[d].absent);
+    let sentences: Vec<&str> = frames[0].changes[0].moves.iter().map(|m| m.sentence.as_str()).collect();
+    assert_eq!(sentences[0], "pool-a-3 was added: ml-trainer — NodeResourcesFit's hint says this does not help it (stays in the unschedulable pool)");
+    assert_eq!(sentences[1], "pool-a-3 was added: web-0 — NodeResourcesFit's hint says it may fit now → activeQ");
+    assert_eq!(frames[0].changes[0].moves[1].hint.as_deref(), Some("Queue"));
+
+    // A node deleted: absent, its pods gone (not counted as evicted).
+    let mut s = timeline_session("timeline-node-deleted-with-pods.yaml");
+    let spot = node(&s, "spot-1") as usize;
+    let frames = change_frames(&mut s);
+    assert_eq!(frames[0].changes[0].sentence, "spot-1 was deleted, and its pods with it");
+    assert!(frames[0].nodes[spot].absent && frames[0].nodes[spot].pods.is_empty());
+    assert_eq!(frames[0].evicted, 0);
+
+    // Cordon and uncordon show on the card.
+    let mut s = timeline_session("timeline-cordon-uncordon.yaml");
+    let n1 = node(&s, "node-1") as usize;
+    let frames = change_frames(&mut s);
+    assert_eq!(frames[0].changes[0].sentence, "node-1 was cordoned");
+    assert!(frames[0].nodes[n1].unschedulable);
+    let last = frames.last().expect("changes");
+    assert_eq!(last.changes[0].sentence, "node-1 was uncordoned");
+    assert!(!last.nodes[n1].unschedulable);
+    assert_eq!(
+        last.changes[0].moves[0].sentence,
+        "node-1 was uncordoned: reporting-batch — NodeUnschedulable's hint says it may schedule now → activeQ"
+    );
+
+    // A running pod deleted leaves its node; the backoff left is told.
+    let mut s = timeline_session("timeline-backoff-vs-active.yaml");
+    let frames = change_frames(&mut s);
+    let del = frames.iter().find(|f| f.changes[0].action == "delete").expect("a delete");
+    assert_eq!(
+        del.changes[0].moves[0].sentence,
+        "pod log-compactor was deleted on node-1: fraud-scorer — NodeResourcesFit's hint says it may fit now → backoffQ, 0.5 s of backoff left"
+    );
+    let on_node: Vec<&str> = del.nodes[0].pods.iter().map(|&p| s.model.pods[p as usize].name.as_str()).collect();
+    assert!(!on_node.contains(&"log-compactor"), "{on_node:?}");
+
+    // Labels patched show on the card.
+    let mut s = timeline_session("timeline-labels-patched-affinity.yaml");
+    let n3 = node(&s, "node-3") as usize;
+    let frames = change_frames(&mut s);
+    let f = frames.iter().find(|f| f.changes[0].sentence == "node-3 got label workload=analytics").expect("label patch");
+    assert!(f.nodes[n3].labels.contains(&("workload".to_string(), "analytics".to_string())));
+    let f = frames.iter().find(|f| f.changes[0].sentence == "node-3 lost label workload").expect("label removal");
+    assert!(!f.nodes[n3].labels.iter().any(|(k, _)| k == "workload"));
+
+    // A lifted gate.
+    let mut s = timeline_session("timeline-gate-removed.yaml");
+    let frames = change_frames(&mut s);
+    assert_eq!(frames[0].changes[0].sentence, "pod train-job-b's scheduling gates were lifted");
+    // Change stops have no cycle view, and their stage code round-trips.
+    assert!(frames.iter().all(|f| f.cycle_view.is_none() && f.stage == Stage::Change));
+    assert_eq!(Stage::from_code(Stage::Change.code()), Some(Stage::Change));
+}
