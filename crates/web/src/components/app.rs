@@ -85,7 +85,8 @@ pub fn App() -> impl IntoView {
                 set_link_pending.set(true);
                 // This tab's own address from before a reload: the autosave is at least as new
                 // (the address is updated after a debounce), so it wins.
-                let own = storage::own_address_payload().as_deref() == Some(payload.as_str());
+                // (An embed has no autosave: its address is all it has.)
+                let own = !embed && autosaved.is_some() && storage::own_address_payload().as_deref() == Some(payload.as_str());
                 spawn_local(async move {
                     match storage::decode(&payload).await {
                         Ok(_) if own => {}
