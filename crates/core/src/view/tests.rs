@@ -1393,10 +1393,19 @@ fn timeline_sessions_replay_every_stop() {
 
 // --- Cluster changes (timelines) -------------------------------------------------------------
 
+/// A timeline scenario of the corpus, embedded (the tests also run in wasm, without a file
+/// system).
 fn timeline_session(file: &str) -> Session {
-    let path = format!("{}/../../tests/conformance/timeline/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("scenario");
-    Session::new(load_str(&text, file).expect("loads"), 1)
+    let text = match file {
+        "timeline-backoff-vs-active.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-backoff-vs-active.yaml"),
+        "timeline-cordon-uncordon.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-cordon-uncordon.yaml"),
+        "timeline-gate-removed.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-gate-removed.yaml"),
+        "timeline-labels-patched-affinity.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-labels-patched-affinity.yaml"),
+        "timeline-node-added-pending-pods.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-added-pending-pods.yaml"),
+        "timeline-node-deleted-with-pods.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-deleted-with-pods.yaml"),
+        other => panic!("{other} is not embedded"),
+    };
+    Session::new(load_str(text, file).expect("loads"), 1)
 }
 
 /// The `Change` stops' frames, in order.
