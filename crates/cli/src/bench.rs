@@ -1,6 +1,10 @@
 //! `schedlab bench`: schedules a synthetic conformance-style cluster and reports throughput and
 //! peak memory. N nodes of 32 cpu / 128Gi / 110 pods spread over 3 zones, M pending pods of
 //! 100m / 256Mi, the default profile.
+//!
+//! `schedlab bench --scenario FILE` instead does natively exactly what the playground's worker
+//! does with a scenario text: load it, run it into a `view::Session` and serialize its summary
+//! (the figures `scripts/bench-web.sh` sets beside the worker's).
 
 use schedlab_core::api::{Container, Node, ObjectMeta, Pod, ResourceRequirements};
 use schedlab_core::load::Scenario;
@@ -100,7 +104,59 @@ fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// The worker's work on one scenario file, timed phase by phase.
+fn scenario(file: &str, seed: u64) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t0 = Instant::now();
+    let cpu0 = cpu_seconds();
+    let sc = match schedlab_core::load_str(&text, file) {
+        Ok(sc) => sc,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (nodes, pods) = (sc.nodes.len(), sc.pods.len());
+    let load = t0.elapsed();
+    let t1 = Instant::now();
+    let session = schedlab_core::view::Session::with_progress(sc, seed, &mut |_| {});
+    let run = t1.elapsed();
+    let t2 = Instant::now();
+    let summary = session.summary();
+    let bytes = serde_json::to_vec(&summary).map(|b| b.len()).unwrap_or(0);
+    let ser = t2.elapsed();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    println!("scenario: {file} ({} bytes)", text.len());
+    println!("nodes: {nodes}");
+    println!("pods: {pods}");
+    println!("scheduled: {}", summary.bound);
+    println!("cycles: {}", summary.cycle_pod.len());
+    println!("load: {:.3} s", load.as_secs_f64());
+    println!("scheduling: {:.3} s", run.as_secs_f64());
+    println!("summary: {:.3} s ({bytes} bytes of JSON)", ser.as_secs_f64());
+    if let Some(c) = cpu.filter(|c| *c > 0.0) {
+        println!("cpu time: {c:.2} s");
+    }
+    ExitCode::SUCCESS
+}
+
 pub fn main(args: &[String]) -> ExitCode {
+    let file = match args.iter().position(|a| a == "--scenario") {
+        Some(i) => match args.get(i + 1) {
+            Some(f) => Some(f.as_str()),
+            None => {
+                eprintln!("error: --scenario needs a FILE");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let get = |name: &str, default: u64| -> Result<u64, String> {
         match args.iter().position(|a| a == name) {
             Some(i) => args
@@ -118,6 +174,9 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(file) = file {
+        return scenario(file, seed);
+    }
     let t0 = Instant::now();
     let sc = synthetic(nodes, pods);
     let mut engine = Engine::new(

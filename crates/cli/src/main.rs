@@ -9,7 +9,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   schedlab run FILE [--output json|text|trace] [--seed N] [--controllers on|off]
   schedlab config FILE          print the effective (defaulted) scheduler configuration
-  schedlab bench [--nodes N] [--pods M] [--seed N]";
+  schedlab bench [--nodes N] [--pods M] [--seed N]
+  schedlab bench --scenario FILE [--seed N]   the web worker's work on FILE, natively";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
