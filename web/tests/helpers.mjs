@@ -1,5 +1,9 @@
 // Shared set-up for the browser tests: a static server for dist/, headless Chromium through
 // playwright-core, console-error collection, screenshots, and the engine's CLI as the oracle.
+//
+// No test depends on timing: they wait for conditions (a frame on screen, a new run, an
+// attribute), never for a fixed time, and assert no durations. Timeouts are generous, for a
+// busy 2-core machine; they bound a hang, they are not expectations.
 
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
@@ -32,7 +36,10 @@ export async function stop(env) {
   env.server.close();
 }
 
-/** A fresh page (own storage) with console errors collected in page.errors. */
+/** Playwright's wait for any condition not given its own timeout. */
+export const TIMEOUT = 120000;
+
+/** A fresh page (own storage) with console errors and warnings collected in page.errors. */
 export async function newPage(env, opts = {}) {
   const context = await env.browser.newContext({
     viewport: opts.viewport || { width: 1440, height: 900 },
@@ -40,38 +47,86 @@ export async function newPage(env, opts = {}) {
     colorScheme: opts.colorScheme || "light",
     permissions: ["clipboard-read", "clipboard-write"],
   });
+  context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   page.errors = [];
   page.on("console", (m) => {
-    if (m.type() === "error") page.errors.push(m.text());
+    if (m.type() === "error" || m.type() === "warning") page.errors.push(`${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => page.errors.push(`pageerror: ${e.message}`));
   if (opts.init) await page.addInitScript(opts.init);
   return page;
 }
 
-/** Asserts that the page logged no console errors (collected by newPage). */
+/** Asserts that the page logged no console errors or warnings (collected by newPage). */
 export function noErrors(page) {
-  assert.deepEqual(page.errors, [], "no console errors");
+  assert.deepEqual(page.errors, [], "no console errors or warnings");
+}
+
+/** Waits until the page's finite animations (rows revealed, chips moving) have finished. */
+export async function settle(page) {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => {})));
+    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  });
 }
 
 export async function shot(page, name) {
+  await settle(page);
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
-/** Waits for the app to have run a scenario and shown a frame. */
+/** Waits until the frame on screen is the playhead's (the worker answered the last request). */
+export async function frameShown(page) {
+  await page.waitForFunction(() => {
+    const label = document.querySelector(".stage-label");
+    const range = document.querySelector(".timeline input[type=range]");
+    return label && range && label.dataset.stop === range.value;
+  });
+}
+
+/** Waits for the stage `want` to be on screen at the playhead. */
+export async function waitStage(page, want) {
+  await page.waitForFunction((w) => {
+    const label = document.querySelector(".stage-label");
+    const range = document.querySelector(".timeline input[type=range]");
+    return label && range && label.dataset.stop === range.value && label.textContent.trim() === w;
+  }, want);
+}
+
+/** Waits for the app to have run a scenario and shown the frame at the playhead. */
 export async function ready(page) {
-  await page.waitForSelector(".stage-label", { timeout: 60000 });
   await page.waitForFunction(() => {
     const s = document.querySelector(".status");
     return s && /\d+ nodes/.test(s.textContent) && s.getAttribute("data-busy") === "false";
-  }, null, { timeout: 120000 });
+  }, null, { timeout: 300000 });
+  await frameShown(page);
+}
+
+/** The number of the run on screen (it grows with every successful load). */
+export async function runId(page) {
+  return Number(await page.getAttribute(".status", "data-run"));
+}
+
+/** Waits for a run newer than `after` (see runId) to be on screen, and its frame. */
+export async function nextRun(page, after) {
+  await page.waitForFunction((a) => {
+    const s = document.querySelector(".status");
+    return s && Number(s.getAttribute("data-run")) > a && s.getAttribute("data-busy") === "false";
+  }, after, { timeout: 300000 });
+  await frameShown(page);
 }
 
 export async function pause(page) {
   const playing = await page.getAttribute("button.play", "aria-pressed");
   if (playing === "true") await page.click("button.play");
   await page.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "false");
+}
+
+/** Waits for an attribute of the first element matching `sel` to have `value`. */
+export async function waitAttr(page, sel, attr, value) {
+  await page.waitForFunction(([s, a, v]) => document.querySelector(s)?.getAttribute(a) === v, [sel, attr, value]);
 }
 
 export async function stage(page) {
@@ -91,12 +146,11 @@ export async function gotoPhase(page, cycle, want) {
   await page.locator(".cycle-jump input").blur();
   await page.waitForFunction((c) => (document.querySelector(".cycle-title")?.textContent || "").includes(`cycle ${c} `), cycle);
   for (let i = 0; i < 20; i++) {
+    await frameShown(page);
     if ((await stage(page)) === want) return;
     const before = await playhead(page);
     await page.keyboard.press("ArrowRight");
     await page.waitForFunction((b) => Number(document.querySelector(".timeline input[type=range]").value) !== b, before);
-    // Wait for the frame of the new stop.
-    await page.waitForTimeout(50);
   }
   throw new Error(`phase ${want} not reached in cycle ${cycle} (at ${await stage(page)})`);
 }

@@ -122,7 +122,7 @@ pub fn TopBar() -> impl IntoView {
                     <span class="logo" aria-hidden="true">"⎈"</span>
                     <span class="name">"schedlab"</span>
                 </div>
-                <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string()>
+                <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
                     {status}
                 </span>
                 <button class="btn" on:click=open_full aria-label="Open this scenario in the full playground" title="Edit this scenario in the full playground (new tab)">
@@ -169,7 +169,7 @@ pub fn TopBar() -> impl IntoView {
             <button class="btn" on:click=move |_| st.set_show_generate.set(true) aria-label="Generate a large cluster">
                 "Large cluster…"
             </button>
-            <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string()>
+            <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
                 {status}
             </span>
             <span class="spacer"></span>

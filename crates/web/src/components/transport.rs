@@ -12,6 +12,8 @@ pub fn Transport() -> impl IntoView {
     let last = move || st.summary.with(|s| s.as_ref().map(|s| s.stops.saturating_sub(1)).unwrap_or(0));
     let cycles = move || st.summary.with(|s| s.as_ref().map(|s| s.cycle_first_stop.len()).unwrap_or(0));
     let stage = move || st.frame.with(|f| f.as_ref().map(|f| f.stage.label()).unwrap_or("—"));
+    // The stop of the frame on screen (tests wait for it to equal the playhead).
+    let shown_stop = move || st.frame.with(|f| f.as_ref().map(|f| f.stop.to_string()).unwrap_or_default());
     let clock = move || st.frame.with(|f| f.as_ref().map(|f| fmt::clock(f.clock_ms)).unwrap_or_default());
     let cycle_now = move || st.cycle_of(st.stop.get());
     let pause = move || st.set_playing.set(false);
@@ -47,7 +49,7 @@ pub fn Transport() -> impl IntoView {
                 {btn("Next pod", Icon::NextPod, "Shift+→", |s| s.step_pod(true))}
                 {btn("To the end", Icon::Last, "End", |s| s.seek(s.stops().saturating_sub(1)))}
             </div>
-            <div class="stage-label" aria-live="polite" aria-label="Current phase">{stage}</div>
+            <div class="stage-label" aria-live="polite" aria-label="Current phase" data-stop=shown_stop>{stage}</div>
             <div class="speeds" role="radiogroup" aria-label="Speed">
                 {SPEEDS
                     .iter()
