@@ -6,7 +6,7 @@
 import { EditorState, Compartment } from "@codemirror/state";
 import {
   EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars,
-  drawSelection, highlightActiveLine, rectangularSelection, crosshairCursor, dropCursor,
+  drawSelection, highlightActiveLine, rectangularSelection, crosshairCursor, dropCursor, showPanel,
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab, undo, redo } from "@codemirror/commands";
 import { searchKeymap, highlightSelectionMatches, openSearchPanel } from "@codemirror/search";
@@ -42,9 +42,31 @@ const baseTheme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
   ".cm-diagnostic-error": { borderLeft: "4px solid var(--bad)" },
   ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "wavy underline var(--bad)", textUnderlineOffset: "3px" },
+  ".cm-large-note": { padding: "2px 8px", fontSize: "12px", color: "var(--muted)", fontFamily: "var(--sans, inherit)" },
 });
 
-function extensions(onDocChanged) {
+// Above this size a tab is plain text. CodeMirror's YAML parser re-parses a large part of the
+// document after every edit, in idle-time slices of up to 100 ms: on a 3 MB document (10 000
+// generated pods) each keystroke cost a 100 ms main-thread task. Highlighting and folding come
+// back when the document shrinks below the limit.
+export const PLAIN_ABOVE = 512 * 1024;
+const language = new Compartment();
+const plain = showPanel.of(() => {
+  const dom = document.createElement("div");
+  dom.className = "cm-large-note";
+  dom.textContent = `Large document (over ${PLAIN_ABOVE / 1024} KB): no syntax highlighting or folding, so that typing stays fast.`;
+  return { dom, top: true };
+});
+const languageFor = (length) => (length > PLAIN_ABOVE ? plain : yaml());
+// Switches when an edit (a paste, a deletion) takes the document across the limit.
+const languageBySize = EditorState.transactionExtender.of((tr) => {
+  if (!tr.docChanged) return null;
+  const was = tr.startState.doc.length > PLAIN_ABOVE;
+  const is = tr.newDoc.length > PLAIN_ABOVE;
+  return was === is ? null : { effects: language.reconfigure(languageFor(tr.newDoc.length)) };
+});
+
+function extensions(onDocChanged, length) {
   return [
     lineNumbers(),
     highlightActiveLineGutter(),
@@ -64,7 +86,8 @@ function extensions(onDocChanged) {
     highlightActiveLine(),
     highlightSelectionMatches(),
     lintGutter(),
-    yaml(),
+    language.of(languageFor(length)),
+    languageBySize,
     baseTheme,
     EditorView.lineWrapping,
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, indentWithTab]),
@@ -90,7 +113,10 @@ class TabbedEditor {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 100);
     };
-    this.ext = extensions(changed);
+    // Two configurations (the YAML language or plain text, by the document's size), each
+    // resolved once and shared by every tab's state.
+    this.ext = extensions(changed, 0);
+    this.extPlain = extensions(changed, PLAIN_ABOVE + 1);
     this.parent = parent;
     // The view is made when the first tab is shown (with that tab's state: one configuration
     // to resolve at start-up instead of two).
@@ -112,10 +138,14 @@ class TabbedEditor {
     if (!s) {
       const doc = this.pending.has(tab) ? this.pending.get(tab) : "";
       this.pending.delete(tab);
-      s = EditorState.create({ doc, extensions: this.ext });
+      s = this.create(doc);
       this.states.set(tab, s);
     }
     return s;
+  }
+
+  create(doc) {
+    return EditorState.create({ doc, extensions: doc.length > PLAIN_ABOVE ? this.extPlain : this.ext });
   }
 
   putState(tab, s) {
@@ -134,8 +164,7 @@ class TabbedEditor {
       this.pending.set(tab, text);
       return;
     }
-    const s = EditorState.create({ doc: text, extensions: this.ext });
-    this.putState(tab, s);
+    this.putState(tab, this.create(text));
   }
 
   /** Replaces a tab's text as one undoable edit (used when the app rewrites the text). */

@@ -1,4 +1,5 @@
-//! Messages between the page and the engine's Web Worker (JSON strings through postMessage).
+//! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
+//! through postMessage).
 
 use schedlab_core::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! The Web Worker that runs the engine: receives JSON requests through postMessage and answers
-//! with JSON responses (see `schedlab_web::protocol`). Built by Trunk as a no-modules worker.
+//! with JSON responses (see `schedlab_web::protocol`), both as UTF-8 bytes in transferred buffers. Built by Trunk as a no-modules worker.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -27,9 +27,11 @@ fn main() {
     let perf = scope.performance();
     let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let Some(text) = ev.data().as_string() else { return };
+        // Requests come as UTF-8 JSON in a transferred buffer (see the page's bridge).
+        let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else { return };
+        let bytes = arr.to_vec();
         let mut post = post.clone();
-        match serde_json::from_str::<Request>(&text) {
+        match serde_json::from_slice::<Request>(&bytes) {
             Ok(req) => state.borrow_mut().handle(req, &mut post, &now),
             Err(e) => post(Response::Failed {
                 id: 0,

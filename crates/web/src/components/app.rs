@@ -16,6 +16,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;
 
+/// How long after the last change the scenario is autosaved.
+const SAVE_DELAY: Duration = Duration::from_millis(100);
+
 /// The CodeMirror editor, once created (shared so that keyboard shortcuts can focus it).
 pub type EditorHandle = StoredValue<Option<TabbedEditor>, LocalStorage>;
 
@@ -134,15 +137,35 @@ pub fn App() -> impl IntoView {
         run
     });
 
-    // Autosave (not when embedded: a docs page must not overwrite the visitor's own work). A
-    // save never writes over another tab's newer one: the user is asked instead.
-    Effect::new(move |_| {
-        if !embed {
-            let conflict = st.conflict.get();
-            if !conflict && st.saved.with(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict {
-                st.set_conflict.set(true);
-            }
+    // Autosave (not when embedded: a docs page must not overwrite the visitor's own work), in a
+    // task of its own SAVE_DELAY after the last change: serializing and storing a large scenario
+    // (megabytes of YAML) then never lengthens the task that handles a keystroke. A save never
+    // writes over another tab's newer one: the user is asked instead.
+    let save_pending = StoredValue::new_local(None::<TimeoutHandle>);
+    let save_conflicting = move || {
+        if !st.conflict.get_untracked()
+            && st.saved.with_untracked(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict
+        {
+            st.set_conflict.set(true);
         }
+    };
+    Effect::new(move |_| {
+        st.saved.track();
+        st.conflict.track();
+        if embed {
+            return;
+        }
+        if let Some(h) = save_pending.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(
+            move || {
+                save_pending.set_value(None);
+                save_conflicting();
+            },
+            SAVE_DELAY,
+        );
+        save_pending.set_value(h.ok());
     });
     if !embed {
         // Another tab saved: ask (keep mine / load theirs).
@@ -154,6 +177,9 @@ pub fn App() -> impl IntoView {
         // Leaving or hiding the page: the editor's pending change is saved now, not after its
         // debounce (a reload right after typing keeps the edit).
         let flush = move || {
+            if let Some(h) = save_pending.try_update_value(Option::take).flatten() {
+                h.clear();
+            }
             editor.with_value(|e| {
                 if let Some(e) = e {
                     e.flush()
