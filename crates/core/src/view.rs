@@ -624,6 +624,15 @@ impl Stage {
             Stage::Change => "Change",
         }
     }
+
+    /// The stage called `name` (its label, as the pipeline and the transport show it, or
+    /// "Failed"), ignoring case.
+    pub fn from_name(name: &str) -> Option<Stage> {
+        if name.eq_ignore_ascii_case("Failed") {
+            return Some(Stage::Failed);
+        }
+        Stage::ALL.into_iter().find(|s| s.label().eq_ignore_ascii_case(name))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -698,6 +707,17 @@ impl Summary {
     pub fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
         self.cycle_markers.chars().map(Marker::from_code)
     }
+
+    /// The stage of stop `stop`, if the summary has it.
+    pub fn stop_stage(&self, stop: u32) -> Option<Stage> {
+        self.stop_stages.as_bytes().get(stop as usize).and_then(|&b| Stage::from_code(b as char))
+    }
+
+    /// The cycle (1-based; 0 before the first) stop `stop` belongs to.
+    pub fn cycle_of(&self, stop: u32) -> u32 {
+        self.cycle_first_stop.partition_point(|&f| f <= stop) as u32
+    }
+
 }
 
 #[derive(Clone, Debug)]

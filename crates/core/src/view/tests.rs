@@ -113,6 +113,39 @@ fn stops_cover_every_cycle_in_order() {
 }
 
 #[test]
+fn the_summary_names_each_stops_stage_and_seeks_to_a_cycle_and_phase() {
+    let s = session(true);
+    let sum = s.summary();
+    assert_eq!(sum.stop_stages.chars().count(), s.stops().len());
+    for (i, stop) in s.stops().iter().enumerate() {
+        assert_eq!(sum.stop_stage(i as u32), Some(stop.stage), "stop {i}");
+        assert_eq!(sum.cycle_of(i as u32), stop.cycle, "stop {i}");
+    }
+    for stage in Stage::ALL {
+        assert_eq!(Stage::from_code(stage.code()), Some(stage));
+        assert_eq!(Stage::from_name(stage.label()), Some(stage));
+        assert_eq!(Stage::from_name(&stage.label().to_ascii_lowercase()), Some(stage));
+    }
+    assert_eq!(Stage::from_name("Failed"), Some(Stage::Failed));
+    assert_eq!(Stage::from_name("Nope"), None);
+    // A cycle's stop at a phase, its first stop when it never reaches the phase, none past the
+    // end.
+    let urgent = pod(&s, "urgent");
+    let c = sum.cycle_pod.iter().position(|&p| p == urgent).unwrap() as u32 + 1;
+    let post = stop_of(&s, urgent, Stage::PostFilter);
+    assert_eq!(sum.stop_at(c, Some(Stage::PostFilter)), Some(post));
+    assert_eq!(sum.stop_at(c, Some(Stage::Filter)), Some(stop_of(&s, urgent, Stage::Filter)));
+    assert_eq!(sum.stop_at(c, None), Some(sum.cycle_first_stop[c as usize - 1]));
+    let first = sum.cycle_first_stop[c as usize - 1];
+    let end = sum.cycle_first_stop.get(c as usize).copied().unwrap_or(sum.stops);
+    if !(first..end).any(|i| sum.stop_stage(i) == Some(Stage::Permit)) {
+        assert_eq!(sum.stop_at(c, Some(Stage::Permit)), Some(first));
+    }
+    assert_eq!(sum.stop_at(0, None), Some(0));
+    assert_eq!(sum.stop_at(10_000, Some(Stage::Bind)), None);
+}
+
+#[test]
 fn ready_frame_queues_by_priority_and_shows_gates() {
     let mut s = session(true);
     let f = s.frame(0, false);
