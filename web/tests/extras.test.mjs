@@ -82,7 +82,7 @@ test("an embedded playground has no editor, never autosaves and opens the full o
   // "Open in schedlab" opens the same scenario, editor included, in a new tab.
   const [popup] = await Promise.all([
     page.context().waitForEvent("page"),
-    page.click('button[aria-label="Open this scenario in the full playground"]'),
+    page.click('a[aria-label="Open this scenario in the full playground"]'),
   ]);
   await popup.waitForLoadState();
   assert.ok(!popup.url().includes("embed"), "the full playground");
@@ -92,17 +92,19 @@ test("an embedded playground has no editor, never autosaves and opens the full o
   noErrors(page);
 });
 
-test("the Embed button copies an iframe that shows the scenario", async () => {
+test("the Embed dialog copies an iframe that shows the scenario", async () => {
   const page = await newPage(env);
   await page.goto(env.url);
   await ready(page);
   await page.selectOption('select[aria-label="Preset scenario"]', "preemption");
   await page.waitForFunction(() => document.querySelectorAll(".node-card").length === 2);
-  await page.click('button[aria-label="Copy embed code"]');
+  await page.click('button[aria-label="Embed"]');
+  await page.waitForFunction(() => document.querySelector("#embed-snippet")?.value.includes("#s="));
+  await page.click('button[aria-label="Copy the embed code"]');
   await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith("<iframe"));
   const code = await page.evaluate(() => navigator.clipboard.readText());
-  const src = code.match(/src="([^"]+)"/)[1];
-  assert.match(src, /\?embed#v=2&s=/);
+  const src = code.match(/src="([^"]+)"/)[1].replace(/&amp;/g, "&");
+  assert.match(src, /\?embed[^#]*#v=2&s=/);
   const other = await newPage(env);
   await other.goto(src);
   await ready(other);

@@ -5,6 +5,7 @@
 pub mod bridge;
 pub mod components;
 pub mod editor_js;
+pub mod embed;
 pub mod fmt;
 pub mod generate;
 pub mod link;

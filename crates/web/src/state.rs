@@ -2,7 +2,7 @@
 
 use crate::scenario::{Part, Saved};
 use leptos::prelude::*;
-use schedlab_core::view::{Explanation, Frame, Summary};
+use schedlab_core::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +143,10 @@ pub struct AppState {
     pub set_engine_note: WriteSignal<Option<String>>,
     /// Embedded in another page: no editor, no autosave.
     pub embed: bool,
+    /// Embedded: the options from the address (`crate::embed`).
+    pub embed_opts: Option<crate::embed::EmbedOptions>,
+    /// Where the next fresh run starts (cycle, phase), from the address; taken once.
+    pub start_at: StoredValue<Option<(u32, Option<Stage>)>>,
 }
 
 impl AppState {
@@ -230,6 +234,8 @@ impl AppState {
             mine,
             set_mine,
             embed,
+            embed_opts: None,
+            start_at: StoredValue::new(None),
         }
     }
 
@@ -269,6 +275,24 @@ impl AppState {
             return;
         }
         self.set_stop.set(stop.min(n - 1));
+    }
+
+    /// Moves the playhead to cycle `cycle` (1-based; 0 = before the first) at phase `phase`
+    /// (its first stop at that stage; the cycle's start when it has none or `phase` is None).
+    pub fn seek_to(&self, cycle: u32, phase: Option<Stage>) {
+        let stop = self.summary.with_untracked(|s| s.as_ref().and_then(|s| s.stop_at(cycle, phase)));
+        if let Some(stop) = stop {
+            self.seek(stop);
+        }
+    }
+
+    /// The playhead as a cycle (0 before the first) and the phase of its stop.
+    pub fn playhead(&self) -> (u32, Stage) {
+        let stop = self.stop.get_untracked();
+        self.summary.with_untracked(|s| match s {
+            Some(s) => (s.cycle_of(stop), s.stop_stage(stop).unwrap_or(Stage::Ready)),
+            None => (0, Stage::Ready),
+        })
     }
 
     pub fn step_phase(&self, forward: bool) {
@@ -345,7 +369,11 @@ impl AppState {
         self.set_cell.set(Some(cell));
     }
 
+    /// Shows a transient message (never inside an embed: the host page did not ask for it).
     pub fn flash(&self, msg: impl Into<String>) {
+        if self.embed {
+            return;
+        }
         let msg = msg.into();
         self.set_toast.set(Some(msg.clone()));
         let set = self.set_toast;

@@ -6,10 +6,12 @@ use crate::components::{
     cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
     help::HelpDialog, notices::Notices, splitter::Splitter, queue::QueuePanel, topbar::TopBar, transport::Transport,
 };
+use crate::components::embed_shell::EmbedShell;
 use crate::editor_js::TabbedEditor;
 use crate::link;
 use crate::scenario::{self, Part, Saved};
 use crate::state::{speed_ms, AppState, LowerTab, Theme};
+use crate::embed::{self, EmbedOptions};
 use crate::storage;
 use leptos::ev;
 use leptos::prelude::*;
@@ -52,7 +54,14 @@ pub fn App() -> impl IntoView {
     let asked = storage::query_param("preset").and_then(|id| scenario::preset(&id)).map(Saved::from_preset);
     let autosaved = if embed { None } else { storage::load_saved() };
     let mine = if embed { None } else { storage::load_mine() };
-    let st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), initial_theme(), mine, embed);
+    // Embedded: the author's options from the address (`crate::embed`).
+    let search = window().location().search().unwrap_or_default();
+    let embed_opts = embed.then(|| EmbedOptions::from_query(&search));
+    let theme = embed_opts.and_then(|o| o.theme).unwrap_or_else(initial_theme);
+    let mut st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), theme, mine, embed);
+    st.embed_opts = embed_opts;
+    // `?cycle=N&phase=Filter`: the first run opens there.
+    st.start_at.set_value(embed::start_from_query(&search));
     if let Some(p) = asked {
         if autosaved.as_ref().is_none_or(|a| a.parts != p.parts) {
             st.replace_scenario(p);
@@ -61,7 +70,13 @@ pub fn App() -> impl IntoView {
             storage::clear_query();
         }
     }
+    if !embed && st.start_at.get_value().is_some() {
+        storage::clear_query();
+    }
     provide_context(st);
+    if embed {
+        embed::install(st);
+    }
     let editor: EditorHandle = StoredValue::new_local(None);
     provide_context(editor);
     let bridge: BridgeHandle = bridge::start(st);
@@ -130,6 +145,12 @@ pub fn App() -> impl IntoView {
             if large {
                 st.set_playing.set(false);
                 st.seek(st.stops().saturating_sub(1));
+            } else if let Some(o) = st.embed_opts {
+                embed::start(&st, &o);
+            } else if let Some((cycle, phase)) = st.start_at.try_update_value(Option::take).flatten() {
+                // A link to a cycle and phase: open there, paused.
+                st.set_playing.set(false);
+                st.seek_to(cycle, phase);
             } else {
                 st.set_playing.set(true);
             }
@@ -422,8 +443,11 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    if let Some(opts) = embed_opts {
+        return view! { <EmbedShell opts=opts/> }.into_any();
+    }
     view! {
-        <div class="app" class:embed=embed>
+        <div class="app">
             <TopBar/>
             <Notices/>
             <main class="workspace">
@@ -457,6 +481,7 @@ pub fn App() -> impl IntoView {
             </div>
         </div>
     }
+    .into_any()
 }
 
 /// The largest scenario payload the address bar is given (characters).

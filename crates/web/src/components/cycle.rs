@@ -67,7 +67,7 @@ fn CycleTitle() -> impl IntoView {
 }
 
 #[component]
-fn CycleBody() -> impl IntoView {
+pub fn CycleBody() -> impl IntoView {
     let st = use_app();
     let cv = Memo::new(move |_| st.frame.with(|f| f.as_ref().and_then(|f| f.cycle_view.clone())));
     let stage = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.stage)));

@@ -1,5 +1,6 @@
 //! The top bar: presets, seed, large-cluster generator, share link, theme, help.
 
+use crate::components::embed_dialog::EmbedDialog;
 use crate::scenario::{self, Saved};
 use crate::state::{use_app, AppState, Busy, Theme};
 use crate::storage;
@@ -42,31 +43,8 @@ pub fn TopBar() -> impl IntoView {
             }
         })
     };
-    // An iframe snippet for a docs page: the same scenario, without the editor.
-    let embed_code = move |_| {
-        with_payload(st, move |payload| async move {
-            let state = crate::link::LinkState {
-                payload: Some(payload),
-                ..Default::default()
-            };
-            let code = format!(
-                "<iframe src=\"{}\" title=\"schedlab: kube-scheduler playground\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
-                storage::share_url(&state, Some(""))
-            );
-            st.flash(if copy(&code).await {
-                "Embed code copied: paste it into a page (an <iframe>)".to_string()
-            } else {
-                "Could not copy the embed code".to_string()
-            });
-        })
-    };
-    // Embedded: open the same scenario in the full playground (editor included).
-    let open_full = move |_| {
-        with_payload(st, move |payload| async move {
-            let url = storage::share_url(&crate::components::app::link_state(st, Some(payload)), None);
-            let _ = window().open_with_url_and_target(&url, "_blank");
-        })
-    };
+    // The Embed dialog: options, a live preview and an <iframe> snippet for a docs page.
+    let (show_embed, set_show_embed) = signal(false);
     let toggle_theme = move |_| {
         let next = if st.theme.get_untracked() == Theme::Dark {
             Theme::Light
@@ -115,24 +93,6 @@ pub fn TopBar() -> impl IntoView {
             </button>
         }
     };
-    if st.embed {
-        return view! {
-            <header class="topbar">
-                <div class="brand">
-                    <span class="logo" aria-hidden="true">"⎈"</span>
-                    <span class="name">"schedlab"</span>
-                </div>
-                <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
-                    {status}
-                </span>
-                <button class="btn" on:click=open_full aria-label="Open this scenario in the full playground" title="Edit this scenario in the full playground (new tab)">
-                    "Open in schedlab ↗"
-                </button>
-                {theme_button}
-            </header>
-        }
-        .into_any();
-    }
     view! {
         <header class="topbar">
             <div class="brand">
@@ -175,11 +135,11 @@ pub fn TopBar() -> impl IntoView {
             <span class="spacer"></span>
             <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario and what is on screen">"Share"</button>
             {move || shared.get().map(|url| view! { <SharePopover url=url close=move || set_shared.set(None)/> })}
-            <button class="btn" on:click=embed_code aria-label="Copy embed code" title="Copy an <iframe> that shows this scenario without the editor, for a docs page">"Embed"</button>
+            <button class="btn" on:click=move |_| set_show_embed.set(true) aria-label="Embed" aria-haspopup="dialog" title="An <iframe> that shows this scenario in a docs page: options, preview, code">"Embed…"</button>
             {theme_button}
+            <EmbedDialog show=show_embed set_show=set_show_embed/>
         </header>
     }
-    .into_any()
 }
 
 /// Links longer than this (characters) are cut by some chat apps, mail clients and browsers.
