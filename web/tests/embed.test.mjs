@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { start, stop, newPage, noErrors, shot, ready, SHOTS } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, shot, ready, gotoPhase, SHOTS } from "./helpers.mjs";
 
 let env;
 let host;
@@ -26,9 +26,9 @@ function embedUrl(options = "") {
 }
 
 /** Opens the host page with the embed at `src` in an iframe of w×h; returns its frame. */
-async function openHost(page, src, w, h, top = 0) {
+async function openHost(page, src, w, h, top = 0, at = host) {
   const q = new URLSearchParams({ src, w: String(w), h: String(h), top: String(top) });
-  await page.goto(`${host}?${q}`);
+  await page.goto(`${at}?${q}`);
   const el = await page.waitForSelector("#embed", { state: "attached" });
   const frame = await el.contentFrame();
   assert.ok(frame, "the iframe has a frame");
@@ -45,8 +45,14 @@ async function firstFrame(frame, timeout = 30000) {
       return t !== "" && t !== "—" && !loading && document.querySelectorAll(".node-card").length > 0;
     },
     null,
-    { timeout },
+    // Polled on a timer: an iframe out of view gets no animation frames.
+    { timeout, polling: 100 },
   );
+}
+
+/** Waits until the embed plays (or not). */
+async function waitPlaying(frame, on) {
+  await frame.waitForFunction((on) => document.querySelector("button.play").getAttribute("aria-pressed") === String(on), on, { polling: 100 });
 }
 
 /** What overflows sideways in the frame (the document, or any panel, card or bar). */
@@ -106,6 +112,13 @@ for (const [w, h] of [
       assert.deepEqual(await overflows(frame), []);
       assert.ok(await frame.locator(".queue-strip").isVisible(), "the queue in one line");
       await frameShot(el, `embed-${w}x${h}-postfilter${theme === "dark" ? "-dark" : ""}`);
+      // The attempt's end: the FailedScheduling message, kept to a few lines.
+      await frame.goto(embedUrl(`autoplay=0&cycle=1&phase=FailedScheduling&theme=${theme}`));
+      await firstFrame(frame);
+      assert.equal(await frame.textContent(".stage-label"), "FailedScheduling");
+      assert.match(await frame.textContent(".summary-msg"), /0\/5 nodes are available/);
+      assert.deepEqual(await overflows(frame), []);
+      await frameShot(el, `embed-${w}x${h}-failed${theme === "dark" ? "-dark" : ""}`);
       noErrors(page);
     });
   }
@@ -157,7 +170,7 @@ test("with reduced motion an embed does not autoplay (it does without)", async (
   const moving = await newPage(env);
   const b = await openHost(moving, embedUrl(), 800, 500);
   await firstFrame(b.frame);
-  await b.frame.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "true");
+  await waitPlaying(b.frame, true);
   noErrors(calm);
   noErrors(moving);
 });
@@ -170,40 +183,42 @@ test("an embed out of view does not play; in view it starts, and pauses again wh
   assert.equal(await playheadOf(frame), 0, "out of view: not advancing");
   // Scrolled into view, it plays (autoplay was asked for) and advances.
   await page.locator("#embed").scrollIntoViewIfNeeded();
-  await frame.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "true");
-  await frame.waitForFunction(() => Number(document.querySelector(".timeline input[type=range]").value) > 0);
+  await waitPlaying(frame, true);
+  await frame.waitForFunction(() => Number(document.querySelector(".timeline input[type=range]").value) > 0, null, { polling: 100 });
   // Scrolled away, it pauses; back in view, it resumes.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await frame.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "false");
+  await waitPlaying(frame, false);
   await page.locator("#embed").scrollIntoViewIfNeeded();
-  await frame.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "true");
+  await waitPlaying(frame, true);
   // A visitor's pause sticks: scrolling away and back does not restart it.
   await frame.click("button.play");
-  await frame.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "false");
+  await waitPlaying(frame, false);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator("#embed").scrollIntoViewIfNeeded();
-  await frame.waitForFunction(() => document.querySelector(".stage-label").textContent !== "—");
+  await frame.waitForFunction(() => document.querySelector(".stage-label").textContent !== "—", null, { polling: 100 });
   assert.equal(await playing(frame), false, "paused by the visitor, stays paused");
   noErrors(page);
 });
 
 test("an embed shows no toasts, even for a link it cannot read, and leaves the visitor's autosave alone", async () => {
   const page = await newPage(env);
-  await page.goto(env.url);
-  await page.evaluate(() =>
-    localStorage.setItem("schedlab.scenario.v1", JSON.stringify({ parts: { nodes: "# mine\n", pods: "", other: "", config: "" }, seed: 7 })),
-  );
   const { frame } = await openHost(page, `${env.url}?embed#s=not-a-payload`, 800, 500);
   await firstFrame(frame);
   assert.equal(await frame.locator(".toast").count(), 0, "no toast element");
-  const ok = await openHost(page, embedUrl(), 800, 500);
-  await firstFrame(ok.frame);
-  assert.equal(await ok.frame.locator(".toast").count(), 0);
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")));
-  await page.goto(env.url);
-  const after = await page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")));
-  assert.equal(stored.parts.nodes, "# mine\n");
-  assert.equal(after.parts.nodes, "# mine\n", "the visitor's autosave is untouched");
+  // On a page of the playground's own site (where the embed shares the visitor's storage; a
+  // cross-site iframe gets none here), the visitor's own scenario stays as it was.
+  const mine = JSON.stringify({ parts: { nodes: "# mine\n", pods: "", other: "", config: "" }, seed: 7 });
+  const same = await newPage(env);
+  await same.goto(env.url + "__host.html");
+  await same.evaluate((mine) => localStorage.setItem("schedlab.scenario.v1", mine), mine);
+  const b = await openHost(same, embedUrl("autoplay=1"), 800, 500, 0, env.url + "__host.html");
+  await firstFrame(b.frame);
+  await waitPlaying(b.frame, true);
+  assert.equal(await b.frame.locator(".toast").count(), 0);
+  assert.equal(await same.evaluate(() => localStorage.getItem("schedlab.scenario.v1")), mine, "the visitor's autosave is untouched");
+  assert.equal(await same.evaluate(() => localStorage.getItem("schedlab.mine.v1")), null);
+  noErrors(same);
+  noErrors(page);
 });
 
 test("the options in the address take effect: start cycle and phase, panels, theme, speed", async () => {
@@ -246,7 +261,6 @@ test("\"Open in schedlab ↗\" is a real link to the full playground at the same
   await popup.waitForFunction(() => (document.querySelector(".cycle-title")?.textContent || "").includes("cycle 3 "));
   assert.equal((await popup.textContent(".stage-label")).trim(), "Filter");
   assert.equal(await popup.getAttribute("button.play", "aria-pressed"), "false", "opens paused at the playhead");
-  noErrors(popup);
   noErrors(page);
 });
 
@@ -255,14 +269,8 @@ for (const width of [1440, 1280]) {
     const page = await newPage(env, { viewport: { width, height: 900 } });
     await page.goto(env.url);
     await ready(page);
-    // Pause at cycle 2, Filter: the dialog starts there.
-    await page.click("button.play");
-    await page.fill(".cycle-jump input", "2");
-    await page.press(".cycle-jump input", "Enter");
-    await page.waitForFunction(() => (document.querySelector(".cycle-title")?.textContent || "").includes("cycle 2 "));
-    await page.keyboard.press("ArrowRight");
-    await page.keyboard.press("ArrowRight");
-    await page.waitForFunction(() => document.querySelector(".stage-label").textContent === "Filter");
+    // Paused at cycle 2, Filter: the dialog starts there.
+    await gotoPhase(page, 2, "Filter");
     await page.click('button[aria-label="Embed"]');
     const dialog = page.locator('[role="dialog"][aria-label="Embed this scenario"]');
     await dialog.waitFor();

@@ -122,7 +122,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
                 let label = fmt::resource_label(&c.name).to_string();
                 let aria = format!("{}: {} of {} requested ({:.0}%)", c.name, fmt::amount(c, used), fmt::amount(c, total), pct);
                 view! {
-                    <div class=format!("bar{}{}", if over { " over" } else { "" }, if pct >= 85.0 { " high" } else { "" }) role="meter" aria-label=aria.clone() title=aria
+                    <div class=format!("bar{}{}", if over { " over" } else { "" }, if pct >= 85.0 { " high" } else { "" }) data-res=c.name.clone() role="meter" aria-label=aria.clone() title=aria
                         aria-valuemin="0" aria-valuemax="100" aria-valuenow=format!("{pct:.0}")>
                         <span class="bar-label">{label}</span>
                         <span class="bar-track"><span class="bar-fill" style:width=format!("{pct:.1}%")></span></span>
