@@ -142,10 +142,10 @@ test("an embed reaches its first frame in each of 50 loads in a row", async () =
   await page.goto(env.url);
   await ready(page);
   await page.click('button[aria-label="Embed"]');
-  await page.waitForFunction(() => document.querySelector("#embed-snippet")?.value.includes("#s="));
+  await page.waitForFunction(() => document.querySelector("#embed-snippet")?.value.includes("#v=2&s="));
   const snippet = await page.locator("#embed-snippet").inputValue();
   const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, "&");
-  assert.match(src, /\?embed.*#s=/);
+  assert.match(src, /\?embed.*#v=2&s=/);
   const host = await newPage(env, { viewport: { width: 900, height: 700 } });
   const failed = [];
   for (let i = 0; i < 50; i++) {
@@ -247,7 +247,7 @@ test("\"Open in schedlab ↗\" is a real link to the full playground at the same
   const { frame } = await openHost(page, embedUrl("autoplay=0&cycle=3&phase=Filter"), 800, 500);
   await firstFrame(frame);
   const link = frame.locator('a[aria-label="Open this scenario in the full playground"]');
-  await frame.waitForFunction(() => document.querySelector("a.open-full").getAttribute("href").includes("#s="));
+  await frame.waitForFunction(() => document.querySelector("a.open-full").getAttribute("href").includes("#v=2&s="));
   assert.equal(await link.getAttribute("target"), "_blank");
   assert.match(await link.getAttribute("rel"), /noopener/);
   const href = await link.getAttribute("href");
@@ -284,7 +284,7 @@ for (const width of [1440, 1280]) {
     await dialog.locator('button[role="radio"]', { hasText: "480 × 360" }).click();
     await page.waitForFunction(() => {
       const v = document.querySelector("#embed-snippet").value;
-      return v.includes("#s=") && v.includes('width="480"') && v.includes("theme=dark");
+      return v.includes("#v=2&s=") && v.includes('width="480"') && v.includes("theme=dark");
     });
     const snippet = await dialog.locator("#embed-snippet").inputValue();
     assert.match(snippet, /^<iframe src="[^"]+" title="[^"]+" width="480" height="360" style="border:0[^"]*" loading="lazy"><\/iframe>$/);

@@ -77,7 +77,11 @@ test("an embedded playground has no editor, never autosaves and opens the full o
   assert.equal(await page.getAttribute("button.play", "aria-pressed"), "true", "animating on open");
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")));
   assert.equal(stored.parts.nodes, "# mine\n", "the visitor's autosave is untouched");
-  await gotoPhase(page, 1, "PostFilter");
+  // Its options in the address open it at a cycle and phase, paused.
+  await page.goto(`${env.url}?embed&preset=preemption&autoplay=0&cycle=1&phase=PostFilter`);
+  await ready(page);
+  await page.waitForFunction(() => document.querySelector(".stage-label").textContent === "PostFilter");
+  assert.equal(await page.getAttribute("button.play", "aria-pressed"), "false");
   await shot(page, "15-embedded");
   // "Open in schedlab" opens the same scenario, editor included, in a new tab.
   const [popup] = await Promise.all([
