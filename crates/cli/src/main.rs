@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   schedlab run FILE [--output json|text|trace] [--seed N] [--controllers on|off]
+  schedlab import FILE...       print a scenario made from kubectl output (summary on stderr)
   schedlab config FILE          print the effective (defaulted) scheduler configuration
   schedlab bench [--nodes N] [--pods M] [--seed N]
   schedlab bench --scenario FILE [--seed N]   the web worker's work on FILE, natively";
@@ -18,6 +19,7 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("config") => config(&args[1..]),
+        Some("import") => import(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -67,6 +69,48 @@ fn config(args: &[String]) -> ExitCode {
         }
         Err(c) => c,
     }
+}
+
+/// `schedlab import FILE...`: reads `kubectl get -o yaml|json` or `kubectl cluster-info dump`
+/// output (`-` reads standard input) and prints a clean scenario; the summary goes to stderr.
+/// Fails only when an input cannot be read or nothing could be imported.
+fn import(args: &[String]) -> ExitCode {
+    if args.is_empty() {
+        eprintln!("error: import needs at least one FILE\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut texts = Vec::new();
+    for file in args {
+        let bytes = if file == "-" {
+            let mut b = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+        } else {
+            std::fs::read(file)
+        };
+        match bytes {
+            Ok(b) => match String::from_utf8(b) {
+                Ok(t) => texts.push((file.clone(), t)),
+                Err(e) => {
+                    eprintln!("error: {file}: not UTF-8 text (at byte {})", e.utf8_error().valid_up_to());
+                    return ExitCode::FAILURE;
+                }
+            },
+            Err(e) => {
+                eprintln!("error: {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let inputs: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (f.as_str(), t.as_str())).collect();
+    let report = schedlab_core::import::import_inputs(&inputs);
+    eprint!("{}", report.summary_text());
+    if report.scenario_text.is_empty() {
+        return ExitCode::FAILURE;
+    }
+    let files: Vec<&str> = args.iter().map(String::as_str).collect();
+    println!("# Imported by `schedlab import {}` (see docs/import.md).", files.join(" "));
+    print!("{}", report.scenario_text);
+    ExitCode::SUCCESS
 }
 
 fn run(args: &[String]) -> ExitCode {

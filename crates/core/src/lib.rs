@@ -11,6 +11,7 @@ pub mod controllers;
 pub mod dra;
 pub mod engine;
 pub mod framework;
+pub mod import;
 pub mod labels;
 pub mod load;
 pub mod output;

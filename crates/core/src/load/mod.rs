@@ -147,7 +147,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
 
 /// The kinds a scenario may hold: (apiVersion, kind, resource name in messages, namespaced).
 /// A kind a scenario may hold: apiVersion, kind, resource (as errors name it), namespaced.
-type KindEntry = (&'static str, &'static str, &'static str, bool);
+pub(crate) type KindEntry = (&'static str, &'static str, &'static str, bool);
 
 const KINDS: [KindEntry; 15] = [
     ("v1", "Node", "nodes", false),
@@ -174,7 +174,7 @@ const KINDS: [KindEntry; 15] = [
 
 /// The entry of every kind a scenario may hold: the core kinds, then each group of kinds that
 /// has its own loader module (which `Loader::object` hands them to).
-fn kind_entries() -> impl Iterator<Item = &'static KindEntry> {
+pub(crate) fn kind_entries() -> impl Iterator<Item = &'static KindEntry> {
     KINDS.iter().chain(workloads::KINDS.iter())
 }
 const CONFIG: (&str, &str) = ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration");

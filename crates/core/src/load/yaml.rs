@@ -510,7 +510,7 @@ fn clip(s: &str) -> String {
 
 /// YAML 1.1 typing of a plain scalar, as go-yaml v2 (behind kubectl) does it (but `y`/`n`). Returns
 /// `Val::Str` with an empty string when the scalar is a plain string (the caller keeps the text).
-fn resolve_plain(s: &str) -> Val {
+pub(crate) fn resolve_plain(s: &str) -> Val {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Val::Null,
         "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return Val::Bool(true),
