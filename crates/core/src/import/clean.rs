@@ -284,7 +284,22 @@ pub(super) fn assemble(
     if let Some(s) = status {
         o.insert("status".into(), s);
     }
+    for v in o.values_mut() {
+        drop_nulls(v);
+    }
     o
+}
+
+/// Removes null mapping values everywhere (in the API's JSON a null field is an unset one).
+fn drop_nulls(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, x| !x.is_null());
+            m.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
 }
 
 /// One step of a field path such as `spec.containers[0].foo`.
