@@ -371,6 +371,11 @@ pub const PRESETS: &[Preset] = &[
         title: "Over time: the 5-minute retry of a pod nothing wakes",
         text: include_str!("../../../assets/presets/retry-5min.yaml"),
     },
+    Preset {
+        id: "imported",
+        title: "Imported from a kind cluster: why is trainer Pending?",
+        text: include_str!("../../../assets/presets/imported.yaml"),
+    },
 ];
 
 pub const DEFAULT_PRESET: &str = "tour";

@@ -260,6 +260,26 @@ pub(super) fn convert(from: &str, kind: &str, obj: &mut Map<String, Value>) {
     }
 }
 
+/// A Job whose selector the apiserver generated (not `manualSelector`) loses it and the
+/// labels it put on the template: they name the cluster's UID, and the loader generates them
+/// again from the scenario's.
+pub(super) fn clean_job(obj: &mut Map<String, Value>) {
+    let Some(Value::Object(spec)) = obj.get_mut("spec") else { return };
+    if spec.get("manualSelector").and_then(Value::as_bool) == Some(true) {
+        return;
+    }
+    spec.remove("selector");
+    if let Some(Value::Object(labels)) = spec
+        .get_mut("template")
+        .and_then(|t| t.get_mut("metadata"))
+        .and_then(|m| m.get_mut("labels"))
+    {
+        for k in ["batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name", "controller-uid", "job-name"] {
+            labels.remove(k);
+        }
+    }
+}
+
 /// The object as the scenario holds it: apiVersion, kind, metadata, spec, the other fields in
 /// their order, then status.
 pub(super) fn assemble(

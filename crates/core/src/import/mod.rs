@@ -367,6 +367,9 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
+            if kind == "Job" {
+                clean::clean_job(&mut m);
+            }
             let meta = clean::clean_meta(m.get("metadata"), &mut stripped);
             let status = clean::clean_status(&kind, m.get("status"));
             let value = clean::assemble(&target, &kind, meta, m, status);

@@ -107,13 +107,15 @@ fn json_stream(text: &str, file: &str, read: &mut Read) {
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         match stream.next() {
             Some(Ok(v)) => {
-                pos += stream.byte_offset();
+                let end = stream.byte_offset();
+                let lines = json_item_lines(&rest[..end], line);
+                pos += end;
                 let at = Where {
                     file: file.to_string(),
                     line,
                     item: None,
                 };
-                expand(v, at, None, read);
+                expand_with_lines(v, at, None, &lines, read);
             }
             Some(Err(e)) => {
                 read.errors.push(Issue {
@@ -140,6 +142,79 @@ fn json_stream(text: &str, file: &str, read: &mut Read) {
             None => break,
         }
     }
+}
+
+/// The line of each item of a JSON value that is an array, or an object with an `items`
+/// array (a list): a scan that follows strings and nesting. `first_line` is the value's line.
+fn json_item_lines(text: &str, first_line: usize) -> Vec<usize> {
+    let top_array = text.starts_with('[');
+    let mut lines = Vec::new();
+    let (mut depth, mut line) = (0usize, first_line);
+    let (mut in_str, mut esc) = (false, false);
+    let mut str_start = 0;
+    let mut last_string = "";
+    let mut target = if top_array { Some(1) } else { None };
+    let mut expect = false;
+    for (i, c) in text.char_indices() {
+        if c == '\n' {
+            line += 1;
+        }
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+                if depth == 1 {
+                    last_string = &text[str_start..i];
+                }
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                if expect {
+                    lines.push(line);
+                    expect = false;
+                }
+                in_str = true;
+                str_start = i + 1;
+            }
+            '{' | '[' => {
+                if expect {
+                    lines.push(line);
+                    expect = false;
+                }
+                depth += 1;
+                if c == '[' && depth == 2 && !top_array && last_string == "items" {
+                    target = Some(2);
+                }
+                if c == '[' && target == Some(depth) {
+                    expect = true;
+                }
+            }
+            '}' | ']' => {
+                if c == ']' && target == Some(depth) {
+                    expect = false;
+                    if !top_array {
+                        target = None;
+                        last_string = "";
+                    }
+                }
+                depth = depth.saturating_sub(1);
+            }
+            ',' if target == Some(depth) => expect = true,
+            c if c.is_whitespace() || c == ':' || c == ',' => {}
+            _ => {
+                if expect {
+                    lines.push(line);
+                    expect = false;
+                }
+            }
+        }
+    }
+    lines
 }
 
 /// A YAML stream: documents separated by `---` (a syntax error loses only its document).
@@ -193,10 +268,6 @@ fn to_json(d: &YNode) -> Result<Value, String> {
     serde_json::to_value(d.to_value()).map_err(|e| format!("cannot be read as JSON: {e}"))
 }
 
-fn expand(v: Value, at: Where, list_kind: Option<(String, String)>, read: &mut Read) {
-    expand_with_lines(v, at, list_kind, &[], read);
-}
-
 /// The kind of the items of a typed list (`PodList` in `v1` → `v1`, `Pod`).
 fn typed_list_item(m: &Map<String, Value>) -> Option<(String, String)> {
     let kind = m.get("kind")?.as_str()?;
@@ -219,7 +290,7 @@ fn expand_with_lines(v: Value, at: Where, list_kind: Option<(String, String)>, l
                 let w = items_at(i);
                 // An array's items are objects (or lists) of their own.
                 match item {
-                    Value::Object(ref m) if is_list(m) => expand(item, w, None, read),
+                    Value::Object(ref m) if is_list(m) => expand_with_lines(item, w, None, &[], read),
                     other => read.objects.push(Raw {
                         value: other,
                         at: w,
