@@ -16,6 +16,9 @@ const WORKER_URL: &str = "./schedlab-worker_loader.js";
 /// Called with the text a `GeneratedText` request asked for.
 type TextWaiter = Box<dyn FnOnce(String)>;
 
+/// Called with what an `Import` request made: the scenario text and the report.
+type ImportWaiter = Box<dyn FnOnce(String, schedlab_core::import::ImportReport)>;
+
 #[derive(Default)]
 pub struct Bridge {
     worker: Option<Worker>,
@@ -42,6 +45,7 @@ pub struct Bridge {
     frame_last: Option<(u64, u32, bool)>,
     explain_id: u64,
     text_waiter: Option<(u64, TextWaiter)>,
+    import_waiter: Option<(u64, ImportWaiter)>,
     /// Playhead to restore after the next successful load: (cycle, offset within it, at end).
     pub keep_playhead: bool,
     /// A link's playhead (cycle, phase label), applied to the next run that loads.
@@ -284,6 +288,20 @@ pub fn generated_text(handle: BridgeHandle, spec: GenSpec, then: impl FnOnce(Str
     });
 }
 
+/// Asks the worker to import a cluster dump; `then` gets the scenario and the report (only the
+/// newest request's answer is delivered).
+pub fn import(
+    handle: BridgeHandle,
+    text: String,
+    then: impl FnOnce(String, schedlab_core::import::ImportReport) + 'static,
+) {
+    handle.update_value(|b| {
+        let id = b.id();
+        b.import_waiter = Some((id, Box::new(then)));
+        b.post(&Request::Import { id, text });
+    });
+}
+
 fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
     match r {
         Response::Ready => handle.update_value(|b| {
@@ -443,6 +461,18 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             });
             if let Some(Some(f)) = waiter {
                 f(text);
+            }
+        }
+        Response::Imported { id, text, report } => {
+            let waiter = handle.try_update_value(|b| match b.import_waiter.take() {
+                Some((i, f)) if i == id => Some(f),
+                other => {
+                    b.import_waiter = other;
+                    None
+                }
+            });
+            if let Some(Some(f)) = waiter {
+                f(text, *report);
             }
         }
         Response::Failed { id, message } => {

@@ -1,6 +1,7 @@
 //! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
 //! through postMessage).
 
+use schedlab_core::import::ImportReport;
 use schedlab_core::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,9 @@ pub enum Request {
     /// The YAML text of a generated scenario.
     #[serde(rename_all = "camelCase")]
     GeneratedText { id: u64, spec: GenSpec },
+    /// Import `kubectl` output (a cluster dump) into a scenario (`schedlab_core::import`).
+    #[serde(rename_all = "camelCase")]
+    Import { id: u64, text: String },
 }
 
 /// A load error placed in the scenario text (1-based; 0 = unknown).
@@ -93,5 +97,13 @@ pub enum Response {
     Failed {
         id: u64,
         message: String,
+    },
+    /// The scenario made from an `Import` (empty when nothing could be imported) and the report
+    /// (its `scenario_text` left empty: it is `text`).
+    #[serde(rename_all = "camelCase")]
+    Imported {
+        id: u64,
+        text: String,
+        report: Box<ImportReport>,
     },
 }

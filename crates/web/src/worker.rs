@@ -30,6 +30,15 @@ impl WorkerState {
                     text: format!("{nodes}\u{0}{pods}"),
                 });
             }
+            Request::Import { id, text } => {
+                let mut report = schedlab_core::import::import_str(&text);
+                let text = std::mem::take(&mut report.scenario_text);
+                post(Response::Imported {
+                    id,
+                    text,
+                    report: Box::new(report),
+                });
+            }
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
                     id,
@@ -112,6 +121,27 @@ mod tests {
         let mut out = Vec::new();
         w.handle(req, &mut |r| out.push(r), &|| 0.0);
         out
+    }
+
+    #[test]
+    fn import_answers_with_the_scenario_and_the_report() {
+        let mut w = WorkerState::default();
+        let dump = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: n}}\n- {apiVersion: v1, kind: Secret, metadata: {name: s}}\n";
+        let r = ask(
+            &mut w,
+            Request::Import {
+                id: 7,
+                text: dump.into(),
+            },
+        );
+        match &r[..] {
+            [Response::Imported { id: 7, text, report }] => {
+                assert!(text.contains("kind: Node"), "{text}");
+                assert!(report.scenario_text.is_empty());
+                assert_eq!(report.skipped_line().as_deref(), Some("skipped 1 Secret — Secret data is never read"));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

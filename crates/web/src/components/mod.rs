@@ -14,6 +14,7 @@ pub mod filter_matrix;
 pub mod generate_dialog;
 pub mod heatmap;
 pub mod help;
+pub mod import_dialog;
 pub mod node_card;
 pub mod notices;
 pub mod pipeline;

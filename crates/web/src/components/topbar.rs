@@ -129,6 +129,7 @@ pub fn TopBar() -> impl IntoView {
             <button class="btn" on:click=move |_| st.set_show_generate.set(true) aria-label="Generate a large cluster">
                 "Large cluster…"
             </button>
+            <crate::components::import_dialog::ImportButton/>
             <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
                 {status}
             </span>
