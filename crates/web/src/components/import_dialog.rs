@@ -58,13 +58,18 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
             return;
         }
         open.set(false);
+        let kept = st.saved.with_untracked(Saved::is_custom);
         st.replace_scenario(Saved {
             parts: scenario::split(&scenario_text),
             seed: st.saved.with_untracked(|s| s.seed),
             preset: None,
             generated: None,
         });
-        st.flash("Imported. A scenario you had written is kept as “My scenario”");
+        st.flash(if kept {
+            "Imported. Your scenario is kept as “My scenario” in the preset list"
+        } else {
+            "Imported"
+        });
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
