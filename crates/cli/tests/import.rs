@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/src/import/testdata").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/src/import/testdata")
+        .join(name)
 }
 
 fn schedlab() -> Command {
@@ -13,12 +15,18 @@ fn schedlab() -> Command {
 }
 
 const DUMPS: &[(&str, &str)] = &[
-    ("kind-list.yaml", "skipped 2 Events, 3 ConfigMaps, 1 Secret — Secret data is never read"),
+    (
+        "kind-list.yaml",
+        "skipped 2 Events, 3 ConfigMaps, 1 Secret — Secret data is never read",
+    ),
     ("minikube-concat.json", "imported 1 Node, 2 Pods"),
     ("managed-array.json", "skipped 1 ServiceAccount"),
     ("cluster-info-dump.txt", "left out the logs of 2 containers"),
     ("aks-old.yaml", "error: "),
-    ("kind-cluster.json", "imported 2 Services, 5 Deployments, 5 ReplicaSets, 2 DaemonSets, 1 Job, 4 Nodes, 22 Pods"),
+    (
+        "kind-cluster.json",
+        "imported 2 Services, 5 Deployments, 5 ReplicaSets, 2 DaemonSets, 1 Job, 4 Nodes, 22 Pods",
+    ),
 ];
 
 #[test]

@@ -290,11 +290,7 @@ pub fn generated_text(handle: BridgeHandle, spec: GenSpec, then: impl FnOnce(Str
 
 /// Asks the worker to import a cluster dump; `then` gets the scenario and the report (only the
 /// newest request's answer is delivered).
-pub fn import(
-    handle: BridgeHandle,
-    text: String,
-    then: impl FnOnce(String, schedlab_core::import::ImportReport) + 'static,
-) {
+pub fn import(handle: BridgeHandle, text: String, then: impl FnOnce(String, schedlab_core::import::ImportReport) + 'static) {
     handle.update_value(|b| {
         let id = b.id();
         b.import_waiter = Some((id, Box::new(then)));

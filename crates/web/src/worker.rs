@@ -127,18 +127,15 @@ mod tests {
     fn import_answers_with_the_scenario_and_the_report() {
         let mut w = WorkerState::default();
         let dump = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: n}}\n- {apiVersion: v1, kind: Secret, metadata: {name: s}}\n";
-        let r = ask(
-            &mut w,
-            Request::Import {
-                id: 7,
-                text: dump.into(),
-            },
-        );
+        let r = ask(&mut w, Request::Import { id: 7, text: dump.into() });
         match &r[..] {
             [Response::Imported { id: 7, text, report }] => {
                 assert!(text.contains("kind: Node"), "{text}");
                 assert!(report.scenario_text.is_empty());
-                assert_eq!(report.skipped_line().as_deref(), Some("skipped 1 Secret — Secret data is never read"));
+                assert_eq!(
+                    report.skipped_line().as_deref(),
+                    Some("skipped 1 Secret — Secret data is never read")
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -235,7 +235,10 @@ pub(super) fn convert(from: &str, kind: &str, obj: &mut Map<String, Value>) {
     let Some(Value::Object(spec)) = obj.get_mut("spec") else { return };
     if kind == "PodDisruptionBudget" {
         if let Some(Value::Object(sel)) = spec.get_mut("selector") {
-            let empty = |k: &str| sel.get(k).is_none_or(|v| v.is_null() || v.as_array().is_some_and(Vec::is_empty) || v.as_object().is_some_and(Map::is_empty));
+            let empty = |k: &str| {
+                sel.get(k)
+                    .is_none_or(|v| v.is_null() || v.as_array().is_some_and(Vec::is_empty) || v.as_object().is_some_and(Map::is_empty))
+            };
             if empty("matchLabels") && empty("matchExpressions") {
                 sel.insert(
                     "matchExpressions".into(),
@@ -274,7 +277,12 @@ pub(super) fn clean_job(obj: &mut Map<String, Value>) {
         .and_then(|t| t.get_mut("metadata"))
         .and_then(|m| m.get_mut("labels"))
     {
-        for k in ["batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name", "controller-uid", "job-name"] {
+        for k in [
+            "batch.kubernetes.io/controller-uid",
+            "batch.kubernetes.io/job-name",
+            "controller-uid",
+            "job-name",
+        ] {
             labels.remove(k);
         }
     }
@@ -353,7 +361,9 @@ fn parse_path(path: &str) -> Vec<Step> {
 /// Removes the field at `path`; false when the path does not lead to it.
 pub(super) fn remove_path(obj: &mut Map<String, Value>, path: &str) -> bool {
     let steps = parse_path(path);
-    let Some((Step::Key(last), parents)) = steps.split_last() else { return false };
+    let Some((Step::Key(last), parents)) = steps.split_last() else {
+        return false;
+    };
     let mut cur: &mut Value = match parents.first() {
         Some(Step::Key(k)) => match obj.get_mut(k) {
             Some(v) => v,

@@ -24,10 +24,7 @@ fn plain_ok(s: &str) -> bool {
     if s.ends_with([' ', ':']) || s.contains(": ") || s.contains(" #") {
         return false;
     }
-    if !s
-        .chars()
-        .all(|c| c.is_alphanumeric() || " -._/=+@:,()<>%*!?&~^$;|".contains(c))
-    {
+    if !s.chars().all(|c| c.is_alphanumeric() || " -._/=+@:,()<>%*!?&~^$;|".contains(c)) {
         return false;
     }
     matches!(resolve_plain(s), Val::Str(_))

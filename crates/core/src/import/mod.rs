@@ -303,8 +303,12 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
                 continue;
             };
             let given = |k: &str| m.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-            let api_version = given("apiVersion").or_else(|| raw.list_kind.as_ref().map(|l| l.0.clone())).unwrap_or_default();
-            let kind = given("kind").or_else(|| raw.list_kind.as_ref().map(|l| l.1.clone())).unwrap_or_default();
+            let api_version = given("apiVersion")
+                .or_else(|| raw.list_kind.as_ref().map(|l| l.0.clone()))
+                .unwrap_or_default();
+            let kind = given("kind")
+                .or_else(|| raw.list_kind.as_ref().map(|l| l.1.clone()))
+                .unwrap_or_default();
             let name = clean::meta_str(&m, "name").unwrap_or_default();
             if kind.is_empty() {
                 rep.errors.push(Issue {
@@ -331,7 +335,9 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
             let (target, namespaced) = match (entry, old) {
                 (Some(&(av, _, _, ns)), _) if av != "policy/v1beta1" => (av.to_string(), ns),
                 (_, Some(&(_, _, to))) => {
-                    let ns = load::kind_entries().find(|(av, k, _, _)| *av == to && *k == kind).is_some_and(|e| e.3);
+                    let ns = load::kind_entries()
+                        .find(|(av, k, _, _)| *av == to && *k == kind)
+                        .is_some_and(|e| e.3);
                     (to.to_string(), ns)
                 }
                 _ => {
@@ -346,11 +352,18 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
                             None => skipped.push(KindCount { kind, count: 1 }),
                         }
                     } else {
-                        let shown = if api_version.is_empty() { "(none)".to_string() } else { api_version.clone() };
+                        let shown = if api_version.is_empty() {
+                            "(none)".to_string()
+                        } else {
+                            api_version.clone()
+                        };
                         rep.errors.push(Issue {
                             at: Some(raw.at),
                             object: Some(label(&kind, "", &name)),
-                            message: format!("{kind} in version {shown} cannot be imported (known versions: {})", known.join(", ")),
+                            message: format!(
+                                "{kind} in version {shown} cannot be imported (known versions: {})",
+                                known.join(", ")
+                            ),
                         });
                     }
                     continue;
@@ -374,7 +387,9 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
             let status = clean::clean_status(&kind, m.get("status"));
             let value = clean::assemble(&target, &kind, meta, m, status);
             let namespace = if namespaced {
-                clean::meta_str(&value, "namespace").filter(|s| !s.is_empty()).unwrap_or_else(|| "default".into())
+                clean::meta_str(&value, "namespace")
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "default".into())
             } else {
                 String::new()
             };
@@ -437,7 +452,13 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
     //    scenario's document order is its creation order and its queue order).
     objects.sort_by(|a, b| {
         let (ra, rb) = (rank(&a.kind), rank(&b.kind));
-        ra.cmp(&rb).then_with(|| if a.kind == "Pod" && b.kind == "Pod" { a.created.cmp(&b.created) } else { std::cmp::Ordering::Equal })
+        ra.cmp(&rb).then_with(|| {
+            if a.kind == "Pod" && b.kind == "Pod" {
+                a.created.cmp(&b.created)
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
     });
 
     // 7. The whole scenario must load: objects the loader still refuses (cross-object checks)
@@ -511,7 +532,8 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
     }
     for (kind, fields) in &ignored {
         let list: Vec<&str> = fields.iter().map(String::as_str).collect();
-        rep.notes.push(format!("{kind}: ignored fields the simulator does not model: {}", list.join(", ")));
+        rep.notes
+            .push(format!("{kind}: ignored fields the simulator does not model: {}", list.join(", ")));
     }
     for (name, value, from) in made_classes {
         rep.notes.push(format!(
@@ -537,7 +559,8 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
         ));
     }
     if duplicates > 0 {
-        rep.notes.push(format!("{} given twice: the first kept", count(duplicates, "object")));
+        rep.notes
+            .push(format!("{} given twice: the first kept", count(duplicates, "object")));
     }
     if stripped.annotations > 0 {
         rep.notes.push(format!(
@@ -546,10 +569,14 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
         ));
     }
     if log_sections > 0 {
-        rep.notes.push(format!("left out the logs of {} (cluster-info dump)", count(log_sections, "container")));
+        rep.notes.push(format!(
+            "left out the logs of {} (cluster-info dump)",
+            count(log_sections, "container")
+        ));
     }
     if text_lines > 0 {
-        rep.notes.push(format!("left out {} of text between the documents", count(text_lines, "line")));
+        rep.notes
+            .push(format!("left out {} of text between the documents", count(text_lines, "line")));
     }
     if !objects.is_empty() {
         rep.notes.push(
@@ -585,14 +612,22 @@ fn pod_spec(o: &mut Obj) -> Option<&mut Map<String, Value>> {
 /// Pods naming a PriorityClass lose `priority` and `preemptionPolicy` (admission sets them
 /// from the class again); a class missing from the input is made from the first such pod.
 fn priority(objects: &mut Vec<Obj>, made: &mut Vec<(String, i64, String)>) {
-    let mut classes: HashSet<String> = ["system-node-critical", "system-cluster-critical"].iter().map(|s| s.to_string()).collect();
+    let mut classes: HashSet<String> = ["system-node-critical", "system-cluster-critical"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     classes.extend(objects.iter().filter(|o| o.kind == "PriorityClass").map(|o| o.name.clone()));
     let mut new = Vec::new();
     for o in objects.iter_mut().filter(|o| o.kind == "Pod") {
         let label = o.label();
         let at = o.at.clone();
         let Some(spec) = pod_spec(o) else { continue };
-        let Some(class) = spec.get("priorityClassName").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string) else {
+        let Some(class) = spec
+            .get("priorityClassName")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+        else {
             continue;
         };
         let value = spec.remove("priority").and_then(|v| v.as_i64()).unwrap_or(0);
@@ -627,7 +662,9 @@ fn priority(objects: &mut Vec<Obj>, made: &mut Vec<(String, i64, String)>) {
 fn fit(o: &mut Obj, ignored: &mut BTreeMap<String, BTreeSet<String>>) -> Result<(), String> {
     for _ in 0..200 {
         let text = emit::document(&o.value);
-        let Err(errs) = load::load_str(&text, "import") else { return Ok(()) };
+        let Err(errs) = load::load_str(&text, "import") else {
+            return Ok(());
+        };
         let mut removed = false;
         for e in &errs.errors {
             match e.reason {
@@ -683,7 +720,12 @@ fn node_state(o: &mut Obj, warnings: &mut Vec<Issue>, tainted: &mut usize) {
         .get("spec")
         .and_then(|sp| sp.get("taints"))
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|t| t.get("key").and_then(Value::as_str)).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| t.get("key").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
     let mut added = false;
     for (ty, st, why) in &conds {
@@ -724,7 +766,12 @@ fn pod_state(o: &Obj, nodes: &HashSet<String>, warnings: &mut Vec<Issue>, finish
     let status = o.value.get("status").and_then(Value::as_object);
     let empty = Map::new();
     let st = status.unwrap_or(&empty);
-    let node = o.value.get("spec").and_then(|sp| sp.get("nodeName")).and_then(Value::as_str).filter(|n| !n.is_empty());
+    let node = o
+        .value
+        .get("spec")
+        .and_then(|sp| sp.get("nodeName"))
+        .and_then(Value::as_str)
+        .filter(|n| !n.is_empty());
     let phase = match s(st, "phase") {
         "" if node.is_some() => "Running",
         "" => "Pending",
@@ -763,14 +810,20 @@ fn pod_state(o: &Obj, nodes: &HashSet<String>, warnings: &mut Vec<Issue>, finish
             }
         }
         (_, None) => {
-            let sched = conditions(o.value.get("status")).into_iter().find(|c| s(c, "type") == "PodScheduled");
+            let sched = conditions(o.value.get("status"))
+                .into_iter()
+                .find(|c| s(c, "type") == "PodScheduled");
             if let Some(c) = sched.filter(|c| s(c, "status") == "False") {
                 let reason = s(c, "reason");
                 let msg = s(c, "message");
                 say(format!(
                     "Pending ({}){}",
                     if reason.is_empty() { "not scheduled" } else { reason },
-                    if msg.is_empty() { String::new() } else { format!(": the cluster's scheduler said: {}", clip(msg)) }
+                    if msg.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": the cluster's scheduler said: {}", clip(msg))
+                    }
                 ));
             }
         }
@@ -798,7 +851,9 @@ fn drop_beta_labels(objects: &mut [Obj]) -> usize {
     let unused: Vec<(&str, &str)> = BETA_LABELS.iter().copied().filter(|(beta, _)| !others.contains(beta)).collect();
     let mut n = 0;
     for o in objects.iter_mut().filter(|o| o.kind == "Node") {
-        let Some(Value::Object(labels)) = o.value.get_mut("metadata").and_then(|m| m.get_mut("labels")) else { continue };
+        let Some(Value::Object(labels)) = o.value.get_mut("metadata").and_then(|m| m.get_mut("labels")) else {
+            continue;
+        };
         for (beta, stable) in &unused {
             if labels.get(*beta).is_some() && labels.get(*beta) == labels.get(*stable) {
                 labels.remove(*beta);

@@ -70,7 +70,10 @@ pub(super) fn read(text: &str, file: &str) -> Read {
     } else {
         text
     };
-    let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').chars().next();
+    let first = text
+        .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .chars()
+        .next();
     if matches!(first, Some('{') | Some('[')) {
         json_stream(text, file, &mut read);
     } else {

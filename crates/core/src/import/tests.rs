@@ -172,7 +172,8 @@ fn every_input_shape_imports_loads_and_runs() {
             assert!(errors.is_empty(), "{}: unexpected errors {errors:?}", c.name);
         }
         // The scenario loads, the controllers and the scheduler run on it.
-        let mut sc = crate::load_str(&rep.scenario_text, "imported.yaml").unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, rep.scenario_text));
+        let mut sc =
+            crate::load_str(&rep.scenario_text, "imported.yaml").unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, rep.scenario_text));
         crate::controllers::run(&mut sc, 1);
         let mut engine = Engine::new(sc, EngineOptions::default());
         engine.run();
@@ -254,7 +255,13 @@ fn a_missing_priority_class_is_made_from_the_pods_priority() {
     let sc = crate::load_str(&rep.scenario_text, "f.yaml").expect("loads");
     assert_eq!(sc.pods[0].spec.priority, Some(5000));
     assert_eq!(sc.pods[0].spec.preemption_policy.as_deref(), Some("Never"));
-    assert!(rep.notes.iter().any(|n| n.contains("made PriorityClass batch-high (value 5000) from the priority of Pod default/p")), "{:?}", rep.notes);
+    assert!(
+        rep.notes
+            .iter()
+            .any(|n| n.contains("made PriorityClass batch-high (value 5000) from the priority of Pod default/p")),
+        "{:?}",
+        rep.notes
+    );
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -262,7 +269,11 @@ fn objects_given_twice_are_kept_once() {
     let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n";
     let rep = import_inputs(&[("a.yaml", node), ("b.yaml", node)]);
     assert_eq!(rep.imported_line(), "imported 1 Node");
-    assert!(rep.notes.iter().any(|n| n == "1 object given twice: the first kept"), "{:?}", rep.notes);
+    assert!(
+        rep.notes.iter().any(|n| n == "1 object given twice: the first kept"),
+        "{:?}",
+        rep.notes
+    );
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -282,7 +293,9 @@ fn plurals() {
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn strings_that_yaml_would_retype_are_quoted() {
     let mut m = Map::new();
-    for s in ["yes", "no", "on", "0755", "1.0", "", "~", "null", "12", "- x", "a: b", "#x", "true", "0x1F", "1e3"] {
+    for s in [
+        "yes", "no", "on", "0755", "1.0", "", "~", "null", "12", "- x", "a: b", "#x", "true", "0x1F", "1e3",
+    ] {
         m.insert(format!("k{s}"), Value::String(s.into()));
     }
     m.insert("plain".into(), Value::String("kubernetes.io/hostname".into()));
