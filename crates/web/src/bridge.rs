@@ -231,7 +231,15 @@ fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
             ),
             None => {
                 let (text, map) = crate::scenario::join(&source.parts);
-                (Request::Load { id, text, seed: source.seed }, map)
+                (
+                    Request::Load {
+                        id,
+                        text,
+                        seed: source.seed,
+                        controllers: source.controllers,
+                    },
+                    map,
+                )
             }
         };
         let job = LoadJob { id, map, source, fallback };

@@ -5,7 +5,9 @@
 //! - Version 1 (the first release): `#s=<payload>`, the scenario only.
 //! - Version 2: `#v=2&s=<payload>&cycle=6&phase=Filter&tab=pods&view=events`; every key but
 //!   `v` is optional (a link without `s` keeps the visitor's own scenario and only moves the
-//!   view). Unknown keys are ignored, so later versions can add some.
+//!   view). Unknown keys are ignored, so later versions can add some. `ctl=off` turns the
+//!   workload controllers off (written only when they are off: on is the default, and links
+//!   made before the toggle existed open with them on).
 //!
 //! `<payload>` is the scenario as JSON, deflate-raw compressed, base64url (`storage::encode`).
 
@@ -24,6 +26,8 @@ pub struct LinkState {
     pub tab: Option<String>,
     /// The lower panel (`cycle`, `events`, `profiles`).
     pub view: Option<String>,
+    /// The workload controllers (`ctl=on|off`); `None` leaves them as the scenario has them.
+    pub controllers: Option<bool>,
 }
 
 /// Why a hash could not be read.
@@ -90,6 +94,13 @@ pub fn parse(hash: &str) -> Result<Option<LinkState>, LinkError> {
             "phase" if is_word(v) => st.phase = Some(v.to_string()),
             "tab" if is_word(v) => st.tab = Some(v.to_string()),
             "view" if is_word(v) => st.view = Some(v.to_string()),
+            "ctl" => {
+                st.controllers = Some(match v {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad()),
+                })
+            }
             "phase" | "tab" | "view" | "s" => return Err(bad()),
             _ => {}
         }
@@ -116,6 +127,9 @@ pub fn to_hash(st: &LinkState) -> String {
         if let Some(v) = v.as_deref().filter(|v| is_word(v)) {
             put(k, v);
         }
+    }
+    if st.controllers == Some(false) {
+        put("ctl", "off");
     }
     out
 }
@@ -148,6 +162,7 @@ mod tests {
             phase: Some("Filter".into()),
             tab: Some("pods".into()),
             view: Some("events".into()),
+            controllers: None,
         };
         let h = to_hash(&st);
         assert_eq!(h, "#v=2&s=pay-load_1&cycle=6&phase=Filter&tab=pods&view=events");
@@ -159,6 +174,32 @@ mod tests {
         let st = parse("#v=2&cycle=3&later=thing").unwrap().unwrap();
         assert_eq!(st.payload, None);
         assert_eq!(st.cycle, Some(3));
+    }
+
+    #[test]
+    fn controllers_off_travels_and_on_is_the_default() {
+        let mut st = LinkState {
+            payload: Some("p".into()),
+            controllers: Some(false),
+            ..LinkState::default()
+        };
+        assert_eq!(to_hash(&st), "#v=2&s=p&ctl=off");
+        assert_eq!(parse("#v=2&s=p&ctl=off").unwrap(), Some(st.clone()));
+        // On is the default: not written, and links without the key leave it alone.
+        st.controllers = Some(true);
+        assert_eq!(to_hash(&st), "#v=2&s=p");
+        assert_eq!(parse("#v=2&s=p").unwrap().unwrap().controllers, None);
+        assert_eq!(parse("#v=2&ctl=on").unwrap().unwrap().controllers, Some(true));
+        // Keys this version does not know are ignored, next to the ones it knows.
+        let st = parse("#v=2&s=p&ctl=off&zoom=3&later").unwrap().unwrap();
+        assert_eq!((st.payload.as_deref(), st.controllers), (Some("p"), Some(false)));
+        assert_eq!(
+            parse("#v=2&ctl=maybe"),
+            Err(LinkError::BadValue {
+                key: "ctl".into(),
+                value: "maybe".into()
+            })
+        );
     }
 
     #[test]

@@ -17,9 +17,16 @@ pub struct GenSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "camelCase")]
 pub enum Request {
-    /// Load and run a scenario; the previous run stays when this one is invalid.
+    /// Load and run a scenario; the previous run stays when this one is invalid. With
+    /// `controllers`, the workload controllers create their pods first.
     #[serde(rename_all = "camelCase")]
-    Load { id: u64, text: String, seed: u64 },
+    Load {
+        id: u64,
+        text: String,
+        seed: u64,
+        #[serde(default = "yes")]
+        controllers: bool,
+    },
     /// Generate a synthetic cluster, then load and run it.
     #[serde(rename_all = "camelCase")]
     Generate { id: u64, spec: GenSpec, seed: u64 },
@@ -42,6 +49,10 @@ pub enum Request {
     /// Import `kubectl` output (a cluster dump) into a scenario (`schedlab_core::import`).
     #[serde(rename_all = "camelCase")]
     Import { id: u64, text: String },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A load error placed in the scenario text (1-based; 0 = unknown).

@@ -39,7 +39,7 @@ impl Part {
     pub fn hint(self) -> &'static str {
         match self {
             Part::Nodes => "v1 Node objects",
-            Part::Pods => "v1 Pod objects: with spec.nodeName they already run; the others are queued in this order",
+            Part::Pods => "v1 Pod objects (with spec.nodeName they already run; the others are queued in this order) and the workloads that make pods: Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs",
             Part::Other => "PriorityClasses, PodDisruptionBudgets, Namespaces, volumes, storage classes, CSI objects",
             Part::Config => "One KubeSchedulerConfiguration (profiles); empty means the default profile",
         }
@@ -233,6 +233,11 @@ fn part_of(kind: Option<&str>) -> Part {
     match kind {
         Some("Node") | Some("NodeList") => Part::Nodes,
         Some("Pod") | Some("PodList") => Part::Pods,
+        // Workloads make pods: they sit with them.
+        Some(
+            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "ReplicationController" | "DeploymentList"
+            | "ReplicaSetList" | "StatefulSetList" | "DaemonSetList" | "JobList" | "ReplicationControllerList",
+        ) => Part::Pods,
         Some("KubeSchedulerConfiguration") => Part::Config,
         _ => Part::Other,
     }
@@ -395,6 +400,14 @@ pub struct Saved {
     /// A generated large cluster (its text is not kept: it is regenerated from the spec).
     #[serde(default)]
     pub generated: Option<GenSpec>,
+    /// Whether the workload controllers create their pods before scheduling (on unless the
+    /// user turned them off; saved scenarios and links from before the toggle have them on).
+    #[serde(default = "controllers_default")]
+    pub controllers: bool,
+}
+
+fn controllers_default() -> bool {
+    true
 }
 
 impl Saved {
@@ -409,6 +422,7 @@ impl Saved {
             seed: 1,
             preset: Some(p.id.to_string()),
             generated: None,
+            controllers: true,
         }
     }
 }
@@ -418,15 +432,23 @@ impl Saved {
 pub enum Template {
     Node,
     Pod,
+    Deployment,
+    DaemonSet,
+    StatefulSet,
+    Job,
     PriorityClass,
     Pdb,
     Config,
 }
 
 impl Template {
-    pub const ALL: [Template; 5] = [
+    pub const ALL: [Template; 9] = [
         Template::Node,
         Template::Pod,
+        Template::Deployment,
+        Template::DaemonSet,
+        Template::StatefulSet,
+        Template::Job,
         Template::PriorityClass,
         Template::Pdb,
         Template::Config,
@@ -436,6 +458,10 @@ impl Template {
         match self {
             Template::Node => "Node",
             Template::Pod => "Pod",
+            Template::Deployment => "Deployment",
+            Template::DaemonSet => "DaemonSet",
+            Template::StatefulSet => "StatefulSet",
+            Template::Job => "Job",
             Template::PriorityClass => "PriorityClass",
             Template::Pdb => "PDB",
             Template::Config => "Profile config",
@@ -444,7 +470,7 @@ impl Template {
     pub fn part(self) -> Part {
         match self {
             Template::Node => Part::Nodes,
-            Template::Pod => Part::Pods,
+            Template::Pod | Template::Deployment | Template::DaemonSet | Template::StatefulSet | Template::Job => Part::Pods,
             Template::PriorityClass | Template::Pdb => Part::Other,
             Template::Config => Part::Config,
         }
@@ -474,6 +500,30 @@ impl Template {
                 let n = free("pod");
                 format!(
                     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {n}\n  labels:\n    app: {n}\nspec:\n  containers:\n  - name: app\n    image: registry.example.com/app:1.0\n    resources:\n      requests:\n        cpu: 500m\n        memory: 512Mi\n"
+                )
+            }
+            Template::Deployment => {
+                let n = free("web");
+                format!(
+                    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {n}\nspec:\n  replicas: 3  # the controller makes a ReplicaSet, which makes the pods\n  selector:\n    matchLabels:\n      app: {n}\n  template:\n    metadata:\n      labels:\n        app: {n}\n    spec:\n      containers:\n      - name: app\n        image: registry.example.com/app:1.0\n        resources:\n          requests:\n            cpu: 250m\n            memory: 256Mi\n"
+                )
+            }
+            Template::DaemonSet => {
+                let n = free("agent");
+                format!(
+                    "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: {n}\nspec:  # one pod per node it may run on, pinned to that node\n  selector:\n    matchLabels:\n      app: {n}\n  template:\n    metadata:\n      labels:\n        app: {n}\n    spec:\n      containers:\n      - name: agent\n        image: registry.example.com/agent:1.0\n        resources:\n          requests:\n            cpu: 100m\n            memory: 64Mi\n"
+                )
+            }
+            Template::StatefulSet => {
+                let n = free("db");
+                format!(
+                    "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {n}\nspec:\n  replicas: 3  # pods {n}-0, {n}-1, {n}-2, kept apart when they can be\n  serviceName: {n}\n  selector:\n    matchLabels:\n      app: {n}\n  template:\n    metadata:\n      labels:\n        app: {n}\n    spec:\n      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 100\n            podAffinityTerm:\n              topologyKey: kubernetes.io/hostname\n              labelSelector:\n                matchLabels:\n                  app: {n}\n      containers:\n      - name: db\n        image: registry.example.com/db:1.0\n        resources:\n          requests:\n            cpu: 500m\n            memory: 1Gi\n"
+                )
+            }
+            Template::Job => {
+                let n = free("job");
+                format!(
+                    "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {n}\nspec:\n  parallelism: 2  # pods at once\n  completions: 4\n  template:\n    metadata:\n      labels:\n        app: {n}\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: work\n        image: registry.example.com/batch:1.0\n        resources:\n          requests:\n            cpu: \"1\"\n            memory: 1Gi\n"
                 )
             }
             Template::PriorityClass => {
@@ -571,6 +621,16 @@ mod tests {
     }
 
     #[test]
+    fn saved_scenarios_from_before_the_toggle_have_controllers_on() {
+        let old = r#"{"parts":{"nodes":"","pods":"","other":"","config":""},"seed":3,"preset":null}"#;
+        let s: Saved = serde_json::from_str(old).unwrap();
+        assert!(s.controllers);
+        let off = Saved { controllers: false, ..s };
+        let back: Saved = serde_json::from_str(&serde_json::to_string(&off).unwrap()).unwrap();
+        assert!(!back.controllers);
+    }
+
+    #[test]
     fn templates_get_fresh_names_and_load() {
         let mut parts = Parts::default();
         for t in Template::ALL {
@@ -580,7 +640,23 @@ mod tests {
         }
         let n2 = Template::Node.text(&parts);
         assert!(n2.contains("name: node-2"), "{n2}");
+        for (t, second) in [
+            (Template::Deployment, "name: web-2"),
+            (Template::DaemonSet, "name: agent-2"),
+            (Template::StatefulSet, "name: db-2"),
+            (Template::Job, "name: job-2"),
+        ] {
+            let again = t.text(&parts);
+            assert!(again.contains(second), "{again}");
+            // Workloads go with the pods, where `split` puts them too.
+            assert_eq!(part_of(doc_kind(&again)), Part::Pods);
+        }
         let (joined, _) = join(&parts);
-        schedlab_core::load_str(&joined, "t").unwrap_or_else(|e| panic!("{e}"));
+        let mut sc = schedlab_core::load_str(&joined, "t").unwrap_or_else(|e| panic!("{e}"));
+        // Every workload template makes pods once the controllers run.
+        let report = schedlab_core::controllers::run(&mut sc, 1);
+        for owner in ["web-1", "agent-1", "db-1", "job-1"] {
+            assert!(report.pods.iter().any(|p| p.contains(owner)), "{owner}: {report:?}");
+        }
     }
 }

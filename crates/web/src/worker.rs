@@ -4,7 +4,7 @@
 
 use crate::generate;
 use crate::protocol::{LoadIssue, Request, Response};
-use schedlab_core::view::Session;
+use schedlab_core::view::{Session, SessionOptions};
 
 #[derive(Default)]
 pub struct WorkerState {
@@ -17,11 +17,17 @@ impl WorkerState {
     /// reads a millisecond clock.
     pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         match req {
-            Request::Load { id, text, seed } => self.load(id, &text, seed, post, now),
+            Request::Load {
+                id,
+                text,
+                seed,
+                controllers,
+            } => self.load(id, &text, seed, controllers, post, now),
             Request::Generate { id, spec, seed } => {
                 let (nodes, pods) = generate::generate(&spec);
                 let text = format!("{nodes}---\n{pods}");
-                self.load(id, &text, seed, post, now);
+                // Generated clusters hold pods only: no controller has anything to do.
+                self.load(id, &text, seed, false, post, now);
             }
             Request::GeneratedText { id, spec } => {
                 let (nodes, pods) = generate::generate(&spec);
@@ -71,7 +77,15 @@ impl WorkerState {
         }
     }
 
-    fn load(&mut self, id: u64, text: &str, seed: u64, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
+    fn load(
+        &mut self,
+        id: u64,
+        text: &str,
+        seed: u64,
+        controllers: bool,
+        post: &mut dyn FnMut(Response),
+        now: &dyn Fn() -> f64,
+    ) {
         let t0 = now();
         match schedlab_core::load_str(text, "scenario.yaml") {
             Err(errs) => post(Response::Invalid {
@@ -90,7 +104,7 @@ impl WorkerState {
                 let pods = sc.pods.len() as u32;
                 let t1 = now();
                 let mut last = t1;
-                let session = Session::with_progress(sc, seed, &mut |cycles| {
+                let session = Session::with_options(sc, SessionOptions { seed, controllers }, &mut |cycles| {
                     let t = now();
                     if t - last > 100.0 {
                         last = t;
@@ -151,6 +165,7 @@ mod tests {
                 id: 1,
                 text: good.into(),
                 seed: 1,
+                controllers: true,
             },
         );
         let Some(Response::Loaded { run, .. }) = r.last() else {
@@ -164,6 +179,7 @@ mod tests {
                 id: 2,
                 text: bad.into(),
                 seed: 1,
+                controllers: true,
             },
         );
         match &r[..] {

@@ -99,6 +99,10 @@ pub fn App() -> impl IntoView {
             if let Some(c) = ls.cycle {
                 bridge.update_value(|b| b.seek_after_load = Some((c, ls.phase.clone())));
             }
+            let ctl = ls.controllers;
+            if let (Some(on), None) = (ctl, &ls.payload) {
+                st.set_saved.update(|s| s.controllers = on);
+            }
             if let Some(payload) = ls.payload {
                 set_link_pending.set(true);
                 // This tab's own address from before a reload: the autosave is at least as new
@@ -108,7 +112,10 @@ pub fn App() -> impl IntoView {
                 spawn_local(async move {
                     match storage::decode(&payload).await {
                         Ok(_) if own => {}
-                        Ok(saved) => {
+                        Ok(mut saved) => {
+                            if let Some(on) = ctl {
+                                saved.controllers = on;
+                            }
                             if st.saved.with_untracked(|s| *s != saved) {
                                 st.replace_scenario(saved);
                                 if !embed {
@@ -510,6 +517,7 @@ pub fn link_state(st: AppState, payload: Option<String>) -> link::LinkState {
         phase,
         tab: (!st.embed).then(|| st.tab.get().id().to_string()),
         view: Some(st.lower.get().id().to_string()),
+        controllers: Some(st.saved.with(|s| s.controllers)),
     }
 }
 

@@ -184,6 +184,7 @@ pub fn Editor() -> impl IntoView {
                 seed,
                 preset: None,
                 generated: None,
+                controllers: st.saved.with_untracked(|s| s.controllers),
             });
         });
     };

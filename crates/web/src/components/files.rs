@@ -87,6 +87,7 @@ pub fn FileChoice(pending: PendingFile) -> impl IntoView {
             seed: st.saved.with_untracked(|s| s.seed),
             preset: None,
             generated: None,
+            controllers: st.saved.with_untracked(|s| s.controllers),
         });
     };
     let add = move |_| {

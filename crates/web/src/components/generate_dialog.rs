@@ -23,6 +23,7 @@ pub fn GenerateDialog() -> impl IntoView {
             seed: st.saved.with_untracked(|s| s.seed),
             preset: None,
             generated: Some(spec),
+            controllers: st.saved.with_untracked(|s| s.controllers),
         });
     };
     let num = move |label: &'static str, get: ReadSignal<u32>, set: WriteSignal<u32>, max: u32, name: &'static str| {

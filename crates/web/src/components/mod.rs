@@ -1,7 +1,9 @@
 //! The playground's components, one per file.
 
 pub mod app;
+pub mod claims;
 pub mod cluster;
+pub mod controllers_toggle;
 pub mod cycle;
 pub mod editor;
 pub mod embed_dialog;
@@ -17,6 +19,7 @@ pub mod help;
 pub mod import_dialog;
 pub mod node_card;
 pub mod notices;
+pub mod owner;
 pub mod pipeline;
 pub mod pod_chip;
 pub mod preemption;

@@ -1,6 +1,7 @@
 //! A pod as a chip: its name, a glyph for its state (colour is never the only signal) and its
 //! priority and requests on hover.
 
+use crate::components::owner;
 use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
@@ -84,25 +85,36 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
                         req.push(format!("{} {}", c.name, fmt::amount(c, v)));
                     }
                 }
-                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone()))
+                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone(), p.created_by.clone()))
             })
         })
-        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()))
+        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None))
     });
     let name = move || info.with(|i| i.0.clone());
     let title = move || {
-        info.with(|(name, prio, req, profile)| {
-            if req.is_empty() {
+        info.with(|(name, prio, req, profile, owner)| {
+            let mut t = if req.is_empty() {
                 format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
             } else {
                 format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
+            };
+            if let Some(o) = owner {
+                t.push_str(&format!("; created by {o}"));
             }
+            t
+        })
+    };
+    let mark = move || {
+        info.with(|i| i.4.clone()).map(|o| {
+            let t = format!("created by {o}");
+            view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
         })
     };
     view! {
         <span class=format!("chip {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title>
             {state.glyph()}
             {name}
+            {mark}
         </span>
     }
 }

@@ -1,6 +1,7 @@
 //! The scheduling queue at the playhead: the pod in flight, activeQ in pop order, backoffQ with
 //! the remaining backoff, the unschedulable pool with reasons, gated pods with their gates.
 
+use crate::components::owner::{self, QueueEntry};
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
@@ -114,29 +115,16 @@ fn QueueSection(
                 <For
                     each=move || {
                         let run = st.run.get();
-                        items.get().into_iter().map(move |i| (run, i)).collect::<Vec<_>>()
+                        let items = items.get();
+                        let entries = st.summary.with_untracked(|s| {
+                            owner::group(items, |p| s.as_ref().and_then(|s| s.model.pods.get(p as usize)).and_then(|m| m.created_by.clone()))
+                        });
+                        entries.into_iter().map(move |e| (run, e)).collect::<Vec<_>>()
                     }
-                    key=|(run, i)| (*run, i.pod, i.note.clone(), i.until_ms, i.nominated)
-                    children=move |(_, i)| {
-                        let detail = match state {
-                            ChipState::Backoff => i.until_ms.map(|u| {
-                                let left = u - clock.get_untracked();
-                                if left > 0 { format!("retry in {}", fmt::clock(left)) } else { "backoff over".to_string() }
-                            }),
-                            _ => None,
-                        };
-                        let nominated = i.nominated.map(|n| format!("nominated → {}", st.node_name(n)));
-                        view! {
-                            <li class="q-item">
-                                <div class="q-row">
-                                    <PodChip pod=i.pod state=state/>
-                                    <span class="muted prio" title="priority">"p="{i.priority}</span>
-                                    {detail.map(|d| view! { <span class="q-detail">{d}</span> })}
-                                </div>
-                                {nominated.map(|n| view! { <div class="q-nominated">"⚑ "{n}</div> })}
-                                {i.note.clone().map(|n| view! { <div class="q-note" title=n.clone()>{n.clone()}</div> })}
-                            </li>
-                        }
+                    key=|(run, e)| (*run, format!("{e:?}"))
+                    children=move |(_, e)| match e {
+                        QueueEntry::One(i) => view! { <QueueRow i=i state=state clock=clock/> }.into_any(),
+                        QueueEntry::Group { owner, items } => view! { <QueueGroup owner=owner items=items state=state/> }.into_any(),
                     }
                 />
             </ol>
@@ -146,6 +134,67 @@ fn QueueSection(
                 (t > shown).then(|| view! { <div class="muted more">{format!("… and {} more", t - shown)}</div> })
             }}
         </section>
+    }
+}
+
+#[component]
+fn QueueRow(i: QueueItem, state: ChipState, clock: Memo<i64>) -> impl IntoView {
+    let st = use_app();
+    let detail = match state {
+        ChipState::Backoff => i.until_ms.map(|u| {
+            let left = u - clock.get_untracked();
+            if left > 0 {
+                format!("retry in {}", fmt::clock(left))
+            } else {
+                "backoff over".to_string()
+            }
+        }),
+        _ => None,
+    };
+    let nominated = i.nominated.map(|n| format!("nominated → {}", st.node_name(n)));
+    view! {
+        <li class="q-item">
+            <div class="q-row">
+                <PodChip pod=i.pod state=state/>
+                <span class="muted prio" title="priority">"p="{i.priority}</span>
+                {detail.map(|d| view! { <span class="q-detail">{d}</span> })}
+            </div>
+            {nominated.map(|n| view! { <div class="q-nominated">"⚑ "{n}</div> })}
+            {i.note.clone().map(|n| view! { <div class="q-note" title=n.clone()>{n.clone()}</div> })}
+        </li>
+    }
+}
+
+/// Consecutive pods of one controller: one line with the owner and the count, the pods' chips
+/// below; a reason they share is said once.
+#[component]
+fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl IntoView {
+    let n = items.len();
+    let label = format!("{} ×{n}", owner::short_name(&owner));
+    let title = format!("{n} pods created by {owner}");
+    // Each distinct reason once (pods of one template usually wait for the same one).
+    let mut notes: Vec<String> = Vec::new();
+    for n in items.iter().filter_map(|i| i.note.clone()) {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    let prios: Vec<i32> = items.iter().map(|i| i.priority).collect();
+    let prio = if prios.iter().all(|p| *p == prios[0]) { format!("p={}", prios[0]) } else { String::new() };
+    view! {
+        <li class="q-item q-group" data-owner=owner.clone() data-count=n>
+            <div class="q-row">
+                <span class="q-group-label" title=title>
+                    <span class="owner-mark">{owner::kind_mark(&owner)}</span>
+                    {label}
+                </span>
+                <span class="muted prio" title="priority">{prio}</span>
+            </div>
+            <div class="q-row wrap q-group-pods">
+                {items.iter().map(|i| view! { <PodChip pod=i.pod state=state/> }).collect_view()}
+            </div>
+            {notes.into_iter().map(|n| view! { <div class="q-note" title=n.clone()>{n.clone()}</div> }).collect_view()}
+        </li>
     }
 }
 

@@ -126,6 +126,7 @@ pub fn TopBar() -> impl IntoView {
                     on:change=on_seed
                 />
             </label>
+            <crate::components::controllers_toggle::ControllersToggle/>
             <button class="btn" on:click=move |_| st.set_show_generate.set(true) aria-label="Generate a large cluster">
                 "Large cluster…"
             </button>
