@@ -381,6 +381,26 @@ pub const PRESETS: &[Preset] = &[
         title: "Imported from a kind cluster: why is trainer Pending?",
         text: include_str!("../../../assets/presets/imported.yaml"),
     },
+    Preset {
+        id: "deployment",
+        title: "Deployment: six replicas spread over zones (system default spreading)",
+        text: include_str!("../../../assets/presets/deployment-zones.yaml"),
+    },
+    Preset {
+        id: "daemonset",
+        title: "DaemonSet: one pod per node, and a tainted node",
+        text: include_str!("../../../assets/presets/daemonset-taint.yaml"),
+    },
+    Preset {
+        id: "statefulset",
+        title: "StatefulSet: ordinal pods kept apart by anti-affinity",
+        text: include_str!("../../../assets/presets/statefulset-anti.yaml"),
+    },
+    Preset {
+        id: "gpu",
+        title: "GPU training job: DRA, a claim template and a CEL selector",
+        text: include_str!("../../../assets/presets/gpu-training.yaml"),
+    },
 ];
 
 pub const DEFAULT_PRESET: &str = "tour";
@@ -598,12 +618,19 @@ mod tests {
         for p in PRESETS {
             let parts = split(p.text);
             let (joined, _) = join(&parts);
-            let sc = schedlab_core::load_str(&joined, p.id).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            let mut sc = schedlab_core::load_str(&joined, p.id).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            // Presets run as the playground runs them: controllers on (a workload preset's
+            // pods are the ones its controllers make).
+            let report = schedlab_core::controllers::run(&mut sc, 1);
+            assert!(report.failed.is_empty(), "{}: {:?}", p.id, report.failed);
             assert!(!sc.nodes.is_empty(), "{}", p.id);
             assert!(!sc.pods.is_empty(), "{}", p.id);
+            // Its story is told ("About this scenario").
+            assert!(!story(&parts).is_empty(), "{} has no leading comment", p.id);
             // Regrouping the documents by part does not change what the scheduler does.
             let run = |text: &str| {
-                let sc = schedlab_core::load_str(text, p.id).unwrap();
+                let mut sc = schedlab_core::load_str(text, p.id).unwrap();
+                schedlab_core::controllers::run(&mut sc, 1);
                 let mut e = schedlab_core::Engine::new(sc, Default::default());
                 e.run();
                 // Per pod: key, node, nominated node, FailedScheduling message.

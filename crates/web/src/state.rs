@@ -16,10 +16,12 @@ pub enum LowerTab {
     Cycle,
     Events,
     Profiles,
+    /// DRA: the ResourceClaims (shown when the scenario has DRA objects).
+    Claims,
 }
 
 impl LowerTab {
-    pub const ALL: [LowerTab; 3] = [LowerTab::Cycle, LowerTab::Events, LowerTab::Profiles];
+    pub const ALL: [LowerTab; 4] = [LowerTab::Cycle, LowerTab::Events, LowerTab::Profiles, LowerTab::Claims];
 
     /// Its name in links.
     pub fn id(self) -> &'static str {
@@ -27,6 +29,7 @@ impl LowerTab {
             LowerTab::Cycle => "cycle",
             LowerTab::Events => "events",
             LowerTab::Profiles => "profiles",
+            LowerTab::Claims => "claims",
         }
     }
 

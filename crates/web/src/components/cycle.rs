@@ -2,7 +2,7 @@
 //! preemption, the FailedScheduling message) or the profiles.
 
 use crate::components::{
-    events::Events, filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
+    claims::Claims, events::Events, filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
 };
 use crate::fmt;
 use crate::state::{use_app, LowerTab};
@@ -13,6 +13,7 @@ use schedlab_core::view::{CycleView, Marker, Stage};
 pub fn LowerPanel() -> impl IntoView {
     let st = use_app();
     let events = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.events_total).unwrap_or(0)));
+    let has_dra = Memo::new(move |_| st.summary.with(|s| s.as_ref().is_some_and(|s| s.model.dra.is_some())));
     let tab_btn = move |t: LowerTab, label: &'static str| {
         view! {
             <button
@@ -34,6 +35,7 @@ pub fn LowerPanel() -> impl IntoView {
                     {tab_btn(LowerTab::Cycle, "Scheduling cycle")}
                     {tab_btn(LowerTab::Events, "Events")}
                     {tab_btn(LowerTab::Profiles, "Profiles")}
+                    {move || has_dra.get().then(|| tab_btn(LowerTab::Claims, "Claims"))}
                 </div>
                 <CycleTitle/>
             </div>
@@ -41,6 +43,7 @@ pub fn LowerPanel() -> impl IntoView {
                 LowerTab::Cycle => view! { <CycleBody/> }.into_any(),
                 LowerTab::Events => view! { <Events/> }.into_any(),
                 LowerTab::Profiles => view! { <Profiles/> }.into_any(),
+                LowerTab::Claims => view! { <Claims/> }.into_any(),
             }}
         </div>
     }

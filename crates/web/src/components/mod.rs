@@ -5,6 +5,7 @@ pub mod claims;
 pub mod cluster;
 pub mod controllers_toggle;
 pub mod cycle;
+pub mod devices;
 pub mod editor;
 pub mod embed_dialog;
 pub mod embed_shell;

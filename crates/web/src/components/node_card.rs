@@ -1,6 +1,7 @@
 //! One node: capacity bars, labels and taints, the pods on it, and its part in the current
 //! scheduling cycle.
 
+use crate::components::devices::NodeDevices;
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::{use_app, CellRef};
@@ -231,6 +232,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             </header>
             <div class="bars">{bars}</div>
             <div class="badges">{badges}</div>
+            <NodeDevices node=node/>
             <div class="pods" aria-label="Pods on this node">
                 <For
                     each=move || {
