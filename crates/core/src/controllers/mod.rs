@@ -99,6 +99,7 @@ impl Controllers {
         r.stateful_sets();
         r.daemon_sets();
         r.jobs();
+        r.template_claims();
         r.report
     }
 }
@@ -158,6 +159,45 @@ struct Reconciler<'a> {
 }
 
 impl Reconciler<'_> {
+    /// The resourceclaim controller's part: the pods created in this pass get the claims their
+    /// `resourceClaimTemplateName` entries ask for, as the loader makes them for the scenario's
+    /// own pods (`<pod>-<entry>`, owned by the pod, recorded in the pod's claim statuses). A
+    /// missing template or a name clash leaves the pod waiting for its claim, with the reason in
+    /// `failed`.
+    fn template_claims(&mut self) {
+        let created: HashSet<String> = self.report.pods.iter().cloned().collect();
+        let dra = &mut self.sc.cluster.dra;
+        for p in self.sc.pods.iter_mut() {
+            let ns = ns_of(&p.metadata).to_string();
+            if !created.contains(&format!("{ns}/{}", p.metadata.name)) {
+                continue;
+            }
+            let mut statuses = Vec::new();
+            for entry in &p.spec.resource_claims {
+                let Some(tname) = &entry.resource_claim_template_name else { continue };
+                let Some(t) = dra.templates.get(&format!("{ns}/{tname}")).cloned() else {
+                    self.report.failed.push(format!(
+                        "ResourceClaim for pod {ns}/{}: resourceclaimtemplate.resource.k8s.io {tname:?} not found",
+                        p.metadata.name
+                    ));
+                    continue;
+                };
+                let claim = crate::load::template_claim(p, &ns, &entry.name, &t);
+                let key = crate::dra::claim_key(&claim);
+                if dra.claims.contains_key(&key) {
+                    self.report.failed.push(format!("ResourceClaim {key} for pod {ns}/{}: a claim of that name exists", p.metadata.name));
+                    continue;
+                }
+                statuses.push(serde_json::json!({"name": entry.name, "resourceClaimName": claim.metadata.name}));
+                dra.claims.insert(key, std::sync::Arc::new(claim));
+                dra.reported = true;
+            }
+            if !statuses.is_empty() {
+                p.status.resource_claim_statuses = Some(Box::new(serde_json::Value::Array(statuses)));
+            }
+        }
+    }
+
     /// Active pods controlled by (`kind`, `owner`).
     fn owned_active(&self, kind: &str, owner: &ObjectMeta) -> Vec<usize> {
         (0..self.sc.pods.len())

@@ -570,3 +570,24 @@ apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replica
         assert_eq!(v.persistent_volume_claim.as_ref().map(|c| c.claim_name.as_str()), Some(want));
     }
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn created_pods_get_their_template_claims() {
+    let objects = [
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n".to_string(),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: one-gpu}\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        exactly: {deviceClassName: gpu}\n".to_string(),
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train}\nspec:\n  parallelism: 2\n  template:\n    metadata: {labels: {app: train}}\n    spec:\n      restartPolicy: Never\n      resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}, {name: missing, resourceClaimTemplateName: nope}]\n      containers: [{name: c, image: trainer:1}]\n".to_string(),
+    ]
+    .join("---\n");
+    let mut sc = scenario(&objects);
+    let report = run(&mut sc, 1);
+    let pods: Vec<String> = created(&sc).iter().map(|p| p.metadata.name.clone()).collect();
+    assert_eq!(pods.len(), 2);
+    for p in &pods {
+        let c = sc.cluster.dra.claims.get(&format!("default/{p}-gpu")).unwrap_or_else(|| panic!("{p}: {:?}", sc.cluster.dra.claims.keys()));
+        assert_eq!(c.metadata.owner_references[0].name, *p);
+        assert_eq!(c.metadata.owner_references[0].kind, "Pod");
+    }
+    // The missing template is reported, once per pod.
+    assert_eq!(report.failed.iter().filter(|f| f.contains("\"nope\" not found")).count(), 2, "{:?}", report.failed);
+}

@@ -366,6 +366,37 @@ fn pod_error(pod: &crate::api::Pod, o: &PodOrigin, field: String, why: String) -
     e
 }
 
+/// The claim the resourceclaim controller makes for entry `entry` of pod `p` from template `t`:
+/// named `<pod>-<entry>`, owned by the pod.
+pub(crate) fn template_claim(p: &crate::api::Pod, ns: &str, entry: &str, t: &ResourceClaimTemplate) -> ResourceClaim {
+    let name = format!("{}-{entry}", p.metadata.name);
+    let mut annotations = t.spec.metadata.annotations.clone();
+    annotations.insert(POD_CLAIM_NAME_ANNOTATION.into(), entry.to_string());
+    ResourceClaim {
+        api_version: "resource.k8s.io/v1".into(),
+        kind: "ResourceClaim".into(),
+        metadata: ObjectMeta {
+            name: name.clone(),
+            namespace: Some(ns.to_string()),
+            labels: t.spec.metadata.labels.clone(),
+            annotations,
+            uid: Some(super::defaults::uid("ResourceClaim", ns, &name)),
+            creation_timestamp: p.metadata.creation_timestamp.clone(),
+            owner_references: vec![OwnerReference {
+                api_version: "v1".into(),
+                kind: "Pod".into(),
+                name: p.metadata.name.clone(),
+                uid: p.metadata.uid.clone().unwrap_or_default(),
+                controller: Some(true),
+                block_owner_deletion: Some(true),
+            }],
+            ..Default::default()
+        },
+        spec: t.spec.spec.clone(),
+        status: Default::default(),
+    }
+}
+
 /// Generated claims, pods' claim statuses, finalizers and reservations (see the module comment).
 pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErrors) {
     let dra = &mut sc.cluster.dra;
@@ -447,31 +478,7 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
                 ));
                 continue;
             }
-            let mut annotations = t.spec.metadata.annotations.clone();
-            annotations.insert(POD_CLAIM_NAME_ANNOTATION.into(), entry.name.clone());
-            let claim = ResourceClaim {
-                api_version: "resource.k8s.io/v1".into(),
-                kind: "ResourceClaim".into(),
-                metadata: ObjectMeta {
-                    name: name.clone(),
-                    namespace: Some(ns.clone()),
-                    labels: t.spec.metadata.labels.clone(),
-                    annotations,
-                    uid: Some(super::defaults::uid("ResourceClaim", &ns, &name)),
-                    creation_timestamp: p.metadata.creation_timestamp.clone(),
-                    owner_references: vec![OwnerReference {
-                        api_version: "v1".into(),
-                        kind: "Pod".into(),
-                        name: p.metadata.name.clone(),
-                        uid: p.metadata.uid.clone().unwrap_or_default(),
-                        controller: Some(true),
-                        block_owner_deletion: Some(true),
-                    }],
-                    ..Default::default()
-                },
-                spec: t.spec.spec.clone(),
-                status: Default::default(),
-            };
+            let claim = template_claim(p, &ns, &entry.name, t);
             statuses.push(serde_json::json!({"name": entry.name, "resourceClaimName": name}));
             generated.push(claim);
         }

@@ -14,6 +14,7 @@ pub(crate) mod yaml;
 mod tests;
 
 pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
+pub(crate) use dra::template_claim;
 
 use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;
