@@ -66,7 +66,7 @@ pub fn Claims() -> impl IntoView {
             <tr class:allocated=allocated data-claim=r.key.clone()>
                 <td class="claim-name">
                     {claim_short(&r.key).to_string()}
-                    {r.owner.clone().map(|o| view! { <span class="muted claim-owner" title="Made from the pod's ResourceClaimTemplate">" for pod "{o}</span> })}
+                    {r.owner.clone().map(|o| view! { <span class="muted claim-owner" title="Made from the pod's ResourceClaimTemplate">"\u{a0}for pod "{o}</span> })}
                 </td>
                 <td class="claim-req">{r.requests.join("; ")}</td>
                 <td class="claim-devices">
@@ -76,7 +76,7 @@ pub fn Claims() -> impl IntoView {
                             .map(|(d, node)| view! {
                                 <span class="device taken" data-device=d.clone() title=format!("{d} (usable on {node})")>
                                     {d.rsplit('/').next().unwrap_or(d).to_string()}
-                                    <span class="muted">{format!(" on {node}")}</span>
+                                    <span class="muted">{format!("\u{a0}on {node}")}</span>
                                 </span>
                             })
                             .collect_view()

@@ -89,7 +89,7 @@ pub fn NodeDevices(node: u32) -> impl IntoView {
                             <span class="device" class:taken=taken data-device=c.id.clone() data-claim=c.taken_by.clone().unwrap_or_default() title=title>
                                 {if taken { "◼ " } else { "◻ " }}
                                 {c.name.clone()}
-                                {c.taken_by.as_deref().map(|k| view! { <span class="device-claim">" → "{claim_short(k).to_string()}</span> })}
+                                {c.taken_by.as_deref().map(|k| view! { <span class="device-claim">"\u{a0}→ "{claim_short(k).to_string()}</span> })}
                             </span>
                         }
                     }
