@@ -267,7 +267,11 @@ pub fn App() -> impl IntoView {
         set_timeout(
             move || {
                 if addressing.get_value() == g {
-                    storage::set_own_address_payload(state.payload.as_deref());
+                    // Only a full page remembers its own address (an embed has no autosave to
+                    // prefer, and a tab it opens inherits this tab's session storage).
+                    if !embed {
+                        storage::set_own_address_payload(state.payload.as_deref());
+                    }
                     let loc = window().location();
                     storage::replace_url(&format!(
                         "{}{}{}",

@@ -64,6 +64,7 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
             seed: st.saved.with_untracked(|s| s.seed),
             preset: None,
             generated: None,
+            controllers: st.saved.with_untracked(|s| s.controllers),
         });
         st.flash(if kept {
             "Imported. Your scenario is kept as “My scenario” in the preset list"
