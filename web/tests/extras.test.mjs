@@ -103,7 +103,7 @@ test("the Embed dialog copies an iframe that shows the scenario", async () => {
   await page.selectOption('select[aria-label="Preset scenario"]', "preemption");
   await page.waitForFunction(() => document.querySelectorAll(".node-card").length === 2);
   await page.click('button[aria-label="Embed"]');
-  await page.waitForFunction(() => document.querySelector("#embed-snippet")?.value.includes("#s="));
+  await page.waitForFunction(() => document.querySelector("#embed-snippet")?.value.replace(/&amp;/g, "&").includes("#v=2&s="));
   await page.click('button[aria-label="Copy the embed code"]');
   await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith("<iframe"));
   const code = await page.evaluate(() => navigator.clipboard.readText());

@@ -157,6 +157,8 @@ export async function gotoPhase(page, cycle, want) {
 
 /** The scenario parts as the app saved them. */
 export async function savedParts(page) {
+  // The autosave runs in a task of its own shortly after a change: wait until none is waiting.
+  await page.waitForFunction(() => document.documentElement.getAttribute("data-saving") !== "true");
   return page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
 }
 

@@ -270,9 +270,11 @@ test("a file dropped on the editor can be added to the scenario, and the scenari
   assert.ok(!before.pods.includes("dropped-pod"), "the drop did not paste into the editor");
   await page.click(".file-choice button:has-text('Add its objects')");
   await page.waitForSelector('.node-card[data-node="dropped-node"]', { timeout: 30000 });
+  // The autosave runs in a task of its own shortly after the change: wait for it.
+  await page.waitForFunction(() => (localStorage.getItem("schedlab.scenario.v1") || "").includes("dropped-pod"));
   const after = await savedParts(page);
   assert.ok(after.nodes.startsWith(before.nodes.trimEnd()), "the existing nodes stay first");
-  assert.ok(after.nodes.includes("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: dropped-node"), "added as its own document");
+  assert.ok(after.nodes.includes("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: dropped-node"), `added as its own document: ${JSON.stringify(after.nodes.slice(-400))}`);
   assert.ok(after.pods.includes("dropped-pod"));
   assert.equal(await page.locator(".error-list").count(), 0, "the result is valid");
   // Save: a download of the joined scenario.

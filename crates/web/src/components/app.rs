@@ -170,6 +170,13 @@ pub fn App() -> impl IntoView {
     // (megabytes of YAML) then never lengthens the task that handles a keystroke. A save never
     // writes over another tab's newer one: the user is asked instead.
     let save_pending = StoredValue::new_local(None::<TimeoutHandle>);
+    // `data-saving` on the document element says a save is waiting (tests wait for it to clear
+    // before reading storage).
+    let mark_saving = |on: bool| {
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-saving", if on { "true" } else { "false" });
+        }
+    };
     let save_conflicting = move || {
         if !st.conflict.get_untracked()
             && st.saved.with_untracked(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict
@@ -190,9 +197,11 @@ pub fn App() -> impl IntoView {
             move || {
                 save_pending.set_value(None);
                 save_conflicting();
+                mark_saving(false);
             },
             SAVE_DELAY,
         );
+        mark_saving(h.is_ok());
         save_pending.set_value(h.ok());
     });
     if !embed {
@@ -207,6 +216,7 @@ pub fn App() -> impl IntoView {
         let flush = move || {
             if let Some(h) = save_pending.try_update_value(Option::take).flatten() {
                 h.clear();
+                mark_saving(false);
             }
             editor.with_value(|e| {
                 if let Some(e) = e {
