@@ -54,34 +54,46 @@ pub fn TopBar() -> impl IntoView {
         storage::save_theme(if next == Theme::Dark { "dark" } else { "light" });
         st.set_theme.set(next);
     };
-    let status = move || match st.busy.get() {
-        Busy::Idle => st.summary.with(|s| {
-            s.as_ref()
-                .map(|s| {
-                    format!(
-                        "{} nodes · {} pods · {} bound · {} pending{} · {:.0} ms",
-                        s.model.nodes.len(),
-                        s.model.pods.len(),
-                        s.bound,
-                        s.pending,
-                        if s.evicted > 0 {
-                            format!(" · {} evicted", s.evicted)
+    // Two short lines (what the scenario holds; what the run did), so the summary fits beside
+    // the buttons at 1280 px instead of being cut.
+    let status = move || -> (String, String) {
+        match st.busy.get() {
+            Busy::Idle => st.summary.with(|s| {
+                s.as_ref()
+                    .map(|s| {
+                        (
+                            format!("{} nodes · {} pods · {:.0} ms", s.model.nodes.len(), s.model.pods.len(), st.run_ms.get()),
+                            format!(
+                                "{} bound · {} pending{}",
+                                s.bound,
+                                s.pending,
+                                if s.evicted > 0 {
+                                    format!(" · {} evicted", s.evicted)
+                                } else {
+                                    String::new()
+                                }
+                            ),
+                        )
+                    })
+                    .unwrap_or_else(|| {
+                        if st.issues.with(|i| !i.is_empty()) {
+                            ("the scenario has errors:".into(), "nothing has run yet".into())
                         } else {
-                            String::new()
-                        },
-                        st.run_ms.get()
-                    )
-                })
-                .unwrap_or_else(|| {
-                    if st.issues.with(|i| !i.is_empty()) {
-                        "the scenario has errors: nothing has run yet".into()
-                    } else {
-                        "starting the engine…".into()
-                    }
-                })
-        }),
-        Busy::Running { cycles, pods } if pods > 0 => format!("scheduling… {cycles} cycles ({pods} pods)"),
-        Busy::Running { .. } => "scheduling…".into(),
+                            ("starting the engine…".into(), String::new())
+                        }
+                    })
+            }),
+            Busy::Running { cycles, pods } if pods > 0 => ("scheduling…".into(), format!("{cycles} cycles ({pods} pods)")),
+            Busy::Running { .. } => ("scheduling…".into(), String::new()),
+        }
+    };
+    let status_view = move || {
+        let (a, b) = status();
+        let title = if b.is_empty() { a.clone() } else { format!("{a} · {b}") };
+        view! {
+            <span class="st-line" title=title.clone()>{a}</span>
+            <span class="st-line" title=title>{b}</span>
+        }
     };
     let theme_button = move || {
         view! {
@@ -132,7 +144,7 @@ pub fn TopBar() -> impl IntoView {
             </button>
             <crate::components::import_dialog::ImportButton/>
             <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
-                {status}
+                {status_view}
             </span>
             <span class="spacer"></span>
             <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario and what is on screen">"Share"</button>
