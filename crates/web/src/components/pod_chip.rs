@@ -113,7 +113,7 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
     view! {
         <span class=format!("chip {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title>
             {state.glyph()}
-            {name}
+            <span class="chip-name">{name}</span>
             {mark}
         </span>
     }
