@@ -522,6 +522,41 @@ pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
     out
 }
 
+/// The workload to scale for a pod: its controlling owner when that is a Deployment,
+/// ReplicaSet or StatefulSet of the scenario, and a ReplicaSet's own Deployment when it has one
+/// (scaling the ReplicaSet under a Deployment would be undone by it). `created_by` names the
+/// controller that made the pod (`Kind/name`).
+pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Option<&str>, at_ms: i64) -> Option<Workload> {
+    let all = workloads(parts, at_ms);
+    let controller = |v: &Value| -> Option<(String, String)> {
+        v["metadata"]["ownerReferences"]
+            .as_array()?
+            .iter()
+            .find(|r| r["controller"] == true)
+            .and_then(|r| Some((r["kind"].as_str()?.to_string(), r["name"].as_str()?.to_string())))
+    };
+    let (mut kind, mut name) = match created_by.and_then(|c| c.split_once('/')) {
+        Some((k, n)) => (k.to_string(), n.to_string()),
+        None => controller(&find_object(parts, "Pod", namespace, pod)?)?,
+    };
+    if kind == "ReplicaSet" {
+        match find_object(parts, "ReplicaSet", namespace, &name) {
+            Some(rs) => {
+                if let Some((k, n)) = controller(&rs).filter(|(k, _)| k == "Deployment") {
+                    (kind, name) = (k, n);
+                }
+            }
+            // Made by a Deployment's controller (not in the file): `<deployment>-<hash>`.
+            None => {
+                if let Some(d) = all.iter().find(|w| w.kind == "Deployment" && w.namespace == namespace && name.strip_prefix(&format!("{}-", w.name)).is_some()) {
+                    (kind, name) = (d.kind.clone(), d.name.clone());
+                }
+            }
+        }
+    }
+    all.into_iter().find(|w| w.kind == kind && w.name == name && w.namespace == namespace)
+}
+
 /// One line per step for the scrubber's markers: `verb Kind/name`, in list order (from the
 /// text; a step that does not read gets `step n`).
 pub fn step_titles(timeline: &str) -> Vec<String> {
@@ -646,5 +681,8 @@ mod tests {
         assert_eq!(workloads(&parts, 1999)[0].replicas, 4);
         assert_eq!(workloads(&parts, 2000)[0].replicas, 6);
         assert!(parts.timeline.contains("merge:\n    spec:\n      replicas: 6\n"), "{}", parts.timeline);
+        let w = owner_workload(&parts, "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
+        assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
+        assert_eq!(owner_workload(&parts, "default", "agent", None, 0), None);
     }
 }

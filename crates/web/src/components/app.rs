@@ -3,6 +3,7 @@
 
 use crate::bridge::{self, BridgeHandle};
 use crate::components::{
+    action_menu::ActionMenu,
     cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
     help::HelpDialog, notices::Notices, splitter::Splitter, queue::QueuePanel, topbar::TopBar, transport::Transport,
 };
@@ -376,6 +377,7 @@ pub fn App() -> impl IntoView {
             st.set_cell.set(None);
             st.set_show_help.set(false);
             st.set_show_generate.set(false);
+            st.set_menu.set(None);
             return;
         }
         if typing {
@@ -452,6 +454,7 @@ pub fn App() -> impl IntoView {
             <Transport/>
             <HelpDialog/>
             <GenerateDialog/>
+            <ActionMenu/>
             <div class="toast" role="status" aria-live="polite">
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}
             </div>

@@ -1,6 +1,8 @@
 //! The playground's components, one per file.
 
+pub mod action_menu;
 pub mod app;
+pub mod change_story;
 pub mod cluster;
 pub mod cycle;
 pub mod editor;

@@ -68,8 +68,10 @@ impl ChipState {
     }
 }
 
+/// `menu`: a click opens the pod's actions menu (cluster and queue views). A pod a workload
+/// controller made carries a mark naming it.
 #[component]
-pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
+pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl IntoView {
     let st = use_app();
     // Read reactively: a chip kept across runs (same index, same state) shows the name of the
     // run on screen, never the one it was made in.
@@ -84,25 +86,40 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
                         req.push(format!("{} {}", c.name, fmt::amount(c, v)));
                     }
                 }
-                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone()))
+                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone(), p.created_by.clone()))
             })
         })
-        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new()))
+        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None))
     });
     let name = move || info.with(|i| i.0.clone());
     let title = move || {
-        info.with(|(name, prio, req, profile)| {
+        info.with(|(name, prio, req, profile, by)| {
+            let by = by.as_ref().map(|b| format!("; created by {b}")).unwrap_or_default();
             if req.is_empty() {
-                format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
+                format!("{name} — {}; priority {prio}; scheduler {profile}{by}", state.word())
             } else {
-                format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
+                format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}{by}", state.word())
             }
         })
     };
+    let made = move || info.with(|i| i.4.is_some()).then(|| view! { <span class="made-by" aria-hidden="true">"⚙"</span> });
+    if menu {
+        return view! {
+            <button class=format!("chip menu-chip-btn {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title
+                aria-haspopup="menu" on:click=move |e| st.open_menu(crate::state::MenuTarget::Pod(pod), &e)>
+                {state.glyph()}
+                {name}
+                {made}
+            </button>
+        }
+        .into_any();
+    }
     view! {
         <span class=format!("chip {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title>
             {state.glyph()}
             {name}
+            {made}
         </span>
     }
+    .into_any()
 }

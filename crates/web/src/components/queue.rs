@@ -1,6 +1,7 @@
 //! The scheduling queue at the playhead: the pod in flight, activeQ in pop order, backoffQ with
 //! the remaining backoff, the unschedulable pool with reasons, gated pods with their gates.
 
+use crate::components::change_story::ChangeStory;
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
@@ -12,6 +13,15 @@ pub fn QueuePanel() -> impl IntoView {
     let st = use_app();
     let q = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.queue.clone()).unwrap_or_default()));
     let clock = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms).unwrap_or(0)));
+    // Pods a change at this stop moved to another pool: highlighted where they arrived.
+    let moved = Memo::new(move |_| {
+        st.frame.with(|f| {
+            f.as_ref()
+                .map(|f| f.changes.iter().flat_map(|c| c.moves.iter()).filter(|m| m.moved).map(|m| m.pod).collect::<Vec<u32>>())
+                .unwrap_or_default()
+        })
+    });
+    provide_context(MovedPods(moved));
     let in_flight = move || {
         q.with(|q| q.in_flight).map(|p| {
             let (prio, needs) = st.summary.with_untracked(|s| {
@@ -56,6 +66,7 @@ pub fn QueuePanel() -> impl IntoView {
             <span class="muted">{move || format!("t = {}", fmt::clock(clock.get()))}</span>
         </div>
         <div class="queue-body">
+            <ChangeStory/>
             {in_flight}
             <QueueSection
                 title="activeQ"
@@ -94,6 +105,10 @@ pub fn QueuePanel() -> impl IntoView {
     }
 }
 
+/// The pods moved between pools at the stop on screen.
+#[derive(Clone, Copy)]
+struct MovedPods(Memo<Vec<u32>>);
+
 #[component]
 fn QueueSection(
     title: &'static str,
@@ -104,6 +119,7 @@ fn QueueSection(
     clock: Memo<i64>,
 ) -> impl IntoView {
     let st = use_app();
+    let MovedPods(moved) = expect_context::<MovedPods>();
     view! {
         <section class="q-section" class:empty=move || total.get() == 0 aria-label=title>
             <h3 title=hint>
@@ -116,7 +132,7 @@ fn QueueSection(
                         let run = st.run.get();
                         items.get().into_iter().map(move |i| (run, i)).collect::<Vec<_>>()
                     }
-                    key=|(run, i)| (*run, i.pod, i.note.clone(), i.until_ms, i.nominated)
+                    key=move |(run, i)| (*run, i.pod, i.note.clone(), i.until_ms, i.nominated, moved.with_untracked(|m| m.contains(&i.pod)))
                     children=move |(_, i)| {
                         let detail = match state {
                             ChipState::Backoff => i.until_ms.map(|u| {
@@ -127,9 +143,9 @@ fn QueueSection(
                         };
                         let nominated = i.nominated.map(|n| format!("nominated → {}", st.node_name(n)));
                         view! {
-                            <li class="q-item">
+                            <li class="q-item" class:moved=moved.with_untracked(|m| m.contains(&i.pod))>
                                 <div class="q-row">
-                                    <PodChip pod=i.pod state=state/>
+                                    <PodChip pod=i.pod state=state menu=true/>
                                     <span class="muted prio" title="priority">"p="{i.priority}</span>
                                     {detail.map(|d| view! { <span class="q-detail">{d}</span> })}
                                 </div>
