@@ -27,18 +27,14 @@ pub fn ChangeStory() -> impl IntoView {
     view! {
         <Show when=move || changes.with(|c| !c.is_empty())>
             <section class="change-story" aria-label="What changed" aria-live="polite">
-                {move || {
-                    let run = st.run.get();
-                    changes.get().into_iter().map(move |c| view! { <Change change=c run=run/> }).collect_view()
-                }}
+                {move || changes.get().into_iter().map(|c| view! { <Change change=c/> }).collect_view()}
             </section>
         </Show>
     }
 }
 
 #[component]
-fn Change(change: ChangeView, run: u64) -> impl IntoView {
-    let _ = run;
+fn Change(change: ChangeView) -> impl IntoView {
     let cause = match change.cause.as_str() {
         "step" => change.step.map(|s| format!("timeline step {}", s + 1)).unwrap_or_else(|| "timeline step".into()),
         "finish" => "a pod finished".into(),

@@ -70,6 +70,10 @@ pub fn Timeline() -> impl IntoView {
             let Some(s) = s else { return Vec::new() };
             // Steps at one instant sit a stop or two apart: markers close together are set
             // side by side (k markers along) rather than on top of each other.
+            resized.track();
+            let width = canvas.get_untracked().map(|c| c.client_width()).filter(|&w| w > 0).unwrap_or(600) as f64;
+            // A marker is 14 px wide (a rotated 10 px square).
+            let near = 15.0 / width * 100.0;
             let mut cluster = (f64::NEG_INFINITY, 0u32);
             s.timeline_step_stops
                 .iter()
@@ -79,13 +83,13 @@ pub fn Timeline() -> impl IntoView {
                     let at = s.timeline_steps_ms.get(i).copied().unwrap_or(0);
                     let what = titles.get(i).cloned().unwrap_or_else(|| format!("step {}", i + 1));
                     let x = stop as f64 / s.stops.max(1) as f64 * 100.0;
-                    if x - cluster.0 < 1.0 {
+                    if x - cluster.0 < near * (cluster.1 + 1) as f64 {
                         cluster.1 += 1;
                     } else {
                         cluster = (x, 0);
                     }
                     let title = format!("{what} at {}", schedlab_core::timeline::format_go_duration(at * 1_000_000));
-                    Some((i, stop, format!("calc({:.3}% + {}px)", cluster.0, cluster.1 * 12), title))
+                    Some((i, stop, format!("calc({:.3}% + {}px)", cluster.0, cluster.1 * 15), title))
                 })
                 .collect::<Vec<_>>()
         })
