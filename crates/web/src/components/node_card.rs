@@ -222,8 +222,8 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         out
     };
     view! {
-        <article class=move || format!("node-card {}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" })
-            class:absent=move || live.with(|l| l.absent) data-node=name aria-label=move || format!("Node {}", name())>
+        <article class=move || format!("node-card {}{}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }, if live.with(|l| l.absent) { " absent" } else { "" })
+            data-node=name aria-label=move || format!("Node {}", name())>
             <header class="node-head">
                 <button class="node-name linklike" on:click=explain title="Explain this node's filter verdict">
                     {name}
