@@ -392,16 +392,27 @@ pub fn apply(parts: &Parts, at_ms: i64, action: &Action) -> Result<String, Strin
 // ---------------------------------------------------------------------------------------------
 // Reading the scenario's own objects (for a copy, or an owner).
 
-/// The documents of a part, read as the engine's loader reads them (unreadable ones are left
-/// out), a `kind: …List` document standing for its items.
+/// The documents of a part, parsed (unparseable ones are left out).
 fn documents(text: &str) -> Vec<Value> {
     let mut docs = Vec::new();
-    for v in schedlab_core::load::documents_as_json(text) {
-        match v.get("items").and_then(Value::as_array) {
-            Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
-            _ => docs.push(v),
+    let mut cur = String::new();
+    let mut flush = |cur: &mut String| {
+        if let Ok(v) = serde_yaml::from_str::<Value>(cur) {
+            match v.get("items").and_then(Value::as_array) {
+                Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
+                _ => docs.push(v),
+            }
+        }
+        cur.clear();
+    };
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("---") {
+            flush(&mut cur);
+        } else {
+            cur.push_str(line);
         }
     }
+    flush(&mut cur);
     docs
 }
 

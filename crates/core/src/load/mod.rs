@@ -80,15 +80,6 @@ pub fn load_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadErrors> {
     }
 }
 
-/// The documents of a YAML (or JSON) stream as JSON, read exactly as `load_str` reads them
-/// (empty documents and documents with syntax errors are left out); nothing is decoded or
-/// validated. For front ends that look at a scenario's own text (the web page copies a node
-/// from it) without a second YAML reader.
-pub fn documents_as_json(text: &str) -> Vec<serde_json::Value> {
-    let (docs, _) = yaml::read_documents(text);
-    docs.iter().map(|d| crate::config::decode::yaml_to_json(&d.to_value())).collect()
-}
-
 /// Parses and loads a scenario. `file` names the input in error messages.
 pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     let mut errs = LoadErrors::new(file);
