@@ -165,7 +165,7 @@ export async function savedParts(page) {
 /** The scenario text the app runs (its parts joined as the app joins them). */
 export function joinParts(parts) {
   let out = "";
-  for (const k of ["other", "nodes", "pods", "config"]) {
+  for (const k of ["other", "nodes", "pods", "config", "timeline"]) {
     const t = parts[k] || "";
     if (!t.trim()) continue;
     out += "---\n" + t + (t.endsWith("\n") ? "" : "\n");

@@ -50,6 +50,9 @@ pub struct Bridge {
     pub keep_playhead: bool,
     /// A link's playhead (cycle, phase label), applied to the next run that loads.
     pub seek_after_load: Option<(u32, Option<String>)>,
+    /// An action at the playhead added a timeline step: the next run opens at this same stop
+    /// (the runs agree up to the step, which comes after it), playing if `.1`.
+    pub hold_playhead: Option<(u32, bool)>,
     /// A run the worker has finished but the page does not show yet: it is swapped in, with
     /// its summary, playhead and first frame together, when that frame arrives, so the screen
     /// never pairs one run's names with another run's state.
@@ -78,6 +81,8 @@ struct PendingRun {
     fallback: bool,
     /// The playhead came from a link: it opens paused there.
     linked: bool,
+    /// Held by an action: play on from there.
+    resume: bool,
 }
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
@@ -345,8 +350,10 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                     let stage = phase.as_deref().and_then(schedlab_core::view::Stage::from_label);
                     summary.stop_at(cycle, stage)
                 });
+            let held = handle.try_update_value(|b| b.hold_playhead.take()).flatten();
             let stop = match (&old, keep, linked) {
                 (_, _, Some(stop)) => stop,
+                _ if held.is_some() => held.map(|h| h.0).unwrap_or(0).min(summary.stops.saturating_sub(1)),
                 (Some(old), true, _) => map_playhead(old, old_stop, &summary),
                 _ if summary.model.large => summary.stops.saturating_sub(1),
                 _ => 0,
@@ -362,6 +369,7 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                     source: job.source,
                     fallback: job.fallback,
                     linked: linked.is_some(),
+                    resume: held.is_some_and(|h| h.1),
                 });
                 // Frames of the old run still asked for are of no use now.
                 b.frame_next = None;
@@ -381,6 +389,7 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                 return;
             }
             let job = job.expect("not superseded");
+            handle.update_value(|b| b.hold_playhead = None);
             if job.fallback {
                 // The last good scenario no longer loads (a newer release?): nothing to show.
                 finish_load(st, handle);
@@ -441,6 +450,9 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                 if p.linked {
                     st.set_fresh.set(false);
                     st.set_playing.set(false);
+                }
+                if p.resume {
+                    st.set_playing.set(true);
                 }
                 st.set_stop.set(p.stop);
                 st.set_run.set(run);

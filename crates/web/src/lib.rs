@@ -2,6 +2,7 @@
 //! renders views; the engine runs in a Web Worker (`schedlab-worker`), which owns the run and
 //! answers with the views of `schedlab_core::view`. No scheduling logic lives in this crate.
 
+pub mod actions;
 pub mod bridge;
 pub mod components;
 pub mod editor_js;

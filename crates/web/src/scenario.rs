@@ -1,5 +1,5 @@
-//! The scenario as the editor holds it: four parts (nodes, pods, other objects, scheduler
-//! configuration) joined into one multi-document YAML for the engine, with a line map to place
+//! The scenario as the editor holds it: five parts (nodes, pods, other objects, scheduler
+//! configuration, the timeline of changes) joined into one multi-document YAML for the engine, with a line map to place
 //! the engine's errors back in their part. Also the presets and the add-object templates.
 //! Text handling only: the engine reads the joined text.
 
@@ -13,12 +13,14 @@ pub enum Part {
     Pods,
     Other,
     Config,
+    Timeline,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Nodes, Part::Pods, Part::Other, Part::Config];
-    /// The order parts are joined in: objects the others refer to first.
-    pub const JOIN_ORDER: [Part; 4] = [Part::Other, Part::Nodes, Part::Pods, Part::Config];
+    pub const ALL: [Part; 5] = [Part::Nodes, Part::Pods, Part::Other, Part::Config, Part::Timeline];
+    /// The order parts are joined in: objects the others refer to first, the timeline (which
+    /// names them) last.
+    pub const JOIN_ORDER: [Part; 5] = [Part::Other, Part::Nodes, Part::Pods, Part::Config, Part::Timeline];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -26,6 +28,7 @@ impl Part {
             Part::Pods => "pods",
             Part::Other => "other",
             Part::Config => "config",
+            Part::Timeline => "timeline",
         }
     }
     pub fn label(self) -> &'static str {
@@ -34,6 +37,7 @@ impl Part {
             Part::Pods => "Pods",
             Part::Other => "Other",
             Part::Config => "Config",
+            Part::Timeline => "Timeline",
         }
     }
     pub fn hint(self) -> &'static str {
@@ -42,6 +46,7 @@ impl Part {
             Part::Pods => "v1 Pod objects (with spec.nodeName they already run; the others are queued in this order) and the workloads that make pods: Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs",
             Part::Other => "PriorityClasses, PodDisruptionBudgets, Namespaces, volumes, storage classes, CSI objects",
             Part::Config => "One KubeSchedulerConfiguration (profiles); empty means the default profile",
+            Part::Timeline => "One Timeline: steps that create, delete or patch objects at a logical time (at: 30s), in order; the cluster view's actions add steps here",
         }
     }
     pub fn from_id(s: &str) -> Option<Part> {
@@ -50,11 +55,51 @@ impl Part {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredParts")]
 pub struct Parts {
     pub nodes: String,
     pub pods: String,
     pub other: String,
     pub config: String,
+    /// The Timeline document (empty: the cluster never changes on its own).
+    pub timeline: String,
+}
+
+/// Parts as saved and linked. Scenarios saved before the Timeline tab existed have no
+/// `timeline` and may hold their Timeline document among the other objects: it moves to its
+/// tab (so that the actions find it and never add a second one).
+#[derive(Deserialize)]
+struct StoredParts {
+    nodes: String,
+    pods: String,
+    other: String,
+    config: String,
+    #[serde(default)]
+    timeline: String,
+}
+
+impl From<StoredParts> for Parts {
+    fn from(s: StoredParts) -> Parts {
+        let mut parts = Parts {
+            nodes: s.nodes,
+            pods: s.pods,
+            other: s.other,
+            config: s.config,
+            timeline: s.timeline,
+        };
+        if parts.timeline.trim().is_empty() && parts.other.lines().any(|l| l.trim_start().starts_with("kind:") && l.contains("Timeline")) {
+            let moved = split(&parts.other);
+            if !moved.timeline.is_empty() {
+                parts.other = moved.other;
+                parts.timeline = moved.timeline;
+                // (The other objects' leading comment, if any, went to the Pods part of `moved`.)
+                if !moved.pods.is_empty() {
+                    parts.other = format!("{}{}", moved.pods, parts.other);
+                }
+            }
+        }
+        parts
+    }
 }
 
 impl Parts {
@@ -64,6 +109,7 @@ impl Parts {
             Part::Pods => &self.pods,
             Part::Other => &self.other,
             Part::Config => &self.config,
+            Part::Timeline => &self.timeline,
         }
     }
     pub fn set(&mut self, p: Part, text: String) {
@@ -72,6 +118,7 @@ impl Parts {
             Part::Pods => self.pods = text,
             Part::Other => self.other = text,
             Part::Config => self.config = text,
+            Part::Timeline => self.timeline = text,
         }
     }
 }
@@ -129,8 +176,11 @@ pub fn join(parts: &Parts) -> (String, LineMap) {
 
 impl Parts {
     /// How many documents (objects, or lists) part `p` holds; comment-only documents do not
-    /// count.
+    /// count. The Timeline tab counts its steps.
     pub fn doc_count(&self, p: Part) -> usize {
+        if p == Part::Timeline {
+            return crate::actions::step_lines(&self.timeline).len();
+        }
         let mut n = 0;
         let mut in_doc = false;
         for line in self.get(p).lines() {
@@ -239,6 +289,7 @@ fn part_of(kind: Option<&str>) -> Part {
             | "ReplicaSetList" | "StatefulSetList" | "DaemonSetList" | "JobList" | "ReplicationControllerList",
         ) => Part::Pods,
         Some("KubeSchedulerConfiguration") => Part::Config,
+        Some("Timeline") => Part::Timeline,
         _ => Part::Other,
     }
 }
@@ -285,16 +336,12 @@ pub fn split(text: &str) -> Parts {
         if !doc.ends_with('\n') {
             doc.push('\n');
         }
-        let target = match p {
-            Part::Nodes => &mut parts.nodes,
-            Part::Pods => &mut parts.pods,
-            Part::Other => &mut parts.other,
-            Part::Config => &mut parts.config,
-        };
+        let mut target = parts.get(p).to_string();
         if !target.is_empty() {
             target.push_str("---\n");
         }
         target.push_str(&doc);
+        parts.set(p, target);
     }
     if !pending.trim().is_empty() {
         parts.other.push_str(&pending);
@@ -655,6 +702,41 @@ mod tests {
         let off = Saved { controllers: false, ..s };
         let back: Saved = serde_json::from_str(&serde_json::to_string(&off).unwrap()).unwrap();
         assert!(!back.controllers);
+    }
+
+    #[test]
+    fn the_timeline_has_its_tab_joins_last_and_maps_lines() {
+        let text = "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n- at: 1s\n  delete: {kind: Pod, name: p}\n- at: 2s\n  delete: {kind: Node, name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n";
+        let parts = split(text);
+        assert!(parts.timeline.starts_with("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline"), "{parts:?}");
+        assert_eq!(parts.other, "");
+        assert_eq!(parts.doc_count(Part::Timeline), 2, "the Timeline tab counts steps");
+        let (joined, map) = join(&parts);
+        assert!(joined.ends_with("  delete: {kind: Node, name: a}\n"), "{joined}");
+        let (i, _) = joined.lines().enumerate().find(|(_, l)| l.contains("kind: Node, name: a")).unwrap();
+        assert_eq!(map.locate(i as u32 + 1), Some((Part::Timeline, 7)));
+        assert_eq!(split(&joined), parts);
+        schedlab_core::load_str(&joined, "t").unwrap_or_else(|e| panic!("{e}"));
+        // A bad step is reported at its line in the Timeline tab.
+        let mut bad = parts.clone();
+        bad.timeline = bad.timeline.replace("name: a}", "name: nope}");
+        let (joined, map) = join(&bad);
+        let errs = schedlab_core::load_str(&joined, "t").unwrap_err();
+        let (part, line) = map.locate(errs.errors[0].line as u32).unwrap();
+        assert_eq!((part, line), (Part::Timeline, 6), "{errs}");
+    }
+
+    #[test]
+    fn scenarios_saved_before_the_timeline_tab_still_load() {
+        // Saved (or linked) without `timeline`, the Timeline document among the other objects.
+        let json = r#"{"parts":{"nodes":"","pods":"","other":"apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n","config":""},"seed":1}"#;
+        let saved: Saved = serde_json::from_str(json).unwrap();
+        assert_eq!(saved.parts.other, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n");
+        assert_eq!(saved.parts.timeline, "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n");
+        let back: Saved = serde_json::from_str(&serde_json::to_string(&saved).unwrap()).unwrap();
+        assert_eq!(back, saved);
+        let plain: Saved = serde_json::from_str(r#"{"parts":{"nodes":"n","pods":"p","other":"","config":""},"seed":2}"#).unwrap();
+        assert_eq!(plain.parts.timeline, "");
     }
 
     #[test]

@@ -58,6 +58,21 @@ pub struct CellRef {
     pub score: bool,
 }
 
+/// What the actions menu is open on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuTarget {
+    Node(u32),
+    Pod(u32),
+}
+
+/// The open actions menu: its target and where (viewport px: left, top).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Menu {
+    pub target: MenuTarget,
+    pub x: f64,
+    pub y: f64,
+}
+
 /// What the engine is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Busy {
@@ -144,6 +159,9 @@ pub struct AppState {
     /// The engine has not answered for a while (seconds), or has stopped.
     pub engine_note: ReadSignal<Option<String>>,
     pub set_engine_note: WriteSignal<Option<String>>,
+    /// The actions menu of a node or pod (its actions become timeline steps).
+    pub menu: ReadSignal<Option<Menu>>,
+    pub set_menu: WriteSignal<Option<Menu>>,
     /// Embedded in another page: no editor, no autosave.
     pub embed: bool,
     /// Embedded: the options from the address (`crate::embed`).
@@ -181,7 +199,10 @@ impl AppState {
         let (conflict, set_conflict) = signal(false);
         let (notice, set_notice) = signal(None);
         let (engine_note, set_engine_note) = signal(None);
+        let (menu, set_menu) = signal(None);
         AppState {
+            menu,
+            set_menu,
             conflict,
             set_conflict,
             notice,
@@ -371,6 +392,23 @@ impl AppState {
         self.set_anchor.set(anchor);
         self.set_cell.set(Some(cell));
     }
+
+    /// Opens the actions menu on `target` below the element of the event.
+    pub fn open_menu(&self, target: MenuTarget, ev: &web_sys::MouseEvent) {
+        use wasm_bindgen::JsCast;
+        ev.stop_propagation();
+        let (x, y) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|el| {
+                let r = el.get_bounding_client_rect();
+                (r.left(), r.bottom() + 4.0)
+            })
+            .unwrap_or((ev.client_x() as f64, ev.client_y() as f64));
+        let same = self.menu.with_untracked(|m| m.is_some_and(|m| m.target == target));
+        self.set_menu.set((!same).then_some(Menu { target, x, y }));
+    }
+
 
     /// Shows a transient message (never inside an embed: the host page did not ask for it).
     pub fn flash(&self, msg: impl Into<String>) {

@@ -3,6 +3,7 @@
 
 use crate::bridge::{self, BridgeHandle};
 use crate::components::{
+    action_menu::ActionMenu,
     cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
     help::HelpDialog, notices::Notices, splitter::Splitter, queue::QueuePanel, topbar::TopBar, transport::Transport,
 };
@@ -418,6 +419,7 @@ pub fn App() -> impl IntoView {
             st.set_cell.set(None);
             st.set_show_help.set(false);
             st.set_show_generate.set(false);
+            st.set_menu.set(None);
             return;
         }
         if typing {
@@ -497,6 +499,7 @@ pub fn App() -> impl IntoView {
             <Transport/>
             <HelpDialog/>
             <GenerateDialog/>
+            <ActionMenu/>
             <div class="toast" role="status" aria-live="polite">
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}
             </div>

@@ -84,6 +84,16 @@ pub fn CycleBody() -> impl IntoView {
                 </div>
             }
             .into_any(),
+            (None, Some(Stage::Change)) => {
+                let what: Vec<String> = st.frame.with(|f| f.as_ref().map(|f| f.changes.iter().map(|c| format!("t = {}: {}.", fmt::clock(c.at_ms), c.sentence)).collect()).unwrap_or_default());
+                view! {
+                    <div class="placeholder" data-placeholder="change">
+                        <p><strong>"The cluster changed."</strong>" "{what.join(" ")}</p>
+                        <p class="muted">"No pod is being scheduled at this stop. The change reached the scheduler as an informer event: the queue panel shows, for each pending pod, which queueing hint answered and where the pod went. Steps come from the Timeline tab (or the ⋯ menus of the cluster view)."</p>
+                    </div>
+                }
+                .into_any()
+            }
             (None, Some(Stage::Quiet)) => {
                 let totals = st.summary.with(|s| {
                     s.as_ref()

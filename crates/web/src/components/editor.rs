@@ -275,7 +275,7 @@ pub fn Editor() -> impl IntoView {
     }
 }
 
-/// A tab's object count, short enough for four tabs to fit the editor's width: 5k, 10k, 1.5k.
+/// A tab's object count, short enough for five tabs to fit the editor's width: 5k, 10k, 1.5k.
 fn compact(n: usize) -> String {
     match n {
         0..=999 => n.to_string(),

@@ -1,7 +1,9 @@
 //! The playground's components, one per file.
 
+pub mod action_menu;
 pub mod app;
 pub mod claims;
+pub mod change_story;
 pub mod cluster;
 pub mod controllers_toggle;
 pub mod cycle;

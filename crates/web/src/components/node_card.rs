@@ -4,7 +4,7 @@
 use crate::components::devices::NodeDevices;
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
-use crate::state::{use_app, CellRef};
+use crate::state::{use_app, CellRef, MenuTarget};
 use leptos::prelude::*;
 use schedlab_core::view::{NodeLive, Stage};
 
@@ -133,10 +133,10 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             })
             .collect_view()
     };
+    // Cordon, taints and labels as they are at the playhead (the timeline may change them).
     let badges = move || {
-        model
+        live
             .with(|m| {
-                let Some(m) = m else { return Vec::new() };
                 let mut v: Vec<(String, &'static str, String)> = Vec::new();
                 if m.unschedulable {
                     v.push(("⚠ cordoned".into(), "taint", "spec.unschedulable: true".into()));
@@ -223,12 +223,16 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         out
     };
     view! {
-        <article class=move || format!("node-card {}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }) data-node=name aria-label=move || format!("Node {}", name())>
+        <article class=move || format!("node-card {}{}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }, if live.with(|l| l.absent) { " absent" } else { "" })
+            data-node=name aria-label=move || format!("Node {}", name())>
             <header class="node-head">
                 <button class="node-name linklike" on:click=explain title="Explain this node's filter verdict">
                     {name}
                 </button>
                 {role_view}
+                <button class="node-menu btn small icon" aria-haspopup="menu" title="Act on this node at the playhead (adds a timeline step)"
+                    aria-label=move || format!("Actions on node {}", name())
+                    on:click=move |e| st.open_menu(MenuTarget::Node(node), &e)>"⋯"</button>
             </header>
             <div class="bars">{bars}</div>
             <div class="badges">{badges}</div>
@@ -240,7 +244,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
                         chips().into_iter().map(move |(p, s)| (run, p, s)).collect::<Vec<_>>()
                     }
                     key=|k| *k
-                    children=move |(_, p, s)| view! { <PodChip pod=p state=s/> }
+                    children=move |(_, p, s)| view! { <PodChip pod=p state=s menu=true/> }
                 />
             </div>
         </article>

@@ -36,6 +36,17 @@ pub enum QueueEntry {
     Group { owner: String, items: Vec<QueueItem> },
 }
 
+impl QueueEntry {
+    /// The pods of the entry.
+    pub fn pods(&self) -> impl Iterator<Item = u32> + '_ {
+        let items: &[QueueItem] = match self {
+            QueueEntry::One(i) => std::slice::from_ref(i),
+            QueueEntry::Group { items, .. } => items,
+        };
+        items.iter().map(|i| i.pod)
+    }
+}
+
 /// Groups runs of consecutive items (two or more) made by the same controller; the list order
 /// (pop order) is kept.
 pub fn group(items: Vec<QueueItem>, owner_of: impl Fn(u32) -> Option<String>) -> Vec<QueueEntry> {

@@ -69,8 +69,10 @@ impl ChipState {
     }
 }
 
+/// `menu`: a click opens the pod's actions menu (cluster and queue views). A pod a workload
+/// controller made carries a mark naming it.
 #[component]
-pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
+pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl IntoView {
     let st = use_app();
     // Read reactively: a chip kept across runs (same index, same state) shows the name of the
     // run on screen, never the one it was made in.
@@ -110,6 +112,17 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
             view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
         })
     };
+    if menu {
+        return view! {
+            <button class=format!("chip menu-chip-btn {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title
+                aria-haspopup="menu" on:click=move |e| st.open_menu(crate::state::MenuTarget::Pod(pod), &e)>
+                {state.glyph()}
+                <span class="chip-name">{name}</span>
+                {mark}
+            </button>
+        }
+        .into_any();
+    }
     view! {
         <span class=format!("chip {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title>
             {state.glyph()}
@@ -117,4 +130,5 @@ pub fn PodChip(pod: u32, state: ChipState) -> impl IntoView {
             {mark}
         </span>
     }
+    .into_any()
 }

@@ -2,6 +2,7 @@
 //! the remaining backoff, the unschedulable pool with reasons, gated pods with their gates.
 
 use crate::components::owner::{self, QueueEntry};
+use crate::components::change_story::ChangeStory;
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
@@ -13,6 +14,15 @@ pub fn QueuePanel() -> impl IntoView {
     let st = use_app();
     let q = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.queue.clone()).unwrap_or_default()));
     let clock = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms).unwrap_or(0)));
+    // Pods a change at this stop moved to another pool: highlighted where they arrived.
+    let moved = Memo::new(move |_| {
+        st.frame.with(|f| {
+            f.as_ref()
+                .map(|f| f.changes.iter().flat_map(|c| c.moves.iter()).filter(|m| m.moved).map(|m| m.pod).collect::<Vec<u32>>())
+                .unwrap_or_default()
+        })
+    });
+    provide_context(MovedPods(moved));
     let in_flight = move || {
         q.with(|q| q.in_flight).map(|p| {
             let (prio, needs) = st.summary.with_untracked(|s| {
@@ -57,6 +67,7 @@ pub fn QueuePanel() -> impl IntoView {
             <span class="muted">{move || format!("t = {}", fmt::clock(clock.get()))}</span>
         </div>
         <div class="queue-body">
+            <ChangeStory/>
             {in_flight}
             <QueueSection
                 title="activeQ"
@@ -95,6 +106,10 @@ pub fn QueuePanel() -> impl IntoView {
     }
 }
 
+/// The pods moved between pools at the stop on screen.
+#[derive(Clone, Copy)]
+struct MovedPods(Memo<Vec<u32>>);
+
 #[component]
 fn QueueSection(
     title: &'static str,
@@ -105,6 +120,7 @@ fn QueueSection(
     clock: Memo<i64>,
 ) -> impl IntoView {
     let st = use_app();
+    let MovedPods(moved) = expect_context::<MovedPods>();
     view! {
         <section class="q-section" class:empty=move || total.get() == 0 aria-label=title>
             <h3 title=hint>
@@ -121,7 +137,7 @@ fn QueueSection(
                         });
                         entries.into_iter().map(move |e| (run, e)).collect::<Vec<_>>()
                     }
-                    key=|(run, e)| (*run, format!("{e:?}"))
+                    key=move |(run, e)| (*run, format!("{e:?}"), moved.with_untracked(|m| e.pods().any(|p| m.contains(&p))))
                     children=move |(_, e)| match e {
                         QueueEntry::One(i) => view! { <QueueRow i=i state=state clock=clock/> }.into_any(),
                         QueueEntry::Group { owner, items } => view! { <QueueGroup owner=owner items=items state=state/> }.into_any(),
@@ -140,6 +156,7 @@ fn QueueSection(
 #[component]
 fn QueueRow(i: QueueItem, state: ChipState, clock: Memo<i64>) -> impl IntoView {
     let st = use_app();
+    let MovedPods(moved) = expect_context::<MovedPods>();
     let detail = match state {
         ChipState::Backoff => i.until_ms.map(|u| {
             let left = u - clock.get_untracked();
@@ -153,9 +170,9 @@ fn QueueRow(i: QueueItem, state: ChipState, clock: Memo<i64>) -> impl IntoView {
     };
     let nominated = i.nominated.map(|n| format!("nominated → {}", st.node_name(n)));
     view! {
-        <li class="q-item">
+        <li class="q-item" class:moved=moved.with_untracked(|m| m.contains(&i.pod))>
             <div class="q-row">
-                <PodChip pod=i.pod state=state/>
+                <PodChip pod=i.pod state=state menu=true/>
                 <span class="muted prio" title="priority">"p="{i.priority}</span>
                 {detail.map(|d| view! { <span class="q-detail">{d}</span> })}
             </div>
@@ -169,6 +186,7 @@ fn QueueRow(i: QueueItem, state: ChipState, clock: Memo<i64>) -> impl IntoView {
 /// below; a reason they share is said once.
 #[component]
 fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl IntoView {
+    let MovedPods(moved) = expect_context::<MovedPods>();
     let n = items.len();
     let label = format!("{} ×{n}", owner::short_name(&owner));
     let title = format!("{n} pods created by {owner}");
@@ -191,7 +209,13 @@ fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl In
                 <span class="muted prio" title="priority">{prio}</span>
             </div>
             <div class="q-row wrap q-group-pods">
-                {items.iter().map(|i| view! { <PodChip pod=i.pod state=state/> }).collect_view()}
+                {items
+                    .iter()
+                    .map(|i| {
+                        let here = moved.with_untracked(|m| m.contains(&i.pod));
+                        view! { <span class="q-member" class:moved=here><PodChip pod=i.pod state=state menu=true/></span> }
+                    })
+                    .collect_view()}
             </div>
             {notes.into_iter().map(|n| view! { <div class="q-note" title=n.clone()>{n.clone()}</div> }).collect_view()}
         </li>

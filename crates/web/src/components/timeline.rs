@@ -1,5 +1,6 @@
-//! The timeline: one mark per cycle (bound, unschedulable, preemption, error) and the playhead.
-//! A native range input over a canvas: drag, click and keyboard for free.
+//! The timeline: one mark per cycle (bound, unschedulable, preemption, error), a marker per
+//! timeline step at the stop where it happens, and the playhead. A native range input over a
+//! canvas: drag, click and keyboard for free.
 
 use crate::state::{use_app, Theme};
 use leptos::ev;
@@ -62,9 +63,57 @@ pub fn Timeline() -> impl IntoView {
         request_animation_frame(move || paint(dark));
     });
 
+    // (stop, title) per timeline step the run reached; titles read from the Timeline tab.
+    let steps = Memo::new(move |_| {
+        let titles = st.saved.with(|s| crate::actions::step_titles(&s.parts.timeline));
+        st.summary.with(|s| {
+            let Some(s) = s else { return Vec::new() };
+            // Steps at one instant sit a stop or two apart: markers close together are set
+            // side by side (k markers along) rather than on top of each other.
+            resized.track();
+            let width = canvas.get_untracked().map(|c| c.client_width()).filter(|&w| w > 0).unwrap_or(600) as f64;
+            // A marker is 14 px wide (a rotated 10 px square).
+            let near = 15.0 / width * 100.0;
+            let mut cluster = (f64::NEG_INFINITY, 0u32);
+            s.timeline_step_stops
+                .iter()
+                .enumerate()
+                .filter_map(|(i, stop)| {
+                    let stop = (*stop)?;
+                    let at = s.timeline_steps_ms.get(i).copied().unwrap_or(0);
+                    let what = titles.get(i).cloned().unwrap_or_else(|| format!("step {}", i + 1));
+                    let x = stop as f64 / s.stops.max(1) as f64 * 100.0;
+                    if x - cluster.0 < near * (cluster.1 + 1) as f64 {
+                        cluster.1 += 1;
+                    } else {
+                        cluster = (x, 0);
+                    }
+                    let title = format!("{what} at {}", schedlab_core::timeline::format_go_duration(at * 1_000_000));
+                    Some((i, stop, format!("calc({:.3}% + {}px)", cluster.0, cluster.1 * 15), title))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+
     view! {
         <div class="timeline">
             <canvas node_ref=canvas aria-hidden="true"></canvas>
+            <div class="tl-steps">
+                <For
+                    each=move || steps.get()
+                    key=|k| k.clone()
+                    children=move |(i, stop, x, title)| {
+                        view! {
+                            <button class="tl-step" data-step=i data-stop=stop style:left=x title=title.clone()
+                                aria-label=format!("Timeline step {}: {title}", i + 1)
+                                on:click=move |_| {
+                                    st.set_playing.set(false);
+                                    st.seek(stop);
+                                }></button>
+                        }
+                    }
+                />
+            </div>
             <input
                 type="range"
                 min="0"
@@ -86,6 +135,9 @@ pub fn Timeline() -> impl IntoView {
                 <span class="tl bound">"▮ bound"</span>
                 <span class="tl unsched">"▮ failed"</span>
                 <span class="tl preempt">"▮ preemption"</span>
+                <Show when=move || steps.with(|s| !s.is_empty())>
+                    <span class="tl step">"◆ timeline step"</span>
+                </Show>
             </div>
         </div>
     }

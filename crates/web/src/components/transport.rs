@@ -14,7 +14,11 @@ pub fn Transport() -> impl IntoView {
     let stage = move || st.frame.with(|f| f.as_ref().map(|f| f.stage.label()).unwrap_or("—"));
     // The stop of the frame on screen (tests wait for it to equal the playhead).
     let shown_stop = move || st.frame.with(|f| f.as_ref().map(|f| f.stop.to_string()).unwrap_or_default());
-    let clock = move || st.frame.with(|f| f.as_ref().map(|f| fmt::clock(f.clock_ms)).unwrap_or_default());
+    let clock_ms = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms)));
+    // Made anew when the clock moves, so its jump animation plays again.
+    let clock = move || {
+        clock_ms.get().map(|ms| view! { <span class="clock-value" data-clock-ms=ms>{format!("t = {}", fmt::clock(ms))}</span> })
+    };
     let cycle_now = move || st.cycle_of(st.stop.get());
     let pause = move || st.set_playing.set(false);
     let btn = move |label: &'static str, icon: Icon, key: &'static str, f: fn(&crate::state::AppState)| {

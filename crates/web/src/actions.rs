@@ -1,0 +1,691 @@
+//! The cluster view's actions as timeline steps. An action (cordon a node, delete a pod, lift a
+//! gate, …) becomes one or more steps of plain block-style YAML, put into the scenario's
+//! Timeline document at the playhead's logical time, in `at` order, without touching the rest
+//! of the user's text. Text handling only: the engine reads and validates the steps.
+
+use crate::scenario::Parts;
+use serde_json::{json, Map, Value};
+
+/// The header of a Timeline document made for the first action.
+pub const TIMELINE_HEADER: &str = "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n";
+
+/// One item of the Timeline's `steps:` list as the text has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepLine {
+    /// The item's first line (`- …`), 0-based.
+    pub line: usize,
+    /// One past its last line that is not blank or a comment.
+    pub end: usize,
+    /// The indentation of its `-`.
+    pub indent: usize,
+    /// Its `at`, in nanoseconds, when it reads as a Go duration.
+    pub at_ns: Option<i64>,
+}
+
+fn indent_of(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+fn is_filler(l: &str) -> bool {
+    let t = l.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
+/// A scalar's text without its comment and quotes.
+fn scalar(v: &str) -> &str {
+    let v = match v.find(" #") {
+        Some(i) => &v[..i],
+        None => v,
+    };
+    v.trim().trim_matches(|c| c == '"' || c == '\'')
+}
+
+/// Where the `steps:` key is: its line and what follows the colon on it.
+fn steps_key(lines: &[&str]) -> Option<(usize, String)> {
+    lines.iter().enumerate().find_map(|(i, l)| l.strip_prefix("steps:").map(|rest| (i, scalar(rest).to_string())))
+}
+
+/// The items of the Timeline's `steps:` list (block style; none for a flow-style list).
+pub fn step_lines(timeline: &str) -> Vec<StepLine> {
+    let lines: Vec<&str> = timeline.lines().collect();
+    let Some((key, rest)) = steps_key(&lines) else { return Vec::new() };
+    if !rest.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<StepLine> = Vec::new();
+    let mut item_indent = None;
+    for (i, l) in lines.iter().enumerate().skip(key + 1) {
+        if is_filler(l) {
+            continue;
+        }
+        if l.starts_with("---") || l.starts_with("...") {
+            break;
+        }
+        let ind = indent_of(l);
+        let t = l.trim_start();
+        let ii = *item_indent.get_or_insert(ind);
+        let dash = t == "-" || t.starts_with("- ");
+        if ind < ii || (ind == ii && !dash) {
+            break;
+        }
+        if ind == ii {
+            let first = t.trim_start_matches('-').trim_start();
+            out.push(StepLine {
+                line: i,
+                end: i + 1,
+                indent: ii,
+                at_ns: first.strip_prefix("at:").and_then(|v| schedlab_core::timeline::parse_go_duration(scalar(v)).ok()),
+            });
+            continue;
+        }
+        if let Some(cur) = out.last_mut() {
+            cur.end = i + 1;
+            if cur.at_ns.is_none() && ind == ii + 2 {
+                if let Some(v) = t.strip_prefix("at:") {
+                    cur.at_ns = schedlab_core::timeline::parse_go_duration(scalar(v)).ok();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Puts `items` (steps at time `at_ns`, as `- at: …` lines starting at column 0) into the
+/// Timeline document `timeline`: after every step at or before that time, before the first
+/// later one (so `at` never decreases, and steps at the same instant keep their order, the new
+/// ones last). Makes the document when there is none. The rest of the text is kept as is.
+pub fn insert_steps(timeline: &str, at_ns: i64, items: &str) -> Result<String, String> {
+    if timeline.lines().all(is_filler) {
+        let mut out = timeline.to_string();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(TIMELINE_HEADER);
+        out.push_str(items);
+        return Ok(out);
+    }
+    let lines: Vec<&str> = timeline.lines().collect();
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let Some((key, rest)) = steps_key(&lines) else {
+        // A Timeline without steps yet.
+        let mut t = timeline.to_string();
+        if !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t.push_str("steps:\n");
+        t.push_str(items);
+        return Ok(t);
+    };
+    let steps = step_lines(timeline);
+    let at_line = match rest.as_str() {
+        "" => None,
+        "[]" => {
+            out[key] = "steps:".to_string();
+            None
+        }
+        _ => {
+            return Err("the Timeline's steps are written as a flow list ([…]); write them one per line (“- at: …”) to add steps from the cluster view".into())
+        }
+    };
+    let indent = steps.first().map(|s| s.indent).unwrap_or(0);
+    let pos = at_line.unwrap_or_else(|| {
+        let k = steps.iter().position(|s| s.at_ns.is_some_and(|a| a > at_ns)).unwrap_or(steps.len());
+        match (k.checked_sub(1).and_then(|p| steps.get(p)), steps.get(k)) {
+            // Right after the last step at or before the time.
+            (Some(prev), _) => prev.end,
+            // Before the first step, above the comments right over it.
+            (None, Some(first)) => {
+                let mut p = first.line;
+                while p > key + 1 && lines[p - 1].trim_start().starts_with('#') {
+                    p -= 1;
+                }
+                p
+            }
+            (None, None) => key + 1,
+        }
+    });
+    let pad = " ".repeat(indent);
+    let new: Vec<String> = items.lines().map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+    out.splice(pos..pos, new);
+    let mut t = out.join("\n");
+    t.push('\n');
+    Ok(t)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block-style YAML for the steps.
+
+fn needs_quotes(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    s.is_empty()
+        || s != s.trim()
+        || matches!(lower.as_str(), "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~")
+        || s.parse::<f64>().is_ok()
+        || s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@`.+".contains(c))
+        // Numbers in YAML 1.1's other spellings (0x1f, 1_000, 1:30).
+        || (s.starts_with(|c: char| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_hexdigit() || "xXoO_.:+-".contains(c)))
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.ends_with(':')
+        || s.contains('\n')
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if s.contains('\n') => serde_json::to_string(s).unwrap_or_default(),
+        Value::String(s) if needs_quotes(s) => format!("'{}'", s.replace('\'', "''")),
+        Value::String(s) => s.clone(),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
+    }
+}
+
+fn is_nested(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+        _ => false,
+    }
+}
+
+fn yaml_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
+    for (i, (k, v)) in m.iter().enumerate() {
+        // The first key of a list item follows its `- `.
+        if !(i == 0 && out.ends_with("- ")) {
+            out.push_str(&" ".repeat(indent));
+        }
+        let key = if needs_quotes(k) { format!("'{k}'") } else { k.clone() };
+        if is_nested(v) {
+            out.push_str(&format!("{key}:\n"));
+            yaml_value(v, if v.is_array() { indent } else { indent + 2 }, out);
+        } else {
+            out.push_str(&format!("{key}: {}\n", scalar_text(v)));
+        }
+    }
+}
+
+fn yaml_value(v: &Value, indent: usize, out: &mut String) {
+    match v {
+        Value::Object(m) => yaml_map(m, indent, out),
+        Value::Array(a) => {
+            for item in a {
+                out.push_str(&" ".repeat(indent));
+                out.push_str("- ");
+                match item {
+                    Value::Object(m) if !m.is_empty() => yaml_map(m, indent + 2, out),
+                    Value::Array(inner) if !inner.is_empty() => {
+                        out.pop();
+                        out.push('\n');
+                        yaml_value(item, indent + 2, out);
+                    }
+                    _ => {
+                        out.push_str(&scalar_text(item));
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        _ => {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&scalar_text(v));
+            out.push('\n');
+        }
+    }
+}
+
+/// `v` as block-style YAML (keys in their order).
+pub fn to_yaml(v: &Value) -> String {
+    let mut out = String::new();
+    yaml_value(v, 0, &mut out);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions.
+
+/// A taint as the views show it (`key=value:Effect` or `key:Effect`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taint {
+    pub key: String,
+    pub value: String,
+    pub effect: String,
+}
+
+impl Taint {
+    pub fn parse(s: &str) -> Option<Taint> {
+        let (kv, effect) = s.trim().rsplit_once(':')?;
+        let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+        let effect = effect.trim();
+        if key.trim().is_empty() || !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+            return None;
+        }
+        Some(Taint {
+            key: key.trim().to_string(),
+            value: value.trim().to_string(),
+            effect: effect.to_string(),
+        })
+    }
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("key".into(), json!(self.key));
+        if !self.value.is_empty() {
+            m.insert("value".into(), json!(self.value));
+        }
+        m.insert("effect".into(), json!(self.effect));
+        Value::Object(m)
+    }
+}
+
+/// Something the user does to the cluster at the playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    DeleteNode(String),
+    /// Cordon (true) or uncordon (false).
+    Cordon(String, bool),
+    /// Cordon, then delete these pods (namespace, name): `kubectl drain` without the pods it
+    /// leaves (DaemonSet pods).
+    Drain(String, Vec<(String, String)>),
+    /// The node's whole new list of taints (a merge patch replaces a list whole).
+    SetTaints(String, Vec<Taint>),
+    /// Add or change (Some) or remove (None) a label.
+    Label(String, String, Option<String>),
+    /// Create this object (a copy of a node).
+    Create(Value),
+    DeletePod(String, String),
+    /// The gates a pod keeps (none: all lifted).
+    SetGates(String, String, Vec<String>),
+    /// kind, namespace, name, replicas.
+    Scale(String, String, String, i64),
+}
+
+fn target(kind: &str, namespace: &str, name: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("kind".into(), json!(kind));
+    if kind != "Node" && namespace != "default" && !namespace.is_empty() {
+        m.insert("namespace".into(), json!(namespace));
+    }
+    m.insert("name".into(), json!(name));
+    Value::Object(m)
+}
+
+fn step(at: &str, verb: &str, body: Value, merge: Option<Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("at".into(), json!(at));
+    m.insert(verb.into(), body);
+    if let Some(p) = merge {
+        m.insert("merge".into(), p);
+    }
+    Value::Object(m)
+}
+
+impl Action {
+    /// The steps, at `at` (a Go duration), as `- at: …` items.
+    pub fn steps(&self, at: &str) -> String {
+        let node_patch = |n: &str, merge: Value| step(at, "patch", target("Node", "", n), Some(merge));
+        let items: Vec<Value> = match self {
+            Action::DeleteNode(n) => vec![step(at, "delete", target("Node", "", n), None)],
+            Action::Cordon(n, on) => vec![node_patch(n, json!({"spec": {"unschedulable": on}}))],
+            Action::Drain(n, pods) => {
+                let mut v = vec![node_patch(n, json!({"spec": {"unschedulable": true}}))];
+                v.extend(pods.iter().map(|(ns, p)| step(at, "delete", target("Pod", ns, p), None)));
+                v
+            }
+            Action::SetTaints(n, taints) => {
+                let list = if taints.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Array(taints.iter().map(Taint::to_json).collect())
+                };
+                vec![node_patch(n, json!({"spec": {"taints": list}}))]
+            }
+            Action::Label(n, k, v) => {
+                let mut labels = Map::new();
+                labels.insert(k.clone(), v.as_ref().map(|v| json!(v)).unwrap_or(Value::Null));
+                vec![node_patch(n, json!({"metadata": {"labels": labels}}))]
+            }
+            Action::Create(obj) => vec![step(at, "create", obj.clone(), None)],
+            Action::DeletePod(ns, p) => vec![step(at, "delete", target("Pod", ns, p), None)],
+            Action::SetGates(ns, p, keep) => {
+                let gates = if keep.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Array(keep.iter().map(|g| json!({"name": g})).collect())
+                };
+                vec![step(at, "patch", target("Pod", ns, p), Some(json!({"spec": {"schedulingGates": gates}})))]
+            }
+            Action::Scale(kind, ns, name, replicas) => {
+                vec![step(at, "patch", target(kind, ns, name), Some(json!({"spec": {"replicas": replicas}})))]
+            }
+        };
+        to_yaml(&Value::Array(items))
+    }
+
+    /// What the action does, for a message.
+    pub fn describe(&self) -> String {
+        match self {
+            Action::DeleteNode(n) => format!("delete node {n}"),
+            Action::Cordon(n, true) => format!("cordon {n}"),
+            Action::Cordon(n, false) => format!("uncordon {n}"),
+            Action::Drain(n, pods) => format!("drain {n} ({} pod(s) deleted)", pods.len()),
+            Action::SetTaints(n, _) => format!("change the taints of {n}"),
+            Action::Label(n, k, Some(v)) => format!("label {n} {k}={v}"),
+            Action::Label(n, k, None) => format!("remove label {k} from {n}"),
+            Action::Create(o) => format!("create node {}", o["metadata"]["name"].as_str().unwrap_or("?")),
+            Action::DeletePod(_, p) => format!("delete pod {p}"),
+            Action::SetGates(_, p, keep) if keep.is_empty() => format!("lift the scheduling gates of {p}"),
+            Action::SetGates(_, p, _) => format!("lift a scheduling gate of {p}"),
+            Action::Scale(kind, _, name, r) => format!("scale {kind} {name} to {r}"),
+        }
+    }
+}
+
+/// Adds the action's steps at `at_ms` (logical milliseconds) to the scenario's Timeline.
+pub fn apply(parts: &Parts, at_ms: i64, action: &Action) -> Result<String, String> {
+    let at_ns = at_ms.saturating_mul(1_000_000);
+    let at = schedlab_core::timeline::format_go_duration(at_ns);
+    insert_steps(&parts.timeline, at_ns, &action.steps(&at))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the scenario's own objects (for a copy, or an owner).
+
+/// The documents of a part, parsed (unparseable ones are left out).
+fn documents(text: &str) -> Vec<Value> {
+    let mut docs = Vec::new();
+    let mut cur = String::new();
+    let mut flush = |cur: &mut String| {
+        if let Ok(v) = serde_yaml::from_str::<Value>(cur) {
+            match v.get("items").and_then(Value::as_array) {
+                Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
+                _ => docs.push(v),
+            }
+        }
+        cur.clear();
+    };
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("---") {
+            flush(&mut cur);
+        } else {
+            cur.push_str(line);
+        }
+    }
+    flush(&mut cur);
+    docs
+}
+
+/// An object of the scenario by kind and name: a document of the file, or one a timeline step
+/// creates.
+pub fn find_object(parts: &Parts, kind: &str, namespace: &str, name: &str) -> Option<Value> {
+    let matches = |v: &Value| {
+        v["kind"].as_str() == Some(kind)
+            && v["metadata"]["name"].as_str() == Some(name)
+            && (kind == "Node" || v["metadata"]["namespace"].as_str().unwrap_or("default") == namespace)
+    };
+    // Workloads sit in the Pods tab beside their pods; other kinds in Other.
+    let text = match kind {
+        "Node" => parts.nodes.clone(),
+        "Pod" => parts.pods.clone(),
+        _ => format!("{}\n---\n{}", parts.pods, parts.other),
+    };
+    documents(&text).into_iter().find(matches).or_else(|| {
+        documents(&parts.timeline)
+            .into_iter()
+            .flat_map(|t| t["steps"].as_array().cloned().unwrap_or_default())
+            .filter_map(|s| s.get("create").cloned())
+            .find(matches)
+    })
+}
+
+/// A copy of node `name` for "Add a node like this": named `<name>-copy` (or `-copy-2`, … when
+/// taken by one of `taken` or anywhere in the scenario's text), its hostname label following
+/// the name, without the identity fields the API sets.
+pub fn copy_node(parts: &Parts, name: &str, taken: &[String]) -> Option<Value> {
+    let mut obj = find_object(parts, "Node", "", name)?;
+    let all = format!("{}\n{}", parts.nodes, parts.timeline);
+    let used = |n: &str| {
+        taken.iter().any(|t| t == n)
+            || all.contains(&format!("name: {n}\n"))
+            || all.contains(&format!("name: {n},"))
+            || all.contains(&format!("name: {n}}}"))
+    };
+    let base = format!("{name}-copy");
+    let new = std::iter::once(base.clone())
+        .chain((2..).map(|i| format!("{base}-{i}")))
+        .find(|n| !used(n))?;
+    let meta = obj.get_mut("metadata")?.as_object_mut()?;
+    meta.insert("name".into(), json!(new));
+    for k in ["uid", "resourceVersion", "creationTimestamp"] {
+        meta.remove(k);
+    }
+    if let Some(Value::Object(labels)) = meta.get_mut("labels") {
+        if labels.contains_key("kubernetes.io/hostname") {
+            labels.insert("kubernetes.io/hostname".into(), json!(new));
+        }
+    }
+    Some(obj)
+}
+
+/// Whether a DaemonSet controls the pod (drain leaves such pods), by the pod's own owner
+/// references or the controller that created it (`created_by`, `Kind/name`).
+pub fn daemonset_pod(parts: &Parts, namespace: &str, name: &str, created_by: Option<&str>) -> bool {
+    if created_by.is_some_and(|c| c.starts_with("DaemonSet/")) {
+        return true;
+    }
+    find_object(parts, "Pod", namespace, name).is_some_and(|p| {
+        p["metadata"]["ownerReferences"]
+            .as_array()
+            .is_some_and(|o| o.iter().any(|r| r["kind"] == "DaemonSet" && r["controller"] == true))
+    })
+}
+
+/// A workload a step may scale.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// Its replicas at the given time: the file's, or the last scale step's at or before it.
+    pub replicas: i64,
+}
+
+/// The scenario's Deployments, ReplicaSets and StatefulSets, with their replicas at `at_ms`.
+pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
+    // Workloads sit in the Pods tab (older scenarios may hold them in Other).
+    let mut out: Vec<Workload> = documents(&parts.pods)
+        .into_iter()
+        .chain(documents(&parts.other))
+        .filter(|v| matches!(v["kind"].as_str(), Some("Deployment" | "ReplicaSet" | "StatefulSet")))
+        .filter_map(|v| {
+            Some(Workload {
+                kind: v["kind"].as_str()?.to_string(),
+                namespace: v["metadata"]["namespace"].as_str().unwrap_or("default").to_string(),
+                name: v["metadata"]["name"].as_str()?.to_string(),
+                replicas: v["spec"]["replicas"].as_i64().unwrap_or(1),
+            })
+        })
+        .collect();
+    let steps = documents(&parts.timeline)
+        .into_iter()
+        .flat_map(|t| t["steps"].as_array().cloned().unwrap_or_default());
+    for s in steps {
+        let at = s["at"].as_str().and_then(|a| schedlab_core::timeline::parse_go_duration(a).ok());
+        let (Some(at), Some(r)) = (at, s["merge"]["spec"]["replicas"].as_i64()) else { continue };
+        if at / 1_000_000 > at_ms {
+            continue;
+        }
+        let t = &s["patch"];
+        let ns = t["namespace"].as_str().unwrap_or("default");
+        if let Some(w) = out.iter_mut().find(|w| Some(w.kind.as_str()) == t["kind"].as_str() && Some(w.name.as_str()) == t["name"].as_str() && w.namespace == ns) {
+            w.replicas = r;
+        }
+    }
+    out
+}
+
+/// The workload to scale for a pod: its controlling owner when that is a Deployment,
+/// ReplicaSet or StatefulSet of the scenario, and a ReplicaSet's own Deployment when it has one
+/// (scaling the ReplicaSet under a Deployment would be undone by it). `created_by` names the
+/// controller that made the pod (`Kind/name`).
+pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Option<&str>, at_ms: i64) -> Option<Workload> {
+    let all = workloads(parts, at_ms);
+    let controller = |v: &Value| -> Option<(String, String)> {
+        v["metadata"]["ownerReferences"]
+            .as_array()?
+            .iter()
+            .find(|r| r["controller"] == true)
+            .and_then(|r| Some((r["kind"].as_str()?.to_string(), r["name"].as_str()?.to_string())))
+    };
+    let (mut kind, mut name) = match created_by.and_then(|c| c.split_once('/')) {
+        Some((k, n)) => (k.to_string(), n.to_string()),
+        None => controller(&find_object(parts, "Pod", namespace, pod)?)?,
+    };
+    if kind == "ReplicaSet" {
+        match find_object(parts, "ReplicaSet", namespace, &name) {
+            Some(rs) => {
+                if let Some((k, n)) = controller(&rs).filter(|(k, _)| k == "Deployment") {
+                    (kind, name) = (k, n);
+                }
+            }
+            // Made by a Deployment's controller (not in the file): `<deployment>-<hash>`.
+            None => {
+                if let Some(d) = all.iter().find(|w| w.kind == "Deployment" && w.namespace == namespace && name.strip_prefix(&format!("{}-", w.name)).is_some()) {
+                    (kind, name) = (d.kind.clone(), d.name.clone());
+                }
+            }
+        }
+    }
+    all.into_iter().find(|w| w.kind == kind && w.name == name && w.namespace == namespace)
+}
+
+/// One line per step for the scrubber's markers: `verb Kind/name`, in list order (from the
+/// text; a step that does not read gets `step n`).
+pub fn step_titles(timeline: &str) -> Vec<String> {
+    let steps: Vec<Value> = documents(timeline)
+        .into_iter()
+        .find(|d| d["kind"] == "Timeline")
+        .and_then(|d| d["steps"].as_array().cloned())
+        .unwrap_or_default();
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let (verb, obj) = if let Some(c) = s.get("create") {
+                ("create", c)
+            } else if let Some(t) = s.get("delete") {
+                ("delete", t)
+            } else if let Some(t) = s.get("patch") {
+                ("patch", t)
+            } else {
+                return format!("step {}", i + 1);
+            };
+            let name = obj.get("name").or_else(|| obj.get("metadata").and_then(|m| m.get("name")));
+            format!("{verb} {}/{}", obj["kind"].as_str().unwrap_or("?"), name.and_then(Value::as_str).unwrap_or("?"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{join, split};
+
+    const BASE: &str = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  labels:\n    kubernetes.io/hostname: node-1\nstatus:\n  capacity: {cpu: '4', memory: 8Gi, pods: '110'}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team}\nspec:\n  schedulingGates: [{name: a}, {name: b}]\n  containers: [{name: c, image: i}]\n";
+
+    fn loads(parts: &Parts) {
+        let (text, _) = join(parts);
+        schedlab_core::load_str(&text, "t").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
+    #[test]
+    fn the_first_action_makes_the_timeline_and_each_action_loads() {
+        let mut parts = split(BASE);
+        let copy = copy_node(&parts, "node-1", &[]).unwrap();
+        assert_eq!(copy["metadata"]["name"], "node-1-copy");
+        assert_eq!(copy["metadata"]["labels"]["kubernetes.io/hostname"], "node-1-copy");
+        let actions = [
+            Action::Cordon("node-1".into(), true),
+            Action::Create(copy),
+            Action::SetTaints("node-1".into(), vec![Taint::parse("dedicated=lab:NoSchedule").unwrap()]),
+            Action::Label("node-1".into(), "disk".into(), Some("ssd".into())),
+            Action::SetGates("team".into(), "p".into(), vec!["b".into()]),
+            Action::SetGates("team".into(), "p".into(), vec![]),
+            Action::SetTaints("node-1".into(), vec![]),
+            Action::Label("node-1".into(), "disk".into(), None),
+            Action::Cordon("node-1".into(), false),
+            Action::DeletePod("team".into(), "p".into()),
+            Action::DeleteNode("node-1".into()),
+        ];
+        for (i, a) in actions.iter().enumerate() {
+            parts.timeline = apply(&parts, 1500 * i as i64, a).unwrap();
+            loads(&parts);
+        }
+        assert!(parts.timeline.starts_with(TIMELINE_HEADER), "{}", parts.timeline);
+        assert!(parts.timeline.contains("- at: 1.5s\n  create:\n    apiVersion: v1\n    kind: Node\n    metadata:\n      name: node-1-copy\n"), "{}", parts.timeline);
+        assert!(parts.timeline.contains("- at: 0s\n  patch:\n    kind: Node\n    name: node-1\n  merge:\n    spec:\n      unschedulable: true\n"), "{}", parts.timeline);
+        assert!(parts.timeline.contains("  patch:\n    kind: Pod\n    namespace: team\n    name: p\n  merge:\n    spec:\n      schedulingGates:\n      - name: b\n"), "{}", parts.timeline);
+        assert!(parts.timeline.contains("      capacity:\n        cpu: '4'\n"), "{}", parts.timeline);
+        assert_eq!(step_lines(&parts.timeline).len(), actions.len());
+        assert_eq!(parts.doc_count(crate::scenario::Part::Timeline), actions.len());
+        assert_eq!(step_titles(&parts.timeline)[1], "create Node/node-1-copy");
+        // Drain: cordon, then one delete per pod, all at the same time.
+        let mut parts = split(BASE);
+        parts.timeline = apply(&parts, 60_000, &Action::Drain("node-1".into(), vec![("team".into(), "p".into())])).unwrap();
+        loads(&parts);
+        assert_eq!(step_titles(&parts.timeline), ["patch Node/node-1", "delete Pod/p"]);
+        assert!(parts.timeline.contains("- at: 1m0s\n  delete:\n    kind: Pod\n    namespace: team\n    name: p\n"), "{}", parts.timeline);
+    }
+
+    #[test]
+    fn steps_go_in_time_order_and_keep_the_users_text() {
+        let tl = "# my plan\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n  - at: 1s   # first\n    delete: {kind: Pod, name: a}\n\n  # the big one\n  - at: 1m\n    delete: {kind: Pod, name: b}\n";
+        let lines = step_lines(tl);
+        assert_eq!(lines.iter().map(|s| s.at_ns).collect::<Vec<_>>(), [Some(1_000_000_000), Some(60_000_000_000)]);
+        let item = "- at: 1s\n  delete:\n    kind: Pod\n    name: c\n";
+        let out = insert_steps(tl, 1_000_000_000, item).unwrap();
+        assert_eq!(
+            out,
+            "# my plan\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n  - at: 1s   # first\n    delete: {kind: Pod, name: a}\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n\n  # the big one\n  - at: 1m\n    delete: {kind: Pod, name: b}\n"
+        );
+        // Later than every step: at the end.
+        let out = insert_steps(tl, 90_000_000_000, item).unwrap();
+        assert!(out.ends_with("name: b}\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n"), "{out}");
+        // Earlier than every step: before the first.
+        let out = insert_steps(tl, 0, item).unwrap();
+        assert!(out.contains("steps:\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n  - at: 1s   # first"), "{out}");
+        // An empty list, a flow list.
+        let out = insert_steps("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n", 0, item).unwrap();
+        assert_eq!(out, format!("{TIMELINE_HEADER}{item}"));
+        assert!(insert_steps("kind: Timeline\nsteps: [{at: 1s, delete: {kind: Pod, name: a}}]\n", 0, item).is_err());
+        // `at` on a line of its own, steps at column 0, another key after the list.
+        let tl2 = "kind: Timeline\nsteps:\n- delete: {kind: Pod, name: a}\n  at: 2s\napiVersion: schedlab.dev/v1alpha1\n";
+        assert_eq!(step_lines(tl2)[0].at_ns, Some(2_000_000_000));
+        let out = insert_steps(tl2, 3_000_000_000, item).unwrap();
+        assert!(out.contains("  at: 2s\n- at: 1s\n  delete:"), "{out}");
+    }
+
+    #[test]
+    fn yaml_quotes_what_would_read_as_something_else() {
+        let v = json!({"a": "4", "b": "true", "c": "16Gi", "d": "", "e": "x: y", "f": [], "g": {}, "h": [["x"]], "i": 1});
+        assert_eq!(to_yaml(&v), "a: '4'\nb: 'true'\nc: 16Gi\nd: ''\ne: 'x: y'\nf: []\ng: {}\nh:\n-\n  - x\ni: 1\n");
+    }
+
+    #[test]
+    fn workloads_scale_and_daemonset_pods() {
+        let mut parts = split("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: agent\n  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, controller: true, uid: u}]\nspec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n");
+        assert!(daemonset_pod(&parts, "default", "agent", None));
+        assert!(daemonset_pod(&parts, "default", "x", Some("DaemonSet/log")));
+        assert!(!daemonset_pod(&parts, "default", "x", Some("ReplicaSet/web-1")));
+        assert_eq!(workloads(&parts, 0)[0].replicas, 4);
+        parts.timeline = apply(&parts, 2000, &Action::Scale("Deployment".into(), "default".into(), "web".into(), 6)).unwrap();
+        loads(&parts);
+        assert_eq!(workloads(&parts, 1999)[0].replicas, 4);
+        assert_eq!(workloads(&parts, 2000)[0].replicas, 6);
+        assert!(parts.timeline.contains("merge:\n    spec:\n      replicas: 6\n"), "{}", parts.timeline);
+        let w = owner_workload(&parts, "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
+        assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
+        assert_eq!(owner_workload(&parts, "default", "agent", None, 0), None);
+    }
+}

@@ -1,0 +1,264 @@
+//! The actions menu of a node card or a pod chip: act on the cluster at the playhead. Each
+//! action is added to the Timeline tab as a step at the logical time on screen (`actions.rs`
+//! writes the text); the scenario is then re-run and playback goes on from the same stop.
+
+use crate::actions::{self, Action, Taint};
+use crate::bridge::BridgeHandle;
+use crate::components::app::EditorHandle;
+use crate::fmt;
+use crate::scenario::Part;
+use crate::state::{use_app, AppState, MenuTarget};
+use leptos::prelude::*;
+
+/// Adds the action's steps at the playhead's time and re-runs.
+pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action) {
+    st.set_menu.set(None);
+    if st.saved.with_untracked(|s| s.generated.is_some()) {
+        st.flash("A generated cluster has no editable text: load its YAML into the editor first");
+        return;
+    }
+    // The Timeline tab's pending edit (if any) first.
+    ed.with_value(|e| {
+        if let Some(e) = e {
+            e.flush()
+        }
+    });
+    let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
+    match st.saved.with_untracked(|s| actions::apply(&s.parts, at_ms, &action)) {
+        Err(why) => st.flash(format!("No step added: {why}")),
+        Ok(text) => {
+            let stop = st.stop.get_untracked();
+            let at_end = stop + 1 >= st.stops();
+            let resume = st.playing.get_untracked() || at_end;
+            bridge.update_value(|b| b.hold_playhead = Some((stop, resume)));
+            st.set_fresh.set(false);
+            ed.with_value(|e| {
+                if let Some(e) = e {
+                    e.replace_doc(Part::Timeline.id(), &text)
+                }
+            });
+            st.set_saved.update(|s| {
+                s.parts.timeline = text;
+                s.preset = None;
+            });
+            st.flash(format!("At t = {}: {} — a step in the Timeline tab", fmt::clock(at_ms), action.describe()));
+        }
+    }
+}
+
+#[component]
+pub fn ActionMenu() -> impl IntoView {
+    let st = use_app();
+    view! {
+        {move || {
+            st.menu.get().map(|m| {
+                let vw = window().inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(1280.0);
+                let left = m.x.min(vw - 300.0).max(4.0);
+                let body = match m.target {
+                    MenuTarget::Node(n) => view! { <NodeActions node=n/> }.into_any(),
+                    MenuTarget::Pod(p) => view! { <PodActions pod=p/> }.into_any(),
+                };
+                view! {
+                    <div class="menu-backdrop" on:click=move |_| st.set_menu.set(None)></div>
+                    <div
+                        class="action-menu"
+                        role="menu"
+                        style:left=format!("{left:.0}px")
+                        style:top=format!("{:.0}px", m.y)
+                        style:max-height=format!("calc(100vh - {:.0}px - 8px)", m.y)
+                        on:keydown=move |e: web_sys::KeyboardEvent| {
+                            if e.key() == "Escape" {
+                                st.set_menu.set(None);
+                            }
+                        }
+                    >
+                        {body}
+                        <p class="menu-foot muted">
+                            {move || format!("Each action is a timeline step at t = {} (the Timeline tab); the run is recomputed and plays on from here.", fmt::clock(st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0)))}
+                        </p>
+                    </div>
+                }
+            })
+        }}
+    }
+}
+
+#[component]
+fn NodeActions(node: u32) -> impl IntoView {
+    let st = use_app();
+    let ed: EditorHandle = expect_context();
+    let bridge: BridgeHandle = expect_context();
+    let name = st.node_name(node);
+    let live = st.frame.with_untracked(|f| f.as_ref().and_then(|f| f.nodes.get(node as usize).cloned())).unwrap_or_default();
+    let do_ = move |a: Action| act(st, ed, bridge, a);
+    let (taint_text, set_taint_text) = signal(String::new());
+    let (label_text, set_label_text) = signal(String::new());
+    let (problem, set_problem) = signal(None::<String>);
+
+    let n = name.clone();
+    let cordon = live.unschedulable;
+    let n2 = name.clone();
+    let drain = move |_| {
+        // The pods on the node now, but those a DaemonSet controls (kubectl drain leaves them).
+        let pods: Vec<(String, String)> = st.frame.with_untracked(|f| {
+            let Some(l) = f.as_ref().and_then(|f| f.nodes.get(node as usize)) else { return Vec::new() };
+            st.summary.with_untracked(|s| {
+                let Some(s) = s else { return Vec::new() };
+                st.saved.with_untracked(|saved| {
+                    l.pods
+                        .iter()
+                        .filter_map(|&p| s.model.pods.get(p as usize))
+                        .filter(|p| !actions::daemonset_pod(&saved.parts, &p.namespace, &p.name, p.created_by.as_deref()))
+                        .map(|p| (p.namespace.clone(), p.name.clone()))
+                        .collect()
+                })
+            })
+        });
+        do_(Action::Drain(n2.clone(), pods));
+    };
+    let n3 = name.clone();
+    let copy = move |_| {
+        let taken: Vec<String> = st.summary.with_untracked(|s| s.as_ref().map(|s| s.model.nodes.iter().map(|n| n.name.clone()).collect()).unwrap_or_default());
+        match st.saved.with_untracked(|s| actions::copy_node(&s.parts, &n3, &taken)) {
+            Some(obj) => do_(Action::Create(obj)),
+            None => st.flash(format!("The text of node {n3} was not found in the scenario")),
+        }
+    };
+    let n4 = name.clone();
+    let current_taints: Vec<Taint> = live.taints.iter().filter_map(|t| Taint::parse(t)).collect();
+    let ct = current_taints.clone();
+    let add_taint = move |e: leptos::ev::SubmitEvent| {
+        e.prevent_default();
+        let text = taint_text.get_untracked();
+        match Taint::parse(&text) {
+            Some(t) => {
+                let mut all: Vec<Taint> = ct.iter().filter(|c| !(c.key == t.key && c.effect == t.effect)).cloned().collect();
+                all.push(t);
+                do_(Action::SetTaints(n4.clone(), all));
+            }
+            None => set_problem.set(Some("A taint is key=value:Effect (NoSchedule, PreferNoSchedule or NoExecute)".into())),
+        }
+    };
+    let n5 = name.clone();
+    let add_label = move |e: leptos::ev::SubmitEvent| {
+        e.prevent_default();
+        let text = label_text.get_untracked();
+        match text.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())) {
+            Some((k, v)) if !k.is_empty() => do_(Action::Label(n5.clone(), k, Some(v))),
+            _ => set_problem.set(Some("A label is key=value".into())),
+        }
+    };
+    let remove_taints = current_taints
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let rest: Vec<Taint> = current_taints.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| t.clone()).collect();
+            let n = name.clone();
+            let text = if t.value.is_empty() { format!("{}:{}", t.key, t.effect) } else { format!("{}={}:{}", t.key, t.value, t.effect) };
+            view! {
+                <button class="menu-chip" role="menuitem" title=format!("Remove the taint {text}") on:click=move |_| do_(Action::SetTaints(n.clone(), rest.clone()))>"✕ "{text.clone()}</button>
+            }
+        })
+        .collect_view();
+    let remove_labels = live
+        .labels
+        .iter()
+        .map(|(k, v)| {
+            let n = name.clone();
+            let key = k.clone();
+            let short = k.rsplit('/').next().unwrap_or(k);
+            let text = if v.is_empty() { short.to_string() } else { format!("{short}={v}") };
+            view! {
+                <button class="menu-chip" role="menuitem" title=format!("Remove the label {k}") on:click=move |_| do_(Action::Label(n.clone(), key.clone(), None))>"✕ "{text}</button>
+            }
+        })
+        .collect_view();
+    let n6 = name.clone();
+    let n7 = name.clone();
+    view! {
+        <div class="menu-title">"Node "<strong>{name.clone()}</strong></div>
+        <div class="menu-items">
+            <button role="menuitem" data-action="cordon" on:click=move |_| do_(Action::Cordon(n.clone(), !cordon))
+                title="spec.unschedulable: new pods are no longer placed here; running ones stay">
+                {if cordon { "Uncordon" } else { "Cordon" }}
+            </button>
+            <button role="menuitem" data-action="drain" on:click=drain title="Cordon, then delete its pods as kubectl drain does (DaemonSet pods stay)">"Drain"</button>
+            <button role="menuitem" data-action="copy" on:click=copy title="A create step with a copy of this node (edit it in the Timeline tab)">"Add a node like this"</button>
+            <button role="menuitem" class="danger" data-action="delete-node" on:click=move |_| do_(Action::DeleteNode(n6.clone())) title="Delete the node: its pods are deleted first">"Delete node"</button>
+        </div>
+        <form class="menu-form" on:submit=add_taint>
+            <input type="text" aria-label=format!("Taint to add to {n7}") placeholder="key=value:NoSchedule"
+                prop:value=taint_text on:input=move |e| set_taint_text.set(event_target_value(&e))/>
+            <button type="submit" class="btn small" data-action="taint">"Add taint"</button>
+        </form>
+        {(!live.taints.is_empty()).then(|| view! { <div class="menu-chips">{remove_taints}</div> })}
+        <form class="menu-form" on:submit=add_label>
+            <input type="text" aria-label="Label to add" placeholder="key=value"
+                prop:value=label_text on:input=move |e| set_label_text.set(event_target_value(&e))/>
+            <button type="submit" class="btn small" data-action="label">"Add label"</button>
+        </form>
+        <div class="menu-chips">{remove_labels}</div>
+        {move || problem.get().map(|p| view! { <p class="menu-problem">{p}</p> })}
+    }
+}
+
+#[component]
+fn PodActions(pod: u32) -> impl IntoView {
+    let st = use_app();
+    let ed: EditorHandle = expect_context();
+    let bridge: BridgeHandle = expect_context();
+    let do_ = move |a: Action| act(st, ed, bridge, a);
+    let Some(model) = st.summary.with_untracked(|s| s.as_ref().and_then(|s| s.model.pods.get(pod as usize).cloned())) else {
+        return view! { <div class="menu-title">"Unknown pod"</div> }.into_any();
+    };
+    let (gated, present) = st.frame.with_untracked(|f| {
+        let Some(f) = f else { return (false, false) };
+        let q = &f.queue;
+        let gated = q.gated.iter().any(|i| i.pod == pod);
+        let queued = q.in_flight == Some(pod) || [&q.active, &q.backoff, &q.unschedulable, &q.gated].iter().any(|l| l.iter().any(|i| i.pod == pod));
+        (gated, queued || f.nodes.iter().any(|n| n.pods.contains(&pod)))
+    });
+    let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
+    let owner = st.saved.with_untracked(|s| actions::owner_workload(&s.parts, &model.namespace, &model.name, model.created_by.as_deref(), at_ms));
+    let (ns, name) = (model.namespace.clone(), model.name.clone());
+    let (ns2, name2) = (ns.clone(), name.clone());
+    let gates = model.gates.clone();
+    let per_gate = (gates.len() > 1)
+        .then(|| {
+            gates
+                .iter()
+                .map(|g| {
+                    let keep: Vec<String> = gates.iter().filter(|x| *x != g).cloned().collect();
+                    let (ns, name) = (ns.clone(), name.clone());
+                    view! { <button class="menu-chip" role="menuitem" on:click=move |_| do_(Action::SetGates(ns.clone(), name.clone(), keep.clone()))>"✕ "{g.clone()}</button> }
+                })
+                .collect_view()
+        });
+    let scale = owner.map(|w| {
+        let (w1, w2) = (w.clone(), w.clone());
+        view! {
+            <div class="menu-scale">
+                <span>{format!("{} {}: {} replicas", w.kind, w.name, w.replicas)}</span>
+                <button class="btn small" data-action="scale-down" aria-label="One replica fewer" disabled=w.replicas <= 0
+                    on:click=move |_| do_(Action::Scale(w1.kind.clone(), w1.namespace.clone(), w1.name.clone(), w1.replicas - 1))>"−"</button>
+                <button class="btn small" data-action="scale-up" aria-label="One replica more"
+                    on:click=move |_| do_(Action::Scale(w2.kind.clone(), w2.namespace.clone(), w2.name.clone(), w2.replicas + 1))>"+"</button>
+            </div>
+        }
+    });
+    view! {
+        <div class="menu-title">"Pod "<strong>{model.name.clone()}</strong></div>
+        <div class="menu-items">
+            {gated.then(|| view! {
+                <button role="menuitem" data-action="lift-gates" title="Patch spec.schedulingGates away: the pod enters the queue"
+                    on:click=move |_| do_(Action::SetGates(ns2.clone(), name2.clone(), Vec::new()))>"Lift scheduling gates"</button>
+            })}
+            {gated.then_some(per_gate).flatten().map(|v| view! { <div class="menu-chips">{v}</div> })}
+            <button role="menuitem" class="danger" data-action="delete-pod" disabled=!present
+                on:click=move |_| do_(Action::DeletePod(ns.clone(), name.clone()))>"Delete pod"</button>
+            {scale}
+        </div>
+        {model.created_by.clone().map(|c| view! { <p class="muted menu-note">{format!("Created by {c}")}</p> })}
+    }
+    .into_any()
+}
