@@ -1,0 +1,791 @@
+//! Architecture tests: each one checks an invariant that ARCHITECTURE.md states as an absence
+//! ("core never reads a clock", "web's page code does not run the engine", ...), by reading the
+//! manifests and sources at test time. The engine itself does no IO; these tests may.
+//!
+//! The source checks work on a lexed copy of each file: comments, string literals and char
+//! literals are blanked (so prose and message strings never match), then every item behind
+//! `#[cfg(test)]` (or `#[cfg(all(test, ...))]`) is blanked, and every file declared as a
+//! `#[cfg(test)] mod name;` is skipped whole (the `tests.rs` files, `plugins/testing.rs`).
+//! What is left is the code that ships; the checks look at its tokens, not at lines of text.
+//! The helpers are tested at the bottom of this file on small sources, so each check is
+//! shown to catch a violation and to ignore the same text inside test code.
+//!
+//! These are source-level checks: they catch the usual spellings (a path through `std::`, a
+//! `use std::{...}` group, a macro call), not every conceivable route (a re-export under
+//! another name, a dependency doing the forbidden thing for us).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexing: blank comments and literals, tokenize, strip test-only items.
+
+/// The source with comments, string literals and char literals replaced by spaces (newlines
+/// kept, so line numbers still hold). Lifetimes such as `'static` are kept.
+fn code_only(src: &str) -> String {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len());
+    let blank = |out: &mut String, ch: char| out.push(if ch == '\n' { '\n' } else { ' ' });
+    let mut i = 0;
+    while i < c.len() {
+        let at = |k: usize| c.get(k).copied().unwrap_or('\0');
+        if c[i] == '/' && at(i + 1) == '/' {
+            while i < c.len() && c[i] != '\n' {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+        } else if c[i] == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            loop {
+                if i >= c.len() {
+                    break;
+                }
+                if c[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if c[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+        } else if (c[i] == 'r' || (c[i] == 'b' && at(i + 1) == 'r')) && !is_ident(at(i.wrapping_sub(1))) && {
+            let mut k = if c[i] == 'b' { i + 2 } else { i + 1 };
+            while at(k) == '#' {
+                k += 1;
+            }
+            at(k) == '"'
+        } {
+            // Raw string: r"..." or r#"..."# (optionally b-prefixed).
+            let mut k = if c[i] == 'b' { i + 2 } else { i + 1 };
+            let mut hashes = 0;
+            while at(k) == '#' {
+                hashes += 1;
+                k += 1;
+            }
+            k += 1; // the opening quote
+            loop {
+                if k >= c.len() {
+                    break;
+                }
+                if c[k] == '"' && (1..=hashes).all(|h| at(k + h) == '#') {
+                    k += 1 + hashes;
+                    break;
+                }
+                k += 1;
+            }
+            for &ch in &c[i..k.min(c.len())] {
+                blank(&mut out, ch);
+            }
+            i = k;
+        } else if c[i] == '"' {
+            blank(&mut out, c[i]);
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                if c[i] == '\\' {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+                if i < c.len() {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+            if i < c.len() {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+        } else if c[i] == '\'' {
+            // A char literal ('x', '\n', '\u{..}') or a lifetime ('a, 'static).
+            if at(i + 1) == '\\' {
+                let mut k = i + 2;
+                while k < c.len() && c[k] != '\'' {
+                    k += 1;
+                }
+                for &ch in &c[i..=k.min(c.len() - 1)] {
+                    blank(&mut out, ch);
+                }
+                i = k + 1;
+            } else if at(i + 2) == '\'' {
+                for &ch in &c[i..i + 3] {
+                    blank(&mut out, ch);
+                }
+                i += 3;
+            } else {
+                out.push('\'');
+                i += 1;
+            }
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_ident(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '_'
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Tok {
+    text: String,
+    line: usize,
+    start: usize,
+    end: usize,
+}
+
+/// Tokens of lexed code: identifiers (and numbers), lifetimes, `::`, and single punctuation.
+fn tokens(code: &str) -> Vec<Tok> {
+    let b: Vec<(usize, char)> = code.char_indices().collect();
+    let mut out = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    while i < b.len() {
+        let (pos, ch) = b[i];
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+        } else if ch.is_whitespace() {
+            i += 1;
+        } else if is_ident(ch) || (ch == '\'' && b.get(i + 1).is_some_and(|&(_, n)| is_ident(n))) {
+            let mut k = i + 1;
+            while k < b.len() && is_ident(b[k].1) {
+                k += 1;
+            }
+            let end = b.get(k).map_or(code.len(), |&(p, _)| p);
+            out.push(Tok {
+                text: code[pos..end].to_string(),
+                line,
+                start: pos,
+                end,
+            });
+            i = k;
+        } else if ch == ':' && b.get(i + 1).is_some_and(|&(_, n)| n == ':') {
+            out.push(Tok {
+                text: "::".into(),
+                line,
+                start: pos,
+                end: pos + 2,
+            });
+            i += 2;
+        } else {
+            out.push(Tok {
+                text: ch.to_string(),
+                line,
+                start: pos,
+                end: pos + ch.len_utf8(),
+            });
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Lexed code with every `#[cfg(test)]` item blanked, and the names of the modules declared
+/// test-only as `#[cfg(test)] mod name;` (their files are skipped by the caller).
+fn strip_test_code(code: &str) -> (String, Vec<String>) {
+    let toks = tokens(code);
+    let mut blanked: Vec<(usize, usize)> = Vec::new();
+    let mut test_mods = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if !is_test_cfg(&toks, i) {
+            i += 1;
+            continue;
+        }
+        let attr_start = toks[i].start;
+        // Skip this attribute and any further ones.
+        let mut k = i;
+        while k < toks.len() && toks[k].text == "#" {
+            k = skip_group(&toks, k + 1) + 1;
+        }
+        // The item: up to `;` at depth 0 (`mod x;`, `use ...;`) or a brace-delimited body.
+        let is_use = toks.get(k).is_some_and(|t| t.text == "use");
+        let mut depth = 0i32;
+        let mut end = toks.len() - 1;
+        let mut j = k;
+        while j < toks.len() {
+            match toks[j].text.as_str() {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                ";" if depth == 0 => {
+                    end = j;
+                    let names: Vec<&str> = toks[k..j].iter().map(|t| t.text.as_str()).collect();
+                    if let Some(p) = names.iter().position(|&n| n == "mod") {
+                        test_mods.push(names[p + 1].to_string());
+                    }
+                    break;
+                }
+                "{" if depth == 0 && !is_use => {
+                    end = skip_group(&toks, j);
+                    break;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        blanked.push((attr_start, toks[end].end));
+        i = end + 1;
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut last = 0;
+    for (s, e) in blanked {
+        out.push_str(&code[last..s]);
+        out.extend(code[s..e].chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        last = e;
+    }
+    out.push_str(&code[last..]);
+    (out, test_mods)
+}
+
+/// `#[cfg(test)]` or `#[cfg(all(test, ...))]` starting at token `i`.
+fn is_test_cfg(toks: &[Tok], i: usize) -> bool {
+    let t = |k: usize| toks.get(i + k).map_or("", |t| t.text.as_str());
+    t(0) == "#"
+        && t(1) == "["
+        && t(2) == "cfg"
+        && t(3) == "("
+        && ((t(4) == "test" && t(5) == ")") || (t(4) == "all" && t(5) == "(" && t(6) == "test"))
+}
+
+/// Index of the token closing the group opened at `open` (`(`, `[` or `{`).
+fn skip_group(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t.text.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    return k;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len() - 1
+}
+
+/// The shipping code of every `.rs` file under `dir`, keyed by path relative to `dir`; files
+/// of modules declared `#[cfg(test)]` (and everything under them) are left out.
+fn shipping_sources(dir: &Path) -> BTreeMap<String, String> {
+    let mut files = Vec::new();
+    collect_rs(dir, &mut files);
+    let mut stripped = BTreeMap::new();
+    let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
+    for f in &files {
+        let src = fs::read_to_string(f).unwrap();
+        let (code, test_mods) = strip_test_code(&code_only(&src));
+        // Where `mod name;` in this file looks for its file.
+        let stem = f.file_stem().unwrap().to_str().unwrap();
+        let base = if matches!(stem, "mod" | "lib" | "main") {
+            f.parent().unwrap().to_path_buf()
+        } else {
+            f.with_extension("")
+        };
+        for m in test_mods {
+            test_files.insert(base.join(format!("{m}.rs")));
+            test_files.insert(base.join(&m));
+        }
+        stripped.insert(f.clone(), code);
+    }
+    stripped
+        .into_iter()
+        .filter(|(f, _)| !test_files.iter().any(|t| f == t || f.starts_with(t)))
+        .map(|(f, code)| (f.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"), code))
+        .collect()
+}
+
+fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_rs(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks, as functions of one file's shipping code (so they can be tested on samples).
+
+/// Uses of a clock or of IO: `std::{time::Instant, time::SystemTime, fs, net, env, process,
+/// thread, io}`, `Instant` / `SystemTime` by name, and the printing macros.
+fn clock_or_io(code: &str) -> Vec<String> {
+    const STD_MODULES: &[&str] = &["fs", "net", "env", "process", "thread", "io"];
+    const NAMES: &[&str] = &["Instant", "SystemTime", "UNIX_EPOCH"];
+    const MACROS: &[&str] = &["println", "eprintln", "print", "eprint", "dbg"];
+    let toks = tokens(code);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let next = |k: usize| toks.get(i + k).map_or("", |t| t.text.as_str());
+        if NAMES.contains(&t.text.as_str()) {
+            found.push(format!("line {}: {}", t.line, t.text));
+        }
+        if MACROS.contains(&t.text.as_str()) && next(1) == "!" {
+            found.push(format!("line {}: {}!", t.line, t.text));
+        }
+        if t.text == "std" && next(1) == "::" {
+            if STD_MODULES.contains(&next(2)) {
+                found.push(format!("line {}: std::{}", t.line, next(2)));
+            } else if next(2) == "{" {
+                // `use std::{a, b::c, ...}`: the first segment of each member.
+                let close = skip_group(&toks, i + 2);
+                let mut depth = 0;
+                for k in i + 2..close {
+                    match toks[k].text.as_str() {
+                        "{" => depth += 1,
+                        "}" => depth -= 1,
+                        m if depth == 1 && STD_MODULES.contains(&m) && matches!(toks[k - 1].text.as_str(), "{" | ",") => {
+                            found.push(format!("line {}: std::{{{m}}}", toks[k].line))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Global mutable state: `static mut`, `thread_local!`, `lazy_static!`, and `static` items
+/// whose type can change after initialization (cells, locks, atomics, lazies). Returns
+/// (static name or macro, line).
+fn global_state(code: &str) -> Vec<(String, usize)> {
+    const MUTABLE_TYPES: &[&str] = &[
+        "Cell",
+        "RefCell",
+        "UnsafeCell",
+        "OnceCell",
+        "OnceLock",
+        "LazyLock",
+        "LazyCell",
+        "Lazy",
+        "Mutex",
+        "RwLock",
+    ];
+    let toks = tokens(code);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let next = |k: usize| toks.get(i + k).map_or("", |t| t.text.as_str());
+        if matches!(t.text.as_str(), "thread_local" | "lazy_static") && next(1) == "!" {
+            found.push((format!("{}!", t.text), t.line));
+        }
+        if t.text == "static" {
+            if next(1) == "mut" {
+                found.push((format!("static mut {}", next(2)), t.line));
+                continue;
+            }
+            // `static NAME: Type = ...;`
+            let name = next(1).to_string();
+            let ty = toks[i + 1..].iter().take_while(|t| t.text != "=" && t.text != ";");
+            if ty
+                .into_iter()
+                .any(|t| MUTABLE_TYPES.contains(&t.text.as_str()) || t.text.starts_with("Atomic"))
+            {
+                found.push((name, t.line));
+            }
+        }
+    }
+    found
+}
+
+/// Names that would be a second source of randomness.
+fn randomness(code: &str) -> Vec<String> {
+    let toks = tokens(code);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1).map_or("", |t| t.text.as_str());
+        let crate_path = matches!(t.text.as_str(), "rand" | "getrandom" | "fastrand" | "oorandom") && next == "::";
+        let rng_type = (t.text.ends_with("Rng") || t.text.contains("Random"))
+            && i > 0
+            && matches!(toks[i - 1].text.as_str(), "struct" | "enum" | "type");
+        if crate_path || rng_type || t.text == "RandomState" {
+            found.push(format!("line {}: {}", t.line, t.text));
+        }
+    }
+    found
+}
+
+/// Calls in web page code that would run the engine or the loader.
+fn engine_calls(code: &str) -> Vec<String> {
+    let toks = tokens(code);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let next = |k: usize| toks.get(i + k).map_or("", |t| t.text.as_str());
+        let hit = match t.text.as_str() {
+            "load_str" | "import_str" | "Engine" | "Controllers" => true,
+            "Session" => next(1) == "::" && matches!(next(2), "new" | "with_options"),
+            "schedlab_core" => next(1) == "::" && matches!(next(2), "engine" | "load" | "controllers"),
+            _ => false,
+        };
+        if hit {
+            found.push(format!("line {}: {}", t.line, t.text));
+        }
+    }
+    found
+}
+
+fn report(what: &str, hits: &BTreeMap<String, Vec<String>>) {
+    let hits: Vec<String> = hits
+        .iter()
+        .filter(|(_, h)| !h.is_empty())
+        .map(|(f, h)| format!("  {f}: {}", h.join(", ")))
+        .collect();
+    assert!(hits.is_empty(), "{what}:\n{}", hits.join("\n"));
+}
+
+fn core_sources() -> BTreeMap<String, String> {
+    let src = shipping_sources(&workspace().join("crates/core/src"));
+    // The walk must see the engine and must have skipped the test-only files.
+    assert!(
+        src.contains_key("engine.rs") && src.contains_key("rng.rs"),
+        "core sources not found"
+    );
+    for t in ["plugins/testing.rs", "load/tests.rs", "view/tests.rs", "controllers/live_tests.rs"] {
+        assert!(!src.contains_key(t), "{t} is test code and should have been skipped");
+    }
+    src
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifests.
+
+/// The crate names in a manifest's dependency sections whose header satisfies `section`.
+fn manifest_deps(manifest: &str, section: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.trim_end_matches(']');
+            // `[dependencies.web-sys]` names one crate in its header.
+            let (table, one) = match header.rsplit_once('.') {
+                Some((t, name)) if t.ends_with("dependencies") && !name.contains('\'') => (t, Some(name)),
+                _ => (header, None),
+            };
+            inside = section(table) && one.is_none();
+            if section(table) {
+                if let Some(name) = one {
+                    out.push(name.trim_matches('"').to_string());
+                }
+            }
+            continue;
+        }
+        if inside && !line.is_empty() && !line.starts_with('#') {
+            if let Some((key, _)) = line.split_once('=') {
+                out.push(key.split('.').next().unwrap().trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Normal (non-dev, non-build) dependency sections, target-specific ones included.
+fn normal_section(table: &str) -> bool {
+    table == "dependencies" || (table.starts_with("target.") && table.ends_with(".dependencies"))
+}
+
+const WEB_CRATES: &[&str] = &[
+    "web-sys",
+    "js-sys",
+    "wasm-bindgen",
+    "wasm-bindgen-futures",
+    "gloo",
+    "leptos",
+    "console_error_panic_hook",
+    "yew",
+    "dioxus",
+    "sycamore",
+];
+
+fn is_web_crate(name: &str) -> bool {
+    WEB_CRATES.contains(&name) || name.starts_with("gloo-") || name.starts_with("leptos") || name.starts_with("wasm-bindgen")
+}
+
+fn is_random_crate(name: &str) -> bool {
+    name.starts_with("rand") || matches!(name, "getrandom" | "fastrand" | "oorandom" | "nanorand" | "tinyrand")
+}
+
+/// Cargo.lock's graph: each package name with the names it depends on. Cargo.lock does not
+/// tell dev from normal edges, and it holds every target and every version of a name, so
+/// walks over it give a superset of what one build links.
+fn lock_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let lock = fs::read_to_string(workspace().join("Cargo.lock")).unwrap();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for block in lock.split("[[package]]").skip(1) {
+        let mut name = String::new();
+        let mut deps = Vec::new();
+        let mut in_deps = false;
+        for line in block.lines() {
+            if let Some(n) = line.strip_prefix("name = ") {
+                name = n.trim_matches('"').to_string();
+            } else if line.starts_with("dependencies = [") {
+                in_deps = true;
+            } else if in_deps && line.starts_with(']') {
+                in_deps = false;
+            } else if in_deps {
+                let d = line.trim().trim_matches(|c| c == '"' || c == ',');
+                deps.push(d.split(' ').next().unwrap().to_string());
+            }
+        }
+        graph.entry(name).or_default().extend(deps);
+    }
+    graph
+}
+
+/// Every package `schedlab-core` reaches through its normal dependencies (core's own
+/// dev-dependencies are left out at the root) without passing through a package of `avoid`,
+/// with one chain that reaches it.
+fn core_closure(graph: &BTreeMap<String, BTreeSet<String>>, avoid: &[&str]) -> BTreeMap<String, Vec<String>> {
+    let manifest = fs::read_to_string(workspace().join("crates/core/Cargo.toml")).unwrap();
+    let dev = manifest_deps(&manifest, |t| t == "dev-dependencies");
+    let root = "schedlab-core".to_string();
+    let mut reached: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut stack: Vec<(String, Vec<String>)> = graph[&root]
+        .iter()
+        .filter(|d| !dev.contains(d))
+        .map(|d| (d.clone(), vec![root.clone(), d.clone()]))
+        .collect();
+    while let Some((n, chain)) = stack.pop() {
+        if reached.contains_key(&n) || avoid.contains(&n.as_str()) {
+            continue;
+        }
+        for d in graph.get(&n).into_iter().flatten() {
+            let mut c = chain.clone();
+            c.push(d.clone());
+            stack.push((d.clone(), c));
+        }
+        reached.insert(n, chain);
+    }
+    reached
+}
+
+// ---------------------------------------------------------------------------------------------
+// The invariants.
+
+/// ARCHITECTURE: core never touches the browser. Its own manifest names no web or JS crate
+/// (the wasm test harness is a dev-dependency).
+#[test]
+fn core_depends_on_no_web_crate() {
+    let manifest = fs::read_to_string(workspace().join("crates/core/Cargo.toml")).unwrap();
+    let deps = manifest_deps(&manifest, normal_section);
+    assert!(deps.contains(&"serde".to_string()), "manifest not parsed: {deps:?}");
+    let web: Vec<&String> = deps.iter().filter(|d| is_web_crate(d)).collect();
+    assert!(web.is_empty(), "crates/core/Cargo.toml [dependencies] names web/JS crates: {web:?}");
+}
+
+/// Crates reached transitively that would otherwise break the invariants, each with the reason
+/// it is accepted. The test fails if a new one appears, or if one listed here is gone (then
+/// remove it here and in ARCHITECTURE.md).
+const TRANSITIVE_EXCEPTIONS: &[(&str, &str)] = &[
+    // kube-cel → cel → chrono → iana-time-zone: on wasm32 only, to ask the browser for the
+    // local time zone. Nothing in core asks chrono for the time (our CEL has no `now`).
+    ("js-sys", "iana-time-zone"),
+    ("wasm-bindgen", "iana-time-zone"),
+    ("wasm-bindgen-macro", "iana-time-zone"),
+    ("wasm-bindgen-macro-support", "iana-time-zone"),
+    ("wasm-bindgen-shared", "iana-time-zone"),
+    // kube-cel → cel → antlr4rust → uuid (→ getrandom, and on wasm32 js-sys/wasm-bindgen):
+    // antlr4rust only parses the constant uuids of its serialized grammar (`Uuid::from_str`).
+    ("getrandom", "uuid"),
+    ("js-sys", "uuid"),
+    ("wasm-bindgen", "uuid"),
+    ("wasm-bindgen-macro", "uuid"),
+    ("wasm-bindgen-macro-support", "uuid"),
+    ("wasm-bindgen-shared", "uuid"),
+];
+
+/// ARCHITECTURE: the same for everything core links, with the known exceptions listed above.
+#[test]
+fn core_links_no_web_or_random_crate_beyond_the_known_exceptions() {
+    let graph = lock_graph();
+    let reached = core_closure(&graph, &[]);
+    assert!(reached.contains_key("serde_json"), "Cargo.lock not parsed");
+    let mut unexpected = Vec::new();
+    for (name, chain) in &reached {
+        if !(is_web_crate(name) || is_random_crate(name)) {
+            continue;
+        }
+        // Excused only if every route to it runs through a package its exceptions name.
+        let vias: Vec<&str> = TRANSITIVE_EXCEPTIONS
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, via)| *via)
+            .collect();
+        if vias.is_empty() {
+            unexpected.push(chain.join(" → "));
+        } else if let Some(other) = core_closure(&graph, &vias).get(name) {
+            unexpected.push(other.join(" → "));
+        }
+    }
+    assert!(
+        unexpected.is_empty(),
+        "core reaches web/JS or random crates:\n{}",
+        unexpected.join("\n")
+    );
+    let stale: Vec<_> = TRANSITIVE_EXCEPTIONS.iter().filter(|(n, _)| !reached.contains_key(*n)).collect();
+    assert!(
+        stale.is_empty(),
+        "exceptions no longer needed (remove them here and in ARCHITECTURE.md): {stale:?}"
+    );
+}
+
+/// ARCHITECTURE: core never reads a clock and never does IO.
+#[test]
+fn core_reads_no_clock_and_does_no_io() {
+    let hits = core_sources().into_iter().map(|(f, code)| (f, clock_or_io(&code))).collect();
+    report("core code reads a clock or does IO", &hits);
+}
+
+/// Statics that look mutable by type but are not global state, each with its reason.
+const GLOBAL_STATE_EXCEPTIONS: &[(&str, &str)] = &[
+    // A constant built on first use (a Taint holds Strings, so it cannot be a `const`); it is
+    // never written after that and holds nothing that depends on a run.
+    ("plugins/node_unschedulable.rs", "UNSCHEDULABLE_TAINT"),
+];
+
+/// ARCHITECTURE: core has no global mutable state.
+#[test]
+fn core_has_no_global_mutable_state() {
+    let mut seen = Vec::new();
+    let hits = core_sources()
+        .into_iter()
+        .map(|(f, code)| {
+            let h: Vec<String> = global_state(&code)
+                .into_iter()
+                .filter(|(name, _)| {
+                    let excused = GLOBAL_STATE_EXCEPTIONS.contains(&(f.as_str(), name.as_str()));
+                    if excused {
+                        seen.push((f.clone(), name.clone()));
+                    }
+                    !excused
+                })
+                .map(|(name, line)| format!("line {line}: {name}"))
+                .collect();
+            (f, h)
+        })
+        .collect();
+    report("core code holds global mutable state", &hits);
+    for (f, name) in GLOBAL_STATE_EXCEPTIONS {
+        assert!(seen.iter().any(|(sf, sn)| sf == f && sn == name), "stale exception {f}: {name}");
+    }
+}
+
+/// ARCHITECTURE: core has exactly one source of randomness, `rng::Rng`.
+#[test]
+fn core_has_one_source_of_randomness() {
+    let manifest = fs::read_to_string(workspace().join("crates/core/Cargo.toml")).unwrap();
+    let random: Vec<String> = manifest_deps(&manifest, normal_section)
+        .into_iter()
+        .filter(|d| is_random_crate(d))
+        .collect();
+    assert!(random.is_empty(), "core depends on a random crate: {random:?}");
+    let hits = core_sources()
+        .into_iter()
+        .map(|(f, code)| {
+            let mut h = randomness(&code);
+            if f == "rng.rs" {
+                // The one generator is defined here.
+                h.retain(|hit| !hit.ends_with(": Rng"));
+            }
+            (f, h)
+        })
+        .collect();
+    report("a second source of randomness", &hits);
+}
+
+/// ARCHITECTURE: the web page asks the worker; it does not run the engine. Checked in the
+/// source of every page file (everything but the worker's): the compile-time wall that would
+/// make this impossible is not built yet.
+#[test]
+fn web_page_code_does_not_call_the_engine() {
+    let mut src = shipping_sources(&workspace().join("crates/web/src"));
+    assert!(
+        src.remove("worker.rs").is_some() && src.remove("bin/worker.rs").is_some(),
+        "worker files moved?"
+    );
+    assert!(src.contains_key("lib.rs") && src.contains_key("main.rs"), "web sources not found");
+    let hits = src.into_iter().map(|(f, code)| (f, engine_calls(&code))).collect();
+    report("web page code calls the engine", &hits);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The helpers catch what they should (and only that).
+
+fn shipping(src: &str) -> String {
+    strip_test_code(&code_only(src)).0
+}
+
+#[test]
+fn helpers_catch_violations_outside_test_code_only() {
+    let src = r##"
+        // std::fs in a comment, println!("x") too
+        /* nested /* std::net */ Instant */
+        const A: &str = "std::env::var and Instant::now()";
+        const B: &str = r#"thread_local! { static X: Cell<u8> = Cell::new(0) }"#;
+        const C: char = '{';
+        fn f<'a>(x: &'a str) -> &'static str { "" }
+        #[cfg(test)]
+        mod tests {
+            fn t() { println!("{}", std::time::Instant::now()); let _ = std::fs::read("x"); }
+            static mut N: u8 = 0;
+            struct MyRng;
+        }
+        #[cfg(test)]
+        mod live_tests;
+        #[cfg(all(test, target_arch = "wasm32"))]
+        use std::{fs, thread};
+        fn g() {}
+    "##;
+    let code = shipping(src);
+    assert!(code.contains("fn g"));
+    assert!(clock_or_io(&code).is_empty(), "{:?}", clock_or_io(&code));
+    assert!(global_state(&code).is_empty());
+    assert!(randomness(&code).is_empty());
+    assert!(engine_calls(&code).is_empty());
+    assert_eq!(strip_test_code(&code_only(src)).1, vec!["live_tests".to_string()]);
+
+    let bad_io = shipping(
+        "use std::{collections::BTreeMap, fs};\nfn f() { let t = std::time::Instant::now(); eprintln!(\"\"); std::process::exit(1) }",
+    );
+    assert_eq!(
+        clock_or_io(&bad_io),
+        ["line 1: std::{fs}", "line 2: Instant", "line 2: eprintln!", "line 2: std::process"]
+    );
+    let bad_state = shipping(
+        "static mut N: u8 = 0;\nstatic C: AtomicU64 = AtomicU64::new(0);\nstatic K: std::sync::Mutex<Vec<u8>> = Mutex::new(vec![]);\nthread_local! { }\nstatic OK: &str = \"\";",
+    );
+    let names: Vec<String> = global_state(&bad_state).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["static mut N", "C", "K", "thread_local!"]);
+    let bad_rng = shipping("use rand::Rng;\nstruct XorRng(u64);\nfn h(s: RandomState) {}");
+    assert_eq!(randomness(&bad_rng).len(), 3);
+    let bad_page = shipping("fn p() { let s = Session::new(x); schedlab_core::load_str(t, \"f\"); use schedlab_core::engine::Engine; }");
+    assert_eq!(engine_calls(&bad_page).len(), 4);
+    let fine_page = shipping("use schedlab_core::view::{Session, Frame}; fn q(s: &Session) {}");
+    assert!(engine_calls(&fine_page).is_empty());
+}
+
+#[test]
+fn manifest_reader_finds_every_form() {
+    let m = "[package]\nname = \"x\"\n\n[dependencies]\nserde.workspace = true\nleptos = { version = \"0.8\" }\n# js-sys = \"0.3\"\n\n[dependencies.web-sys]\nversion = \"0.3\"\n\n[target.'cfg(target_arch = \"wasm32\")'.dependencies]\ngloo-timers = \"0.3\"\n\n[dev-dependencies]\nwasm-bindgen-test = \"0.3\"\n";
+    assert_eq!(manifest_deps(m, normal_section), ["serde", "leptos", "web-sys", "gloo-timers"]);
+    assert_eq!(manifest_deps(m, |t| t == "dev-dependencies"), ["wasm-bindgen-test"]);
+}
