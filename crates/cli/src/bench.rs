@@ -192,7 +192,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let cycles = engine.run();
     let elapsed = t1.elapsed();
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-    let bound = engine.pods.iter().filter(|p| p.node.is_some()).count();
+    let bound = engine.pods().iter().filter(|p| p.node.is_some()).count();
     let secs = elapsed.as_secs_f64();
     let rate = if secs > 0.0 { bound as f64 / secs } else { f64::INFINITY };
     let peak = peak_rss_bytes();
@@ -200,7 +200,7 @@ pub fn main(args: &[String]) -> ExitCode {
     println!("pods: {pods}");
     println!("scheduled: {bound}");
     println!("cycles: {cycles}");
-    println!("trace events: {}", engine.trace.events.len());
+    println!("trace events: {}", engine.trace().events.len());
     println!("setup: {:.3} s", setup.as_secs_f64());
     println!("scheduling: {secs:.3} s");
     println!("throughput: {rate:.0} pods/s");

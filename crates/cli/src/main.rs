@@ -168,12 +168,12 @@ fn run(args: &[String]) -> ExitCode {
         engine.enable_controllers(c);
     }
     engine.run();
-    for f in &engine.controller_failures {
+    for f in engine.controller_failures() {
         eprintln!("warning: {f}");
     }
     let out = match output.as_str() {
         "json" => serde_json::to_string_pretty(&schedlab_core::output::conformance_json(&engine)).expect("serializable"),
-        "trace" => serde_json::to_string(&engine.trace).expect("serializable"),
+        "trace" => serde_json::to_string(engine.trace()).expect("serializable"),
         _ => schedlab_core::output::describe_text(&engine),
     };
     println!("{out}");

@@ -111,8 +111,10 @@ impl Workloads {
 /// The nodes as the scheduler sees them, in upstream's zone-interleaved order.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
-    pub nodes: Vec<NodeInfo>,
-    pub index: HashMap<String, usize>,
+    /// The nodes in visiting order (read them with `nodes()`; change them with the methods
+    /// below, which keep `index`, the image summaries and the affinity counts in step).
+    nodes: Vec<NodeInfo>,
+    index: HashMap<String, usize>,
     /// Pods with (anti-)affinity on all nodes, and with required anti-affinity: kept by
     /// `add_pod`/`remove_pod` so plugins can skip whole-cluster scans when there are none.
     num_pods_with_affinity: usize,
@@ -320,7 +322,14 @@ impl Snapshot {
     pub fn get(&self, name: &str) -> Option<&NodeInfo> {
         self.index.get(name).map(|&i| &self.nodes[i])
     }
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut NodeInfo> {
+    /// The nodes in visiting order (upstream's node tree).
+    pub fn nodes(&self) -> &[NodeInfo] {
+        &self.nodes
+    }
+    /// A node to edit in a unit test. Outside tests, pods go through `add_pod`/`remove_pod`,
+    /// which keep the affinity counts.
+    #[cfg(test)]
+    pub(crate) fn get_mut(&mut self, name: &str) -> Option<&mut NodeInfo> {
         let i = *self.index.get(name)?;
         Some(&mut self.nodes[i])
     }

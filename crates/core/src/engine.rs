@@ -99,24 +99,26 @@ pub struct KubeEvent {
     pub at_ms: i64,
 }
 
+/// The scheduler. Its state is read through the accessors below; everything that changes it
+/// goes through `step`/`run`, `apply_change` and `enable_controllers`.
 pub struct Engine {
-    pub config: SchedulerConfig,
-    pub pods: Vec<PodState>,
+    pub(crate) config: SchedulerConfig,
+    pub(crate) pods: Vec<PodState>,
     pod_index: HashMap<String, usize>,
-    pub cluster: Cluster,
-    pub snapshot: Snapshot,
-    pub nominator: Nominator,
-    pub frameworks: BTreeMap<String, Framework>,
-    pub queue: SchedulingQueue,
+    pub(crate) cluster: Cluster,
+    pub(crate) snapshot: Snapshot,
+    pub(crate) nominator: Nominator,
+    pub(crate) frameworks: BTreeMap<String, Framework>,
+    pub(crate) queue: SchedulingQueue,
     rng: Rng,
     /// Logical time, ns.
     now: i64,
     next_start_node_index: usize,
-    pub cycle: u32,
-    pub trace: Trace,
-    pub events: Vec<KubeEvent>,
+    pub(crate) cycle: u32,
+    pub(crate) trace: Trace,
+    pub(crate) events: Vec<KubeEvent>,
     /// The pod tried in each cycle.
-    pub cycles: Vec<usize>,
+    pub(crate) cycles: Vec<usize>,
     detail: Detail,
     /// Logical start time of the scheduler (ns after the first document's creation).
     sched_start_ns: i64,
@@ -134,10 +136,10 @@ pub struct Engine {
     /// header, so positions and indices differ once the cluster changes).
     node_ids: Vec<u32>,
     /// The timeline rules apply: the scenario has a Timeline or a pod with a duration.
-    pub timed: bool,
+    pub(crate) timed: bool,
     timeline: timed::TimelineState,
     /// Pods the controllers could not create while the cluster ran (FailedCreate messages).
-    pub controller_failures: Vec<String>,
+    pub(crate) controller_failures: Vec<String>,
 }
 
 /// What one step did.
@@ -198,6 +200,39 @@ fn clear_nomination() -> Option<NominatingInfo> {
 }
 
 impl Engine {
+    /// The trace recorded so far.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+    /// Every pod, by trace-header index, with what became of it.
+    pub fn pods(&self) -> &[PodState] {
+        &self.pods
+    }
+    /// The nodes as the scheduler sees them now, with their pods.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+    /// The simulated API objects the plugins look up.
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+    /// The effective scheduler configuration.
+    pub fn config(&self) -> &SchedulerConfig {
+        &self.config
+    }
+    /// The kubectl-style events so far.
+    pub fn events(&self) -> &[KubeEvent] {
+        &self.events
+    }
+    /// The number of scheduling cycles run so far.
+    pub fn cycle(&self) -> u32 {
+        self.cycle
+    }
+    /// Pods the controllers could not create while the cluster ran (FailedCreate messages).
+    pub fn controller_failures(&self) -> &[String] {
+        &self.controller_failures
+    }
+
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
         let snapshot = Snapshot::new(nodes);
@@ -244,7 +279,7 @@ impl Engine {
         e.node_ids = (0..e.snapshot.len() as u32).collect();
         e.trace.header = TraceHeader {
             pods: Vec::new(),
-            nodes: e.snapshot.nodes.iter().map(|n| n.name().to_string()).collect(),
+            nodes: e.snapshot.nodes().iter().map(|n| n.name().to_string()).collect(),
             profiles: e.frameworks.keys().cloned().collect(),
             seed: opts.seed,
         };
@@ -472,7 +507,7 @@ impl Engine {
         let result = self.scheduling_cycle(&mut state, &q.pod, cycle, detail);
         match result {
             CycleResult::Scheduled { node, evaluated, feasible } => {
-                let node_name = self.snapshot.nodes[node].name().to_string();
+                let node_name = self.snapshot.nodes()[node].name().to_string();
                 match self.assume_reserve_permit_bind(&mut state, &q.pod, node, cycle) {
                     Ok(()) => {
                         if let Some(sc) = self.pods[pi].scores.as_mut() {
@@ -607,7 +642,7 @@ impl Engine {
             // The nominated node first.
             if let Some(nn) = pod.nominated_node_name() {
                 if let Some(idx) = self.snapshot.position(nn) {
-                    let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes[idx]);
+                    let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes()[idx]);
                     if st.is_success() {
                         feasible.push(idx);
                         nominated_first = true;
@@ -621,7 +656,7 @@ impl Engine {
                 let narrowed: Option<Vec<usize>> = match pre_res.as_ref().and_then(|r| r.node_names.as_ref()) {
                     None => None,
                     Some(names) => {
-                        let v: Vec<usize> = (0..n_all).filter(|&i| names.contains(self.snapshot.nodes[i].name())).collect();
+                        let v: Vec<usize> = (0..n_all).filter(|&i| names.contains(self.snapshot.nodes()[i].name())).collect();
                         diagnosis.absent = Status::unresolvable(format!(
                             "node(s) didn't satisfy plugin(s) [{}]",
                             unschedulable.sorted_names().join(" ")
@@ -648,7 +683,7 @@ impl Engine {
                     } else {
                         for i in 0..num_all {
                             let idx = node_at((start + i) % num_all);
-                            let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes[idx]);
+                            let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes()[idx]);
                             if st.code == Code::Error {
                                 error = Some(st);
                                 break;
@@ -769,7 +804,7 @@ impl Engine {
                 tied: vec![self.node_ids[node]],
             });
             if detail {
-                let name = self.snapshot.nodes[node].name().to_string();
+                let name = self.snapshot.nodes()[node].name().to_string();
                 self.pods[pod.index].scores = Some(AttemptScores {
                     cycle,
                     attempt: 0,
@@ -781,7 +816,7 @@ impl Engine {
                 });
             }
             if detail {
-                self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes[node].name().to_string()];
+                self.pods[pod.index].tied_nodes = vec![self.snapshot.nodes()[node].name().to_string()];
             }
             return CycleResult::Scheduled {
                 node,
@@ -791,7 +826,7 @@ impl Engine {
         }
 
         // PreScore + Score.
-        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&i| &self.snapshot.nodes[i]).collect();
+        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&i| &self.snapshot.nodes()[i]).collect();
         let totals: Vec<i64>;
         let mut table = None;
         if !fw.has_score_plugins() {
@@ -830,10 +865,10 @@ impl Engine {
         let selected = feasible[pick];
         let tied_nodes: Vec<u32> = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes[feasible[i]].name().to_string()).collect();
+            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
         }
         if let Some(sr) = &table {
-            let name = |i: usize| self.snapshot.nodes[feasible[i]].name().to_string();
+            let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();
             let mut plugins: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
             for p in &sr.plugins {
                 let m = plugins.entry(p.plugin.as_str().to_string()).or_default();
@@ -1026,7 +1061,7 @@ impl Engine {
         node: usize,
         cycle: u32,
     ) -> Result<(), (Status, String, bool)> {
-        let node_name = self.snapshot.nodes[node].name().to_string();
+        let node_name = self.snapshot.nodes()[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
         // Bound pods start in bind order, after every pod of the scenario (ns resolution).

@@ -325,12 +325,12 @@ impl Model {
 
     /// Builds the model from the scenario (for document order) and the engine before it ran.
     fn build(sc: &Scenario, e: &Engine) -> Model {
-        let large = e.snapshot.nodes.len() > CARD_NODE_LIMIT;
+        let large = e.snapshot.nodes().len() > CARD_NODE_LIMIT;
         // Columns: cpu, memory, pods, then ephemeral storage and scalar resources that a node
         // offers or a pod requests.
         let mut extra: BTreeSet<String> = BTreeSet::new();
         let mut eph = false;
-        for n in &e.snapshot.nodes {
+        for n in e.snapshot.nodes() {
             for (name, _) in &n.allocatable.scalar {
                 extra.insert(name.clone());
             }
@@ -398,7 +398,7 @@ impl Model {
         }
         let nodes = e
             .snapshot
-            .nodes
+            .nodes()
             .iter()
             .map(|ni| {
                 let n = &ni.node;

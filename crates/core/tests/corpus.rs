@@ -157,7 +157,7 @@ fn trace_digest(text: &str, name: &str, seed: u64) -> u64 {
     let sc = load_str(text, name).expect("loads");
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
     engine.run();
-    let json = serde_json::to_string(&engine.trace).expect("serializable");
+    let json = serde_json::to_string(engine.trace()).expect("serializable");
     json.bytes()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }

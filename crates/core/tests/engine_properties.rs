@@ -148,29 +148,29 @@ fn check(text: &str, seed: u64) -> Result<(), String> {
     let mut again = Engine::new(sc.clone(), EngineOptions { seed, detail: Detail::All });
     again.run();
     let (a, b) = (
-        serde_json::to_string(&e.trace).unwrap(),
-        serde_json::to_string(&again.trace).unwrap(),
+        serde_json::to_string(e.trace()).unwrap(),
+        serde_json::to_string(again.trace()).unwrap(),
     );
     if a != b {
         return Err("two runs with the same seed differ".into());
     }
     let mut cpu: BTreeMap<String, i64> = BTreeMap::new();
     let mut ports: BTreeMap<(String, i32), usize> = BTreeMap::new();
-    for p in &e.pods {
+    for p in e.pods() {
         if p.phase != Phase::Running {
             continue;
         }
         let node = p.node.clone().ok_or("running pod without node")?;
         *cpu.entry(node.clone()).or_default() += p.info.resource.resource.milli_cpu;
     }
-    for (i, p) in e.pods.iter().enumerate() {
+    for (i, p) in e.pods().iter().enumerate() {
         if p.phase != Phase::Running || prebound[i] {
             continue;
         }
         let node = p.node.clone().unwrap();
-        let n = e.snapshot.get(&node).ok_or("bound to an unknown node")?;
+        let n = e.snapshot().get(&node).ok_or("bound to an unknown node")?;
         if cpu[&node] > n.allocatable.milli_cpu
-            && e.pods
+            && e.pods()
                 .iter()
                 .enumerate()
                 .all(|(j, q)| !(prebound[j] && q.node.as_deref() == Some(node.as_str())))

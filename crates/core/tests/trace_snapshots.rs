@@ -50,7 +50,7 @@ fn trace_json(name: &str, yaml: &str) -> String {
         },
     );
     e.run();
-    serde_json::to_string_pretty(&e.trace).expect("serializable") + "\n"
+    serde_json::to_string_pretty(e.trace()).expect("serializable") + "\n"
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -91,7 +91,7 @@ fn controller_reactions_match_snapshot() {
     );
     e.enable_controllers(c);
     e.run();
-    let got = serde_json::to_string_pretty(&e.trace).expect("serializable") + "\n";
+    let got = serde_json::to_string_pretty(e.trace()).expect("serializable") + "\n";
     #[cfg(not(target_arch = "wasm32"))]
     if got != snapshot && std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         let path = format!("{}/tests/snapshots/{NAME}.trace.json", env!("CARGO_MANIFEST_DIR"));

@@ -683,7 +683,7 @@ mod tests {
                 // Per pod: key, node, nominated node, FailedScheduling message.
                 type Outcome = (String, Option<String>, Option<String>, Option<String>);
                 let mut out: Vec<Outcome> = e
-                    .pods
+                    .pods()
                     .iter()
                     .map(|s| (s.info.key.clone(), s.node.clone(), s.nominated_node.clone(), s.message.clone()))
                     .collect();

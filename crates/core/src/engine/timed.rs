@@ -688,7 +688,7 @@ impl Engine {
             return false;
         };
         let mut sc = crate::load::Scenario {
-            nodes: self.snapshot.nodes.iter().map(|n| (*n.node).clone()).collect(),
+            nodes: self.snapshot.nodes().iter().map(|n| (*n.node).clone()).collect(),
             documents: self.timeline.documents,
             ..Default::default()
         };
@@ -736,7 +736,7 @@ impl Engine {
     /// Re-reads the snapshot's order into `node_ids`, appending new node names to the header.
     fn refresh_node_ids(&mut self) {
         let mut ids = Vec::with_capacity(self.snapshot.len());
-        for n in &self.snapshot.nodes {
+        for n in self.snapshot.nodes() {
             let name = n.name();
             let id = match self.timeline.node_index.get(name) {
                 Some(&i) => i,

@@ -361,12 +361,12 @@ impl DefaultPreemption {
         let mut errs = Vec::new();
         for i in 0..potential.len() {
             let idx = potential[(offset + i) % potential.len()];
-            if !cx.snapshot.nodes[idx].pods.iter().any(|p| preemption_allowed(p, pod)) {
+            if !cx.snapshot.nodes()[idx].pods.iter().any(|p| preemption_allowed(p, pod)) {
                 // What select_victims_on_node would find, without copying the node.
                 statuses.map.insert(idx, Status::unresolvable(MSG_NO_VICTIMS));
                 continue;
             }
-            let mut node = cx.snapshot.nodes[idx].clone();
+            let mut node = cx.snapshot.nodes()[idx].clone();
             let mut st = state.clone();
             let name = node.name().to_string();
             let result = select_victims_on_node(cx, fw, &mut st, pod, &mut node, pdbs);

@@ -194,7 +194,7 @@ mod tests {
         let env = Env::new(nodes.into_iter().map(|n| n.obj()).collect(), vec![]);
         let pod = pod.info();
         env.snapshot
-            .nodes
+            .nodes()
             .iter()
             .map(|n| ImageLocality.score(&env.cx(), &CycleState::new(), &pod, n).unwrap())
             .collect()

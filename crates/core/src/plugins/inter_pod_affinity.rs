@@ -470,7 +470,7 @@ impl Plugin for InterPodAffinity {
         };
 
         let mut existing_anti_affinity = TopologyCounts::default();
-        for n in &cx.snapshot.nodes {
+        for n in cx.snapshot.nodes() {
             for existing in &n.pods_with_required_anti_affinity {
                 existing_anti_affinity.update_with_anti_affinity_terms(
                     &existing.required_anti_affinity_terms,
@@ -485,7 +485,7 @@ impl Plugin for InterPodAffinity {
         let mut affinity = TopologyCounts::default();
         let mut anti_affinity = TopologyCounts::default();
         if !incoming.affinity.is_empty() || !incoming.anti_affinity.is_empty() {
-            for n in &cx.snapshot.nodes {
+            for n in cx.snapshot.nodes() {
                 for existing in &n.pods {
                     affinity.update_with_affinity_terms(&incoming.affinity, existing, &n.node, 1);
                     anti_affinity.update_with_anti_affinity_terms(&incoming.anti_affinity, existing, &NO_LABELS, &n.node, 1);
@@ -549,7 +549,7 @@ impl Plugin for InterPodAffinity {
         };
         let mut topology_score = HashMap::new();
         let mut any = false;
-        for n in &cx.snapshot.nodes {
+        for n in cx.snapshot.nodes() {
             // Without preferred terms of its own, only running pods with affinity can matter.
             let pods = if has_constraints { &n.pods } else { &n.pods_with_affinity };
             for existing in pods {
@@ -654,7 +654,7 @@ pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: 
     let inc = &s.incoming;
     let nodes = || {
         cx.snapshot
-            .nodes
+            .nodes()
             .iter()
             .map(move |n| if n.name() == node.name() { node } else { n })
     };
@@ -761,7 +761,7 @@ pub(crate) fn explain_score(args: &InterPodAffinityArgs, cx: &Ctx, pod: &PodInfo
         found: Vec::new(),
     };
     let mut out = Vec::new();
-    for n in &cx.snapshot.nodes {
+    for n in cx.snapshot.nodes() {
         let pods = if has_constraints { &n.pods } else { &n.pods_with_affinity };
         for existing in pods {
             inputs.process_existing_pod(existing, &n.node, &mut rec);
@@ -960,7 +960,7 @@ mod tests {
         }
         let out: std::collections::BTreeMap<&str, (Code, String)> = env
             .snapshot
-            .nodes
+            .nodes()
             .iter()
             .map(|n| {
                 let st = pl.filter(&cx, &state, pod, n);
@@ -1150,7 +1150,7 @@ mod tests {
         let cx = env.cx();
         let pl = plugin();
         let statuses = |state: &CycleState, pod: &PodInfo| -> Vec<Code> {
-            env.snapshot.nodes.iter().map(|n| pl.filter(&cx, state, pod, n).code).collect()
+            env.snapshot.nodes().iter().map(|n| pl.filter(&cx, state, pod, n).code).collect()
         };
 
         // Affinity: removing the only matching pod leaves no node; adding one in zb opens zb.
@@ -1208,7 +1208,7 @@ mod tests {
     fn run_score(pl: &InterPodAffinity, env: &Env, pod: &PodInfo) -> Option<(Vec<i64>, Vec<i64>)> {
         let cx = env.cx();
         let mut state = CycleState::new();
-        let nodes: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        let nodes: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
         let s = pl.pre_score(&cx, &mut state, pod, &nodes);
         if s.is_skip() {
             return None;
@@ -1388,7 +1388,7 @@ mod tests {
             .info();
         let mut state = CycleState::new();
         assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
-        let nodes: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        let nodes: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
         assert!(pl.pre_score(&cx, &mut state, &pod, &nodes).is_success());
         assert_eq!(pl.score(&cx, &state, &pod, env.node("a1")), Ok(3));
         assert!(pl.filter(&cx, &state, &pod, env.node("a1")).is_success());

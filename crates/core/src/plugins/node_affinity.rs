@@ -521,7 +521,7 @@ mod tests {
         let env = Env::new(nodes.into_iter().map(|n| n.obj()).collect(), vec![]);
         let pod = pod.info();
         let cx = env.cx();
-        let infos: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        let infos: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
         let mut state = CycleState::new();
         let s = pl.pre_score(&cx, &mut state, &pod, &infos);
         if s.is_skip() {

@@ -327,7 +327,7 @@ fn domain_of(cx: &Ctx, d: &DomainCounts, key: &str, node: &NodeInfo, pos: Option
     }
     let Some(v) = node.labels().get(key) else { return NO_DOMAIN };
     cx.snapshot
-        .nodes
+        .nodes()
         .iter()
         .enumerate()
         .find(|(_, n)| n.labels().get(key) == Some(v))
@@ -411,7 +411,7 @@ impl PodTopologySpread {
     /// Counts matching pods per domain for every hard constraint.
     fn pre_filter_state(&self, cx: &Ctx, pod: &PodInfo, constraints: Vec<Constraint>) -> PreFilterState {
         let affinity = RequiredNodeAffinity::of(&pod.pod);
-        let nodes = &cx.snapshot.nodes;
+        let nodes = cx.snapshot.nodes();
         let mut domains = Vec::with_capacity(constraints.len());
         for c in &constraints {
             // Intern the values of every node with the key ("" is always domain 0).
@@ -620,7 +620,7 @@ pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: 
         let d = &s.domains[i];
         // Domain ids back to their values, through any node in the domain.
         let mut values: Vec<Option<&str>> = vec![None; d.counts.len()];
-        for (p, n) in cx.snapshot.nodes.iter().enumerate() {
+        for (p, n) in cx.snapshot.nodes().iter().enumerate() {
             if let (Some(&id), Some(v)) = (d.node_domain.get(p), n.labels().get(&c.topology_key)) {
                 if id != NO_DOMAIN {
                     values[id as usize].get_or_insert(v.as_str());
@@ -634,7 +634,7 @@ pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: 
         domains.sort();
         let mut excluded_nodes = Vec::new();
         let mut nodes_missing_keys = 0;
-        for n in &cx.snapshot.nodes {
+        for n in cx.snapshot.nodes() {
             if !node_has_all_keys(n.labels(), &s.constraints) {
                 nodes_missing_keys += 1;
             } else if !c.includes_node(pod, &n.node, &s.node_affinity) {
@@ -847,7 +847,7 @@ impl Plugin for PodTopologySpread {
     }
 
     fn pre_score(&self, cx: &Ctx, state: &mut CycleState, pod: &PodInfo, nodes: &[&NodeInfo]) -> Status {
-        let all_nodes = &cx.snapshot.nodes;
+        let all_nodes = cx.snapshot.nodes();
         if all_nodes.is_empty() {
             return Status::skip();
         }
@@ -944,7 +944,7 @@ impl Plugin for PodTopologySpread {
         let mut min = i64::MAX;
         let mut max = 0;
         for ns in scores.iter_mut() {
-            if !s.ignored.is_empty() && s.ignored.contains(cx.snapshot.nodes[ns.node].name()) {
+            if !s.ignored.is_empty() && s.ignored.contains(cx.snapshot.nodes()[ns.node].name()) {
                 ns.score = INVALID_SCORE;
                 continue;
             }
@@ -1025,7 +1025,7 @@ mod tests {
         }
         let out = env
             .snapshot
-            .nodes
+            .nodes()
             .iter()
             .map(|n| (n.name().to_string(), pl.filter(&cx, &state, pod, n).code))
             .collect();
@@ -1265,7 +1265,7 @@ mod tests {
             .info();
         let mut state = CycleState::new();
         assert!(pl.pre_filter(&cx, &mut state, &pod).1.is_success());
-        let nodes: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        let nodes: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
         assert!(pl.pre_score(&cx, &mut state, &pod, &nodes).is_success());
         assert_eq!(pl.filter(&cx, &state, &pod, env.node("a")).code, SKEW);
         assert!(pl.score(&cx, &state, &pod, env.node("a")).is_ok());
@@ -1349,7 +1349,7 @@ mod tests {
             })
             .collect();
         let by_name = |scores: &[NodeScore]| -> Vec<i64> {
-            let m: BTreeMap<&str, i64> = scores.iter().map(|s| (env.snapshot.nodes[s.node].name(), s.score)).collect();
+            let m: BTreeMap<&str, i64> = scores.iter().map(|s| (env.snapshot.nodes()[s.node].name(), s.score)).collect();
             m.into_values().collect()
         };
         let raw = by_name(&scores);

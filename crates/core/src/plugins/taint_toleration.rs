@@ -180,7 +180,7 @@ mod tests {
         let pod = pod.info();
         let cx = env.cx();
         let mut state = CycleState::new();
-        let infos: Vec<&NodeInfo> = env.snapshot.nodes.iter().collect();
+        let infos: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
         assert!(TaintToleration.pre_score(&cx, &mut state, &pod, &infos).is_success());
         let mut scores: Vec<NodeScore> = infos
             .iter()

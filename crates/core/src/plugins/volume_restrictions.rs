@@ -114,7 +114,7 @@ pub(crate) fn explain_filter(cx: &crate::framework::Ctx, state: &CycleState, pod
             out.disk_conflicts.push((v.name.clone(), p.key.clone()));
         }
     }
-    let nodes = cx.snapshot.nodes.iter().map(|n| if n.name() == node.name() { node } else { n });
+    let nodes = cx.snapshot.nodes().iter().map(|n| if n.name() == node.name() { node } else { n });
     for n in nodes {
         for p in n.pods.iter().filter(|p| p.namespace() == pod.namespace() && p.uid != pod.uid) {
             for c in p.pod.spec.volumes.iter().filter_map(|v| v.persistent_volume_claim.as_ref()) {
@@ -208,7 +208,7 @@ impl Plugin for VolumeRestrictions {
         let mut conflicting = 0i64;
         for name in &rwop {
             let key = format!("{ns}/{name}");
-            if cx.snapshot.nodes.iter().any(|n| n.pvc_ref_counts.contains_key(&key)) {
+            if cx.snapshot.nodes().iter().any(|n| n.pvc_ref_counts.contains_key(&key)) {
                 conflicting += 1;
             }
         }

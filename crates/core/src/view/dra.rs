@@ -72,7 +72,7 @@ impl DraModel {
         for s in &dra.slices {
             let nodes: Vec<u32> = e
                 .snapshot
-                .nodes
+                .nodes()
                 .iter()
                 .enumerate()
                 .filter(|(_, n)| {

@@ -192,7 +192,7 @@ fn explain_filter(
     }
     let e = engine_before(s, cycle);
     let pi = e.pods[pod as usize].info.clone();
-    let Some(ni) = e.snapshot.nodes.get(node as usize) else {
+    let Some(ni) = e.snapshot.nodes().get(node as usize) else {
         return Explanation { title, lines };
     };
     let rejected_here = match (&v.failed, plugin) {
@@ -604,11 +604,11 @@ fn explain_score(
     if t.plugins.len() <= ROW_LIMIT {
         let e = engine_before(s, cycle);
         let pi = e.pods[pod as usize].info.clone();
-        if let Some(ni) = e.snapshot.nodes.get(node as usize) {
+        if let Some(ni) = e.snapshot.nodes().get(node as usize) {
             let names: Vec<String> = t
                 .nodes
                 .iter()
-                .map(|&n| e.snapshot.nodes.get(n as usize).map(|x| x.name().to_string()).unwrap_or_default())
+                .map(|&n| e.snapshot.nodes().get(n as usize).map(|x| x.name().to_string()).unwrap_or_default())
                 .collect();
             let scored = ScoredNodes { names: &names, row, k };
             let (detail, norm_line) = score_detail(&e, plugin, &pi, ni, &t.nodes, &scored);
@@ -871,7 +871,7 @@ fn replay_pre_filter(e: &Engine, pod: &PodInfo) -> CycleState {
 fn replay_pre_score(e: &Engine, pod: &PodInfo, scored: &[u32]) -> CycleState {
     let mut state = replay_pre_filter(e, pod);
     if let Some(fw) = e.frameworks.get(pod.scheduler_name()) {
-        let nodes: Vec<&NodeInfo> = scored.iter().filter_map(|&n| e.snapshot.nodes.get(n as usize)).collect();
+        let nodes: Vec<&NodeInfo> = scored.iter().filter_map(|&n| e.snapshot.nodes().get(n as usize)).collect();
         let _ = fw.run_pre_score(&ctx(e), &mut state, pod, &nodes);
     }
     state
