@@ -371,3 +371,111 @@ impl Nominator {
         self.by_node.iter()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Affinity, PodAffinity, PodAffinityTerm};
+    use crate::plugins::testing::{MakeNode, MakePod};
+
+    fn node(name: &str, zone: Option<&str>) -> Arc<api::Node> {
+        let n = MakeNode::new(name);
+        Arc::new(match zone {
+            Some(z) => n.label("topology.kubernetes.io/zone", z).obj(),
+            None => n.obj(),
+        })
+    }
+
+    fn names(s: &Snapshot) -> Vec<&str> {
+        s.nodes().iter().map(|n| n.name()).collect()
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn nodes_are_visited_one_zone_at_a_time() {
+        // (nodes with their zones in declaration order, expected visiting order)
+        type Case = (Vec<(&'static str, Option<&'static str>)>, Vec<&'static str>);
+        let cases: Vec<Case> = vec![
+            (vec![("a", None), ("b", None), ("c", None)], vec!["a", "b", "c"]),
+            (
+                vec![("a1", Some("a")), ("a2", Some("a")), ("b1", Some("b")), ("c1", Some("c")), ("b2", Some("b"))],
+                vec!["a1", "b1", "c1", "a2", "b2"],
+            ),
+            // Zones come in order of first appearance; the zoneless nodes form one zone.
+            (vec![("x", None), ("b1", Some("b")), ("a1", Some("a")), ("y", None)], vec!["x", "b1", "a1", "y"]),
+            (vec![("a1", Some("a")), ("a2", Some("a")), ("a3", Some("a")), ("b1", Some("b"))], vec!["a1", "b1", "a2", "a3"]),
+        ];
+        for (nodes, want) in cases {
+            let s = Snapshot::new(nodes.iter().map(|&(n, z)| node(n, z)).collect());
+            assert_eq!(names(&s), want);
+            for (i, n) in want.iter().enumerate() {
+                assert_eq!(s.position(n), Some(i), "index of {n}");
+                assert_eq!(s.get(n).map(|x| x.name()), Some(*n));
+            }
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn nodes_added_updated_and_removed_keep_the_zone_order() {
+        let mut s = Snapshot::new(vec![node("a1", Some("a")), node("b1", Some("b")), node("a2", Some("a"))]);
+        assert_eq!(names(&s), ["a1", "b1", "a2"]);
+        s.add_node(node("b2", Some("b")));
+        assert_eq!(names(&s), ["a1", "b1", "a2", "b2"]);
+        // a1 moves to zone b: it leaves zone a and joins the end of zone b.
+        let old = s.update_node(node("a1", Some("b"))).unwrap();
+        assert_eq!(zone_key(&old.metadata.labels), zone_key(&node("x", Some("a")).metadata.labels));
+        assert_eq!(names(&s), ["b1", "a2", "b2", "a1"]);
+        // A label change within the zone keeps the place.
+        let relabelled = Arc::new(MakeNode::new("b2").label("topology.kubernetes.io/zone", "b").label("k", "v").obj());
+        s.update_node(relabelled);
+        assert_eq!(names(&s), ["b1", "a2", "b2", "a1"]);
+        assert!(s.remove_node("b1").is_some());
+        assert_eq!(names(&s), ["a2", "b2", "a1"]);
+        assert_eq!(s.position("b1"), None);
+        assert_eq!(s.position("a1"), Some(2));
+        assert!(s.remove_node("nope").is_none());
+        assert!(s.update_node(node("nope", None)).is_none());
+    }
+
+    fn with_anti_affinity(p: MakePod, required: bool) -> MakePod {
+        let terms = if required {
+            vec![PodAffinityTerm {
+                topology_key: "kubernetes.io/hostname".into(),
+                ..Default::default()
+            }]
+        } else {
+            vec![]
+        };
+        p.affinity(Affinity {
+            pod_anti_affinity: Some(PodAffinity {
+                required_during_scheduling_ignored_during_execution: terms,
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn pods_added_and_removed_keep_the_affinity_counts() {
+        let mut s = Snapshot::new(vec![node("n1", None), node("n2", None)]);
+        let plain = Arc::new(MakePod::new("plain").node("n1").info());
+        let soft = Arc::new(with_anti_affinity(MakePod::new("soft").node("n1"), false).info());
+        let hard = Arc::new(with_anti_affinity(MakePod::new("hard").node("n2"), true).info());
+        let counts = |s: &Snapshot| (s.has_pods_with_affinity(), s.has_pods_with_required_anti_affinity());
+        assert_eq!(counts(&s), (false, false));
+        s.add_pod(0, plain.clone());
+        assert_eq!(counts(&s), (false, false));
+        s.add_pod(0, soft.clone());
+        assert_eq!(counts(&s), (true, false));
+        s.add_pod(1, hard.clone());
+        assert_eq!(counts(&s), (true, true));
+        assert_eq!(s.nodes()[0].pods.len(), 2);
+        // Removing returns the pod; removing an absent key changes nothing.
+        assert_eq!(s.remove_pod(0, &soft.key).map(|p| p.key.clone()), Some(soft.key.clone()));
+        assert!(s.remove_pod(0, &soft.key).is_none());
+        assert_eq!(counts(&s), (true, true), "hard is still on n2");
+        // Removing a node removes its pods with it, counts included.
+        s.remove_node("n2");
+        assert_eq!(counts(&s), (false, false));
+        assert_eq!(s.nodes()[0].pods.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(), [plain.key.as_str()]);
+    }
+}

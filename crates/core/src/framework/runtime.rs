@@ -448,3 +448,187 @@ impl Framework {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{PluginArgs, Profile};
+    use crate::plugins::testing::{Env, MakeNode, MakePod};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    type Log = Rc<RefCell<Vec<(&'static str, PluginName, String)>>>;
+
+    /// A stand-in plugin under a real plugin's name: it logs each call and answers from a
+    /// table (node name → filter verdict; node name → score).
+    struct Stub {
+        name: PluginName,
+        log: Log,
+        reject_on: Option<(&'static str, Code)>,
+        scores: &'static [(&'static str, i64)],
+    }
+
+    impl Plugin for Stub {
+        fn name(&self) -> PluginName {
+            self.name
+        }
+        fn filter(&self, _cx: &Ctx, _state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Status {
+            self.log.borrow_mut().push(("filter", self.name, node.name().to_string()));
+            match self.reject_on {
+                Some((n, code)) if n == node.name() => Status::new(code, "stub says no"),
+                _ => Status::success(),
+            }
+        }
+        fn score(&self, _cx: &Ctx, _state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
+            self.log.borrow_mut().push(("score", self.name, node.name().to_string()));
+            Ok(self.scores.iter().find(|(n, _)| *n == node.name()).map_or(0, |&(_, s)| s))
+        }
+        fn reserve(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo, node: &str) -> Status {
+            self.log.borrow_mut().push(("reserve", self.name, node.to_string()));
+            Status::success()
+        }
+        fn unreserve(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo, node: &str) {
+            self.log.borrow_mut().push(("unreserve", self.name, node.to_string()));
+        }
+    }
+
+    const A: PluginName = PluginName::NodeName;
+    const B: PluginName = PluginName::NodeUnschedulable;
+    const C: PluginName = PluginName::TaintToleration;
+
+    /// A framework whose Filter, Score and Reserve lists are exactly `order`, each plugin a stub.
+    fn framework(order: &[PluginName], stubs: Vec<Stub>) -> Framework {
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let mut fw = Framework::new(profile);
+        fw.profile.plugins.filter = order.to_vec();
+        fw.profile.plugins.score = order.to_vec();
+        fw.profile.plugins.reserve = order.to_vec();
+        for s in stubs {
+            fw.set_instance(Box::new(s));
+        }
+        fw
+    }
+
+    fn stub(name: PluginName, log: &Log) -> Stub {
+        Stub {
+            name,
+            log: log.clone(),
+            reject_on: None,
+            scores: &[],
+        }
+    }
+
+    fn env() -> Env {
+        Env::new(vec![MakeNode::new("n1").obj(), MakeNode::new("n2").obj()], vec![])
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn filter_runs_in_profile_order_and_stops_at_the_first_rejection() {
+        // (node, B's verdict on n2, expected code, expected plugin, plugins called)
+        type Case = (&'static str, Code, Code, Option<PluginName>, Vec<PluginName>);
+        let cases: Vec<Case> = vec![
+            ("n1", Code::Unschedulable, Code::Success, None, vec![C, A, B]),
+            ("n2", Code::Unschedulable, Code::Unschedulable, Some(A), vec![C, A]),
+            ("n2", Code::UnschedulableAndUnresolvable, Code::UnschedulableAndUnresolvable, Some(A), vec![C, A]),
+            ("n2", Code::Error, Code::Error, Some(A), vec![C, A]),
+        ];
+        for (node, verdict, want_code, want_plugin, want_calls) in cases {
+            let log: Log = Rc::default();
+            let mut a = stub(A, &log);
+            a.reject_on = Some(("n2", verdict));
+            let fw = framework(&[C, A, B], vec![stub(B, &log), a, stub(C, &log)]);
+            let env = env();
+            let pod = MakePod::new("p").info();
+            let s = fw.run_filter(&env.cx(), &CycleState::new(), &pod, env.node(node));
+            assert_eq!((s.code, s.plugin), (want_code, want_plugin), "{node} {verdict:?}");
+            let calls: Vec<PluginName> = log.borrow().iter().map(|c| c.1).collect();
+            assert_eq!(calls, want_calls, "{node} {verdict:?}");
+            if want_code == Code::Error {
+                // An error is wrapped with the plugin's name; a rejection keeps its reasons.
+                assert_eq!(s.message(), "running \"NodeName\" filter plugin: stub says no");
+            } else if want_code != Code::Success {
+                assert_eq!(s.message(), "stub says no");
+            }
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn filter_skips_plugins_that_pre_filter_skipped() {
+        let log: Log = Rc::default();
+        let mut a = stub(A, &log);
+        a.reject_on = Some(("n1", Code::Unschedulable));
+        let fw = framework(&[A, B], vec![a, stub(B, &log)]);
+        let env = env();
+        let mut state = CycleState::new();
+        state.skip_filter.insert(A);
+        let s = fw.run_filter(&env.cx(), &state, &MakePod::new("p").info(), env.node("n1"));
+        assert!(s.is_success());
+        assert_eq!(log.borrow().iter().map(|c| c.1).collect::<Vec<_>>(), [B]);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn score_weights_each_plugin_and_sums_per_node() {
+        // (weight of A, weight of B, skip B?, totals for [n1, n2])
+        let cases: [(i32, i32, bool, [i64; 2]); 4] = [
+            (1, 1, false, [10 + 40, 20 + 30]),
+            (1, 3, false, [10 + 120, 20 + 90]),
+            (2, 0, false, [20, 40]),
+            (1, 3, true, [10, 20]),
+        ];
+        for (wa, wb, skip_b, totals) in cases {
+            let log: Log = Rc::default();
+            let mut a = stub(A, &log);
+            a.scores = &[("n1", 10), ("n2", 20)];
+            let mut b = stub(B, &log);
+            b.scores = &[("n1", 40), ("n2", 30)];
+            let mut fw = framework(&[A, B], vec![a, b]);
+            fw.profile.weights = [(A, wa), (B, wb)].into_iter().collect();
+            let env = env();
+            let mut state = CycleState::new();
+            if skip_b {
+                state.skip_score.insert(B);
+            }
+            let nodes = [env.node("n1"), env.node("n2")];
+            let r = fw.run_score(&env.cx(), &state, &MakePod::new("p").info(), &nodes, &[0, 1]).unwrap();
+            assert_eq!(r.totals, totals, "weights {wa}/{wb} skip {skip_b}");
+            let per_plugin: Vec<(PluginName, i64, Vec<i64>)> = r.plugins.iter().map(|p| (p.plugin, p.weight, p.raw.clone())).collect();
+            let mut want = vec![(A, wa as i64, vec![10, 20])];
+            if !skip_b {
+                want.push((B, wb as i64, vec![40, 30]));
+            }
+            assert_eq!(per_plugin, want);
+            // Without NormalizeScore the normalized scores are the raw ones.
+            assert!(r.plugins.iter().all(|p| p.normalized == p.raw));
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_score_out_of_range_is_an_error() {
+        let log: Log = Rc::default();
+        let mut a = stub(A, &log);
+        a.scores = &[("n1", MAX_NODE_SCORE + 1)];
+        let fw = framework(&[A], vec![a]);
+        let env = env();
+        let err = fw
+            .run_score(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), &[env.node("n1")], &[0])
+            .unwrap_err();
+        assert_eq!(err.code, Code::Error);
+        assert!(err.message().contains("returns an invalid score 101"), "{}", err.message());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn reserve_runs_in_order_and_unreserve_in_reverse() {
+        let log: Log = Rc::default();
+        let fw = framework(&[C, A, B], vec![stub(A, &log), stub(B, &log), stub(C, &log)]);
+        let env = env();
+        let pod = MakePod::new("p").info();
+        let mut state = CycleState::new();
+        assert!(fw.run_reserve(&env.cx(), &mut state, &pod, "n1").is_success());
+        fw.run_unreserve(&env.cx(), &mut state, &pod, "n1");
+        let calls: Vec<(&str, PluginName)> = log.borrow().iter().map(|c| (c.0, c.1)).collect();
+        assert_eq!(
+            calls,
+            [("reserve", C), ("reserve", A), ("reserve", B), ("unreserve", B), ("unreserve", A), ("unreserve", C)]
+        );
+    }
+}
