@@ -397,12 +397,24 @@ mod tests {
         let cases: Vec<Case> = vec![
             (vec![("a", None), ("b", None), ("c", None)], vec!["a", "b", "c"]),
             (
-                vec![("a1", Some("a")), ("a2", Some("a")), ("b1", Some("b")), ("c1", Some("c")), ("b2", Some("b"))],
+                vec![
+                    ("a1", Some("a")),
+                    ("a2", Some("a")),
+                    ("b1", Some("b")),
+                    ("c1", Some("c")),
+                    ("b2", Some("b")),
+                ],
                 vec!["a1", "b1", "c1", "a2", "b2"],
             ),
             // Zones come in order of first appearance; the zoneless nodes form one zone.
-            (vec![("x", None), ("b1", Some("b")), ("a1", Some("a")), ("y", None)], vec!["x", "b1", "a1", "y"]),
-            (vec![("a1", Some("a")), ("a2", Some("a")), ("a3", Some("a")), ("b1", Some("b"))], vec!["a1", "b1", "a2", "a3"]),
+            (
+                vec![("x", None), ("b1", Some("b")), ("a1", Some("a")), ("y", None)],
+                vec!["x", "b1", "a1", "y"],
+            ),
+            (
+                vec![("a1", Some("a")), ("a2", Some("a")), ("a3", Some("a")), ("b1", Some("b"))],
+                vec!["a1", "b1", "a2", "a3"],
+            ),
         ];
         for (nodes, want) in cases {
             let s = Snapshot::new(nodes.iter().map(|&(n, z)| node(n, z)).collect());
@@ -476,6 +488,9 @@ mod tests {
         // Removing a node removes its pods with it, counts included.
         s.remove_node("n2");
         assert_eq!(counts(&s), (false, false));
-        assert_eq!(s.nodes()[0].pods.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(), [plain.key.as_str()]);
+        assert_eq!(
+            s.nodes()[0].pods.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(),
+            [plain.key.as_str()]
+        );
     }
 }

@@ -865,7 +865,10 @@ impl Engine {
         let selected = feasible[pick];
         let tied_nodes: Vec<u32> = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
+            self.pods[pod.index].tied_nodes = tied
+                .iter()
+                .map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string())
+                .collect();
         }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();

@@ -529,7 +529,13 @@ mod tests {
         let cases: Vec<Case> = vec![
             ("n1", Code::Unschedulable, Code::Success, None, vec![C, A, B]),
             ("n2", Code::Unschedulable, Code::Unschedulable, Some(A), vec![C, A]),
-            ("n2", Code::UnschedulableAndUnresolvable, Code::UnschedulableAndUnresolvable, Some(A), vec![C, A]),
+            (
+                "n2",
+                Code::UnschedulableAndUnresolvable,
+                Code::UnschedulableAndUnresolvable,
+                Some(A),
+                vec![C, A],
+            ),
             ("n2", Code::Error, Code::Error, Some(A), vec![C, A]),
         ];
         for (node, verdict, want_code, want_plugin, want_calls) in cases {
@@ -628,7 +634,14 @@ mod tests {
         let calls: Vec<(&str, PluginName)> = log.borrow().iter().map(|c| (c.0, c.1)).collect();
         assert_eq!(
             calls,
-            [("reserve", C), ("reserve", A), ("reserve", B), ("unreserve", B), ("unreserve", A), ("unreserve", C)]
+            [
+                ("reserve", C),
+                ("reserve", A),
+                ("reserve", B),
+                ("unreserve", B),
+                ("unreserve", A),
+                ("unreserve", C)
+            ]
         );
     }
 }

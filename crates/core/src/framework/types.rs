@@ -726,7 +726,11 @@ mod size_tests {
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn hot_types_stay_small() {
-        assert!(std::mem::size_of::<super::NodeInfo>() <= 384, "NodeInfo: {} bytes", std::mem::size_of::<super::NodeInfo>());
+        assert!(
+            std::mem::size_of::<super::NodeInfo>() <= 384,
+            "NodeInfo: {} bytes",
+            std::mem::size_of::<super::NodeInfo>()
+        );
         let ev = std::mem::size_of::<crate::trace::TraceEvent>();
         assert!(ev <= 192, "TraceEvent: {ev} bytes");
     }
