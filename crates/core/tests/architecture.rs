@@ -789,3 +789,72 @@ fn manifest_reader_finds_every_form() {
     assert_eq!(manifest_deps(m, normal_section), ["serde", "leptos", "web-sys", "gloo-timers"]);
     assert_eq!(manifest_deps(m, |t| t == "dev-dependencies"), ["wasm-bindgen-test"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Docs that must follow the code.
+
+/// docs/trace.md documents every event type the trace module defines (its table's first
+/// column), so a new event cannot land undocumented.
+#[test]
+fn trace_doc_lists_every_event_type() {
+    let src = code_only(&fs::read_to_string(workspace().join("crates/core/src/trace.rs")).unwrap());
+    let body = &src[src.find("pub enum TraceEvent").expect("TraceEvent")..];
+    let toks = tokens(&body[..=body.find("\n}").unwrap()]);
+    // Variants: identifiers at brace depth 1 followed by `{`, `,` or `(`.
+    let mut depth = 0;
+    let mut types = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.text.as_str() {
+            "{" | "(" | "[" => depth += 1,
+            "}" | ")" | "]" => depth -= 1,
+            name if depth == 1
+                && name.starts_with(|c: char| c.is_ascii_uppercase())
+                && toks.get(i + 1).is_some_and(|n| matches!(n.text.as_str(), "{" | "," | "(")) =>
+            {
+                let mut c = name.chars();
+                let first = c.next().unwrap().to_ascii_lowercase();
+                types.push(format!("{first}{}", c.as_str()));
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        types.len() >= 20 && types.contains(&"clock".to_string()),
+        "variants not found: {types:?}"
+    );
+    let doc = fs::read_to_string(workspace().join("docs/trace.md")).unwrap();
+    let first_columns: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .map(|l| l.split(" |").next().unwrap())
+        .collect();
+    let missing: Vec<&String> = types
+        .iter()
+        .filter(|t| !first_columns.iter().any(|c| c.split(", ").any(|n| n == format!("`{t}`"))))
+        .collect();
+    assert!(missing.is_empty(), "docs/trace.md's event table misses {missing:?}");
+}
+
+/// The README's CLI section and the CLI's own usage text name every subcommand `main` accepts.
+#[test]
+fn readme_and_usage_list_every_cli_subcommand() {
+    let main = fs::read_to_string(workspace().join("crates/cli/src/main.rs")).unwrap();
+    let subcommands: Vec<&str> = main
+        .split("Some(\"")
+        .skip(1)
+        .filter_map(|s| s.split_once("\")").map(|(name, _)| name))
+        .filter(|n| n.chars().all(|c| c.is_ascii_lowercase()))
+        .collect();
+    assert!(subcommands.contains(&"run") && subcommands.contains(&"config"), "{subcommands:?}");
+    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
+    let cli = &readme[readme.find("## CLI").expect("README has a CLI section")..];
+    let usage = &main[main.find("const USAGE").expect("USAGE")..];
+    for s in subcommands {
+        let shown = format!("schedlab {s}");
+        assert!(cli.contains(&shown), "README's CLI section does not show `{shown}`");
+        assert!(
+            s == "help" || usage.contains(&shown),
+            "the CLI's usage text does not show `{shown}`"
+        );
+    }
+}
