@@ -478,6 +478,18 @@ fn controllers_default() -> bool {
 }
 
 impl Saved {
+    /// A user's scenario made of `parts` (a file, an import) that replaces this one: same seed
+    /// and controllers setting, no preset, not generated.
+    pub fn replaced_by(&self, parts: Parts) -> Saved {
+        Saved {
+            parts,
+            seed: self.seed,
+            preset: None,
+            generated: None,
+            controllers: self.controllers,
+        }
+    }
+
     /// Written or edited by the user (not a preset as shipped, not a generated cluster).
     pub fn is_custom(&self) -> bool {
         self.preset.is_none() && self.generated.is_none()

@@ -1,7 +1,7 @@
 //! Files in and out: a file opened or dropped on the editor either replaces the scenario or adds
 //! its objects (the user chooses); the scenario can be saved as a YAML file.
 
-use crate::scenario::{self, Saved};
+use crate::scenario;
 use crate::state::{use_app, AppState};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -82,13 +82,7 @@ pub fn FileChoice(pending: PendingFile) -> impl IntoView {
     let replace = move |_| {
         let Some((_, text)) = pending.get_untracked() else { return };
         pending.set(None);
-        st.replace_scenario(Saved {
-            parts: scenario::split(&text),
-            seed: st.saved.with_untracked(|s| s.seed),
-            preset: None,
-            generated: None,
-            controllers: st.saved.with_untracked(|s| s.controllers),
-        });
+        st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&text))));
     };
     let add = move |_| {
         let Some((_, text)) = pending.get_untracked() else { return };

@@ -59,13 +59,7 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
         }
         open.set(false);
         let kept = st.saved.with_untracked(Saved::is_custom);
-        st.replace_scenario(Saved {
-            parts: scenario::split(&scenario_text),
-            seed: st.saved.with_untracked(|s| s.seed),
-            preset: None,
-            generated: None,
-            controllers: st.saved.with_untracked(|s| s.controllers),
-        });
+        st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&scenario_text))));
         st.flash(if kept {
             "Imported. Your scenario is kept as “My scenario” in the preset list"
         } else {
