@@ -47,7 +47,7 @@ test("the Deployment preset: pods its ReplicaSet made, marked and grouped; the s
   for (const p of web) {
     const chip = page.locator(`.cluster-panel .node-card[data-node="${p.node}"] .chip[data-pod="${p.name}"]`);
     assert.equal(await chip.count(), 1, `${p.name} on ${p.node}`);
-    assert.match(await chip.getAttribute("title"), /created by ReplicaSet\/web-/);
+    assert.match(await chip.getAttribute("title"), /created by ReplicaSet\/web-\w+ at t = 0\.000 s/);
   }
   // System default spreading: every zone gets a replica.
   const zones = new Set(web.map((p) => p.node.replace(/^node-(\w).*/, "$1")));

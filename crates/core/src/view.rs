@@ -116,6 +116,11 @@ pub struct PodModel {
     /// `None` for the scenario's own pods.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
+    /// When the pod was created on the run's logical clock (ms): the instant of the change that
+    /// created it (a timeline step or a controller while the cluster ran), `0` for the pods a
+    /// controller created before the run; `None` for the scenario's own pods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at_ms: Option<i64>,
 }
 
 impl PodModel {
@@ -232,27 +237,29 @@ impl Model {
         if e.trace.header.nodes.len() > self.nodes.len() {
             self.created_nodes_from = Some(self.nodes.len() as u32);
         }
-        // Pods a controller created while the cluster ran, with the controller.
-        let by_controller: HashMap<u32, String> = e
+        // Pods created while the cluster ran: when, and by which controller (a timeline step's
+        // pod has no creator).
+        let created: HashMap<u32, (i64, Option<String>)> = e
             .trace
             .events
             .iter()
             .filter_map(|ev| match ev {
                 TraceEvent::Change {
+                    at_ms,
                     action,
                     pod: Some(p),
-                    by: Some(b),
+                    by,
                     skipped: None,
                     ..
-                } if action == "create" => Some((*p, b.clone())),
+                } if action == "create" => Some((*p, (*at_ms, by.clone()))),
                 _ => None,
             })
             .collect();
         for (i, p) in e.pods.iter().enumerate().skip(self.pods.len()) {
             let info = &p.info;
             self.pods.push(PodModel {
-                // A timeline step's pod has no creator; a controller's names it.
-                created_by: by_controller.get(&(i as u32)).cloned(),
+                created_by: created.get(&(i as u32)).and_then(|(_, by)| by.clone()),
+                created_at_ms: created.get(&(i as u32)).map(|(at, _)| *at),
                 name: info.name().to_string(),
                 namespace: info.namespace().to_string(),
                 priority: info.priority,
@@ -470,6 +477,7 @@ impl Model {
                         .then(|| info.pod.metadata.owner_references.iter().find(|o| o.controller == Some(true)))
                         .flatten()
                         .map(|o| format!("{}/{}", o.kind, o.name)),
+                    created_at_ms: (i >= first_created).then_some(0),
                 }
             })
             .collect();
@@ -710,14 +718,16 @@ impl Summary {
 
     /// The stage of stop `stop`, if the summary has it.
     pub fn stop_stage(&self, stop: u32) -> Option<Stage> {
-        self.stop_stages.as_bytes().get(stop as usize).and_then(|&b| Stage::from_code(b as char))
+        self.stop_stages
+            .as_bytes()
+            .get(stop as usize)
+            .and_then(|&b| Stage::from_code(b as char))
     }
 
     /// The cycle (1-based; 0 before the first) stop `stop` belongs to.
     pub fn cycle_of(&self, stop: u32) -> u32 {
         self.cycle_first_stop.partition_point(|&f| f <= stop) as u32
     }
-
 }
 
 #[derive(Clone, Debug)]
@@ -999,7 +1009,14 @@ impl Replay {
         self.pods[p].node = None;
     }
 
-    fn apply(&mut self, model: &Model, node_index: &HashMap<String, u32>, effects: &HashMap<usize, changes::Effect>, i: usize, e: &TraceEvent) {
+    fn apply(
+        &mut self,
+        model: &Model,
+        node_index: &HashMap<String, u32>,
+        effects: &HashMap<usize, changes::Effect>,
+        i: usize,
+        e: &TraceEvent,
+    ) {
         match e {
             TraceEvent::Change { at_ms, .. } => {
                 self.clock_ms = self.clock_ms.max(*at_ms);
@@ -2026,7 +2043,10 @@ impl Session {
             node: None,
             message: None,
             scheduled: None,
-            backoff_left_ms: (c as usize).checked_sub(1).and_then(|i| self.cycles.get(i)).and_then(|ci| ci.backoff_left_ms),
+            backoff_left_ms: (c as usize)
+                .checked_sub(1)
+                .and_then(|i| self.cycles.get(i))
+                .and_then(|ci| ci.backoff_left_ms),
             outcome: None,
         };
         let mut reached: BTreeMap<&'static str, (PointState, Option<String>)> = BTreeMap::new();

@@ -77,40 +77,50 @@ pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl
     // Read reactively: a chip kept across runs (same index, same state) shows the name of the
     // run on screen, never the one it was made in.
     let info = Memo::new(move |_| {
-        st.summary.with(|s| {
-            s.as_ref().and_then(|s| {
-                let p = s.model.pods.get(pod as usize)?;
-                let mut req: Vec<String> = Vec::new();
-                for (i, c) in s.model.resources.iter().enumerate() {
-                    let v = p.requests.get(i).copied().unwrap_or(0);
-                    if v > 0 && c.name != "pods" {
-                        req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+        st.summary
+            .with(|s| {
+                s.as_ref().and_then(|s| {
+                    let p = s.model.pods.get(pod as usize)?;
+                    let mut req: Vec<String> = Vec::new();
+                    for (i, c) in s.model.resources.iter().enumerate() {
+                        let v = p.requests.get(i).copied().unwrap_or(0);
+                        if v > 0 && c.name != "pods" {
+                            req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+                        }
                     }
-                }
-                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone(), p.created_by.clone()))
+                    let created = fmt::created(p.created_by.as_deref(), p.created_at_ms);
+                    Some((
+                        p.name.clone(),
+                        p.priority,
+                        req.join(", "),
+                        p.profile.clone(),
+                        p.created_by.clone(),
+                        created,
+                    ))
+                })
             })
-        })
-        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None))
+            .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None, None))
     });
     let name = move || info.with(|i| i.0.clone());
     let title = move || {
-        info.with(|(name, prio, req, profile, owner)| {
+        info.with(|(name, prio, req, profile, _, created)| {
             let mut t = if req.is_empty() {
                 format!("{name} — {}; priority {prio}; scheduler {profile}", state.word())
             } else {
                 format!("{name} — {}; priority {prio}; requests {req}; scheduler {profile}", state.word())
             };
-            if let Some(o) = owner {
-                t.push_str(&format!("; created by {o}"));
+            if let Some(c) = created {
+                t.push_str("; ");
+                t.push_str(c);
             }
             t
         })
     };
     let mark = move || {
-        info.with(|i| i.4.clone()).map(|o| {
-            let t = format!("created by {o}");
-            view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
-        })
+        info.with(|i| i.4.clone().map(|o| (o, i.5.clone().unwrap_or_default())))
+            .map(|(o, t)| {
+                view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
+            })
     };
     if menu {
         return view! {
