@@ -203,12 +203,19 @@ impl Parts {
     }
 
     /// Adds the objects of `more` after this scenario's, each part after its own (as separate
-    /// documents).
+    /// documents); `more`'s timeline steps join this scenario's Timeline (a scenario has one).
     pub fn add(&mut self, more: &Parts) {
         for p in Part::ALL {
             let extra = more.get(p);
             if extra.trim().is_empty() {
                 continue;
+            }
+            if p == Part::Timeline {
+                // A scenario has one Timeline: the file's steps join this one's, in time order.
+                if let Some(merged) = merge_timelines(self.get(p), extra) {
+                    self.set(p, merged);
+                    continue;
+                }
             }
             let mut text = self.get(p).to_string();
             if !text.trim().is_empty() {
@@ -226,6 +233,39 @@ impl Parts {
             self.set(p, text);
         }
     }
+}
+
+/// `extra`'s timeline steps put into `current` (block-style `- at: …` items; each after the
+/// steps at or before its time, as a cluster action's step is). `current` when `extra` has no
+/// steps; the file's text as is when `current` has none. `None` when either is written in a
+/// way this cannot merge line by line (a flow list, a step without a readable `at`): the
+/// caller then keeps both documents and the loader says what is wrong.
+fn merge_timelines(current: &str, extra: &str) -> Option<String> {
+    if current
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#') || l.trim() == "---")
+    {
+        return None;
+    }
+    let lines: Vec<&str> = extra.lines().collect();
+    let steps = crate::actions::step_lines(extra);
+    if steps.is_empty() {
+        // No block-style steps: either none at all (nothing to add) or a flow list.
+        let flow = lines
+            .iter()
+            .any(|l| l.strip_prefix("steps:").is_some_and(|r| !matches!(r.trim(), "" | "[]")));
+        return (!flow).then(|| current.to_string());
+    }
+    let mut out = current.to_string();
+    for st in &steps {
+        let at = st.at_ns?;
+        let item: String = lines[st.line..st.end]
+            .iter()
+            .map(|l| format!("{}\n", l.get(st.indent..).unwrap_or_else(|| l.trim_start())))
+            .collect();
+        out = crate::actions::insert_steps(&out, at, &item).ok()?;
+    }
+    Some(out)
 }
 
 /// The scenario's story: its leading comment (the comment lines before the first object), as
@@ -674,6 +714,45 @@ mod tests {
         // Joined, it is a valid multi-document file again.
         let (text, _) = join(&parts);
         assert_eq!(text.matches("---\n").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn adding_a_file_merges_its_timeline_steps_in_time_order() {
+        let tl = |steps: &str| format!("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n{steps}");
+        let mut parts = split(&tl(
+            "- at: 1s\n  delete: {kind: Node, name: a}\n- at: 5s\n  delete: {kind: Node, name: b}\n",
+        ));
+        parts.add(&split(&format!(
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: c}}\n---\n{}",
+            tl("  # the file's comment\n  - at: 3s\n    create:\n      apiVersion: v1\n      kind: Node\n      metadata: {name: d}\n  - at: 5s\n    delete: {kind: Node, name: c}\n")
+        )));
+        assert_eq!(
+            parts.timeline,
+            tl("- at: 1s\n  delete: {kind: Node, name: a}\n- at: 3s\n  create:\n    apiVersion: v1\n    kind: Node\n    metadata: {name: d}\n- at: 5s\n  delete: {kind: Node, name: b}\n- at: 5s\n  delete: {kind: Node, name: c}\n")
+        );
+        assert_eq!(parts.doc_count(Part::Timeline), 4, "steps");
+        assert_eq!(parts.nodes, "apiVersion: v1\nkind: Node\nmetadata: {name: c}\n");
+        // The merged scenario loads: one Timeline, four steps.
+        let (joined, _) = join(&parts);
+        let sc = schedlab_core::load_str(
+            &format!(
+                "apiVersion: v1\nkind: Node\nmetadata: {{name: a}}\n---\napiVersion: v1\nkind: Node\nmetadata: {{name: b}}\n---\n{joined}"
+            ),
+            "t",
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{joined}"));
+        assert_eq!(sc.timeline.as_ref().map(|t| t.steps.len()), Some(4));
+
+        // Into a scenario without a timeline, the file's document as it is.
+        let mut parts = split("apiVersion: v1\nkind: Node\nmetadata: {name: a}\n");
+        parts.add(&split(&tl("- at: 2s\n  delete: {kind: Node, name: a}\n")));
+        assert_eq!(parts.timeline, tl("- at: 2s\n  delete: {kind: Node, name: a}\n"));
+        // A flow list cannot be merged line by line: both documents stay, the loader tells.
+        let mut parts = split(&tl("- at: 1s\n  delete: {kind: Node, name: a}\n"));
+        parts.add(&split(
+            &tl("[{at: 2s, delete: {kind: Node, name: a}}]\n").replace("steps:\n[", "steps: ["),
+        ));
+        assert_eq!(parts.timeline.matches("kind: Timeline").count(), 2, "{}", parts.timeline);
     }
 
     #[test]
