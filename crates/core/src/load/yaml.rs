@@ -175,6 +175,18 @@ impl YNode {
     }
 }
 
+/// Test helper: the one document of a YAML text decoded as `T`, through the JSON value the
+/// loader decodes from (without its defaulting and validation).
+#[cfg(test)]
+pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let (docs, errs) = read_documents(text);
+    match (docs.as_slice(), errs.first()) {
+        (_, Some(e)) => Err(e.message.clone()),
+        ([doc], None) => serde_json::from_value(doc.to_json()).map_err(|e| e.to_string()),
+        _ => Err(format!("{} documents, not one", docs.len())),
+    }
+}
+
 /// Reads every document of a YAML (or JSON) stream. Empty documents (only comments, or
 /// nothing after `---`) are skipped. Returns the documents read and the syntax errors met (at
 /// most one per `---` piece).
