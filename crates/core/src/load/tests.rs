@@ -998,6 +998,9 @@ apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec
     assert!(sel(b).matches(&labels));
 }
 
+/// An error as placed: line, column, reason, text.
+type Placed = (usize, usize, ErrorReason, String);
+
 /// Configuration errors are placed at their field: the key of a field that should not be there
 /// or lacks a value, the value of a wrong one, the deepest node on the path when the field was
 /// left out (defaulted).
@@ -1006,7 +1009,7 @@ fn config_errors_are_placed_at_their_field() {
     const HEAD: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
     let init = "KubeSchedulerConfiguration: initializing profiles: creating profile for scheduler name default-scheduler: ";
     // (what, the document after its first two lines, expected (line, column, reason, text)).
-    let cases: Vec<(&str, &str, Vec<(usize, usize, ErrorReason, String)>)> = vec![
+    let cases: Vec<(&str, &str, Vec<Placed>)> = vec![
         (
             "unknown top-level field",
             "parallelism: 8\nfoo: 1\n",
@@ -1118,7 +1121,7 @@ fn config_errors_are_placed_at_their_field() {
     ];
     for (what, body, want) in cases {
         let e = errors(&format!("{HEAD}{body}"));
-        let got: Vec<(usize, usize, ErrorReason, String)> = e.errors.iter().map(|e| (e.line, e.column, e.reason, e.to_string())).collect();
+        let got: Vec<Placed> = e.errors.iter().map(|e| (e.line, e.column, e.reason, e.to_string())).collect();
         assert_eq!(got, want, "{what}");
         for x in &e.errors {
             assert_eq!(x.object.as_deref(), Some("KubeSchedulerConfiguration"), "{what}");
@@ -1139,8 +1142,5 @@ fn config_errors_are_placed_at_their_field() {
 fn non_finite_numbers_are_refused() {
     let e = errors(&format!("{NODE}---\n{}", pod("p", &format!("  priority: .inf\n{C}"))));
     let got: Vec<(usize, usize, &str)> = e.errors.iter().map(|e| (e.line, e.column, e.message.as_str())).collect();
-    assert_eq!(
-        got,
-        [(16, 13, "error converting YAML to JSON: json: unsupported value: +Inf")]
-    );
+    assert_eq!(got, [(16, 13, "error converting YAML to JSON: json: unsupported value: +Inf")]);
 }

@@ -621,10 +621,8 @@ mod tests {
         dra.classes.insert(
             "gpu".into(),
             Arc::new(
-                crate::load::yaml::from_str(
-                    "metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}",
-                )
-                .unwrap(),
+                crate::load::yaml::from_str("metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}")
+                    .unwrap(),
             ),
         );
         dra.slices.push(Arc::new(
