@@ -710,16 +710,14 @@ impl Summary {
 
     /// The stage of stop `stop`, if the summary has it.
     pub fn stop_stage(&self, stop: u32) -> Option<Stage> {
-        self.stop_stages
-            .as_bytes()
-            .get(stop as usize)
-            .and_then(|&b| Stage::from_code(b as char))
+        self.stop_stages.as_bytes().get(stop as usize).and_then(|&b| Stage::from_code(b as char))
     }
 
     /// The cycle (1-based; 0 before the first) stop `stop` belongs to.
     pub fn cycle_of(&self, stop: u32) -> u32 {
         self.cycle_first_stop.partition_point(|&f| f <= stop) as u32
     }
+
 }
 
 #[derive(Clone, Debug)]
@@ -1001,14 +999,7 @@ impl Replay {
         self.pods[p].node = None;
     }
 
-    fn apply(
-        &mut self,
-        model: &Model,
-        node_index: &HashMap<String, u32>,
-        effects: &HashMap<usize, changes::Effect>,
-        i: usize,
-        e: &TraceEvent,
-    ) {
+    fn apply(&mut self, model: &Model, node_index: &HashMap<String, u32>, effects: &HashMap<usize, changes::Effect>, i: usize, e: &TraceEvent) {
         match e {
             TraceEvent::Change { at_ms, .. } => {
                 self.clock_ms = self.clock_ms.max(*at_ms);
@@ -2035,10 +2026,7 @@ impl Session {
             node: None,
             message: None,
             scheduled: None,
-            backoff_left_ms: (c as usize)
-                .checked_sub(1)
-                .and_then(|i| self.cycles.get(i))
-                .and_then(|ci| ci.backoff_left_ms),
+            backoff_left_ms: (c as usize).checked_sub(1).and_then(|i| self.cycles.get(i)).and_then(|ci| ci.backoff_left_ms),
             outcome: None,
         };
         let mut reached: BTreeMap<&'static str, (PointState, Option<String>)> = BTreeMap::new();

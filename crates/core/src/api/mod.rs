@@ -9,8 +9,8 @@
 mod core;
 mod meta;
 mod other;
-pub mod resource;
 mod workloads;
+pub mod resource;
 
 pub use self::core::*;
 pub use self::meta::*;
