@@ -140,6 +140,13 @@ fn decoding_errors() {
                 "strict decoding error: decoding .profiles[0].pluginConfig[1]: strict decoding error: decoding args for plugin DefaultPreemption: strict decoding error: unknown field \"other\"",
             ],
         ),
+        (
+            "unknown field inside a default constraint's label selector",
+            "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n        labelSelector:\n          matchLabel: {app: x}\n",
+            &[
+                "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin PodTopologySpread: strict decoding error: unknown field \"defaultConstraints[0].labelSelector.matchLabel\"",
+            ],
+        ),
     ];
     for (what, body, want) in cases {
         assert_eq!(errs(body), *want, "{what}");
@@ -466,6 +473,13 @@ fn validation_errors() {
                 "parallelism: Invalid value: -1: should be an integer value greater than zero",
                 "profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: -1: not in valid range [0, 100]",
                 "percentageOfNodesToScore: Invalid value: -5: not in valid range [0-100]",
+            ],
+        ),
+        (
+            "unknown field inside a default constraint's label selector",
+            "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n        labelSelector:\n          matchLabel: {app: x}\n",
+            &[
+                "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin PodTopologySpread: strict decoding error: unknown field \"defaultConstraints[0].labelSelector.matchLabel\"",
             ],
         ),
     ];

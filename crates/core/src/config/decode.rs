@@ -362,12 +362,36 @@ pub(crate) struct V1Constraint {
     pub topology_key: String,
     #[serde(default, deserialize_with = "nd")]
     pub when_unsatisfiable: String,
-    pub label_selector: Option<Json>,
+    /// Only its presence matters (validation forbids it); typed so that strict decoding sees
+    /// its fields.
+    pub label_selector: Option<V1LabelSelector>,
     pub min_domains: Option<i32>,
     pub node_affinity_policy: Option<String>,
     pub node_taints_policy: Option<String>,
     #[serde(default, deserialize_with = "nd")]
     pub match_label_keys: Vec<String>,
+}
+
+/// A metav1.LabelSelector, as far as strict decoding needs it (the label map and the values
+/// are not looked into).
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1LabelSelector {
+    #[serde(default)]
+    pub match_labels: Option<Json>,
+    #[serde(default, deserialize_with = "nd")]
+    pub match_expressions: Vec<V1SelectorRequirement>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1SelectorRequirement {
+    #[serde(default)]
+    pub key: Option<Json>,
+    #[serde(default)]
+    pub operator: Option<Json>,
+    #[serde(default)]
+    pub values: Option<Json>,
 }
 
 #[derive(Deserialize, Default, Clone, Debug, PartialEq)]
