@@ -513,7 +513,9 @@ fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPa
             unknown.push(ignored_path(&p));
         }
     };
-    let got = serde_path_to_error::deserialize::<_, T>(serde_ignored::Deserializer::new(v, &mut note));
+    // Go's decoder: a struct only from an object (serde_json's would take an array too).
+    let de = crate::load::json::Strict(v.clone());
+    let got = serde_path_to_error::deserialize::<_, T>(serde_ignored::Deserializer::new(de, &mut note));
     match got {
         Ok(t) => Ok((t, unknown)),
         Err(e) => {

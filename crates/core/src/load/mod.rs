@@ -6,6 +6,7 @@
 pub(crate) mod defaults;
 mod dra;
 mod error;
+pub(crate) mod json;
 pub(crate) mod validate;
 pub(crate) mod workloads;
 pub(crate) mod yaml;
@@ -449,7 +450,7 @@ impl Loader<'_> {
 
     /// Decodes strictly; on failure reports where and why.
     fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        match serde_path_to_error::deserialize::<_, T>(node.to_json()) {
+        match serde_path_to_error::deserialize::<_, T>(json::Strict(node.to_json())) {
             Ok(v) => Some(v),
             Err(e) => {
                 let name = node.get("metadata").and_then(|m| str_at(m, "name")).unwrap_or("");

@@ -1086,6 +1086,16 @@ fn config_errors_are_placed_at_their_field() {
             )],
         ),
         (
+            "an array for a struct (Go refuses it; serde_json's Value would fill the fields)",
+            "leaderElection: [true]\n",
+            vec![(
+                3,
+                17,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: error decoding KubeSchedulerConfiguration: leaderElection: invalid type: sequence, expected struct V1LeaderElection".into(),
+            )],
+        ),
+        (
             "duplicate profile name",
             "profiles:\n- schedulerName: a\n- schedulerName: a\n",
             vec![(
@@ -1143,4 +1153,15 @@ fn non_finite_numbers_are_refused() {
     let e = errors(&format!("{NODE}---\n{}", pod("p", &format!("  priority: .inf\n{C}"))));
     let got: Vec<(usize, usize, &str)> = e.errors.iter().map(|e| (e.line, e.column, e.message.as_str())).collect();
     assert_eq!(got, [(16, 13, "error converting YAML to JSON: json: unsupported value: +Inf")]);
+}
+
+/// An array where an object is expected is refused, as Go's decoder refuses it (serde_json's
+/// `Value` would fill the struct's fields in order).
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn an_array_is_not_an_object() {
+    let e = errors("apiVersion: v1\nkind: Pod\nmetadata: [a, b]\nspec:\n  containers: [{name: a, image: b}]\n");
+    assert_eq!(
+        e.to_string(),
+        "error: f.yaml:3:1: Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal array into Go struct field metadata of type object"
+    );
 }
