@@ -11,7 +11,8 @@ use serde_json::{Error, Map, Value};
 /// A JSON value to decode typed objects from, structs only from objects.
 pub(crate) struct Strict(pub Value);
 
-/// Decodes `T` from `v` (see `Strict`).
+/// Decodes `T` from `v` (see `Strict`); the loader goes through `serde_path_to_error` instead.
+#[cfg(test)]
 pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Result<T, Error> {
     T::deserialize(Strict(v))
 }
