@@ -1,11 +1,14 @@
 //! Decoding a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration the way kube-scheduler
 //! loads its `--config` file, then defaulting, validating and building the profiles.
 //!
-//! The pipeline, and which errors each stage reports:
-//! 1. Typed decoding of the document (a type error is fatal and reported alone).
-//! 2. Strict decoding: every unknown field of the document, then of every typed plugin args
-//!    object (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), reported together
-//!    as one `strict decoding error: ...`.
+//! The pipeline, and which errors each stage reports (each a `ConfigError` with the field path
+//! it is about, so that the loader places it at that field):
+//! 1. Typed decoding of the document over the v1 structs below (a type error is fatal and
+//!    reported alone).
+//! 2. Strict decoding, by the same pass (`serde_ignored` reports each field a struct does not
+//!    have): every unknown field of the document, then of every typed plugin args object
+//!    (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), each its own
+//!    `strict decoding error: unknown field "..."` (kube-scheduler joins them in one message).
 //! 3. v1 defaulting (`SetDefaults_KubeSchedulerConfiguration`): scalars, leader election, client
 //!    connection, the default plugins merged into each profile, and default args appended for
 //!    every enabled plugin that has an args kind and no `pluginConfig` entry.
