@@ -5,10 +5,20 @@ use super::*;
 
 const HEAD: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
-fn decode(body: &str) -> Result<SchedulerConfig, Vec<String>> {
+/// The documents of a YAML text, read as the loader reads them.
+fn documents(text: &str) -> Vec<crate::load::yaml::YNode> {
+    let (docs, errs) = crate::load::yaml::read_documents(text);
+    assert!(errs.is_empty(), "bad test YAML: {errs:?}\n{text}");
+    docs
+}
+
+fn decode_typed(body: &str) -> Result<SchedulerConfig, Vec<ConfigError>> {
     let text = format!("{HEAD}{body}");
-    let v: serde_yaml::Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("bad test YAML: {e}\n{text}"));
-    decode::decode_value(&v)
+    decode::decode_json(&documents(&text)[0].to_json())
+}
+
+fn decode(body: &str) -> Result<SchedulerConfig, Vec<String>> {
+    decode_typed(body).map_err(|errs| errs.iter().map(ToString::to_string).collect())
 }
 
 fn ok(body: &str) -> SchedulerConfig {
@@ -24,8 +34,7 @@ fn errs(body: &str) -> Vec<String> {
 
 /// Decodes an effective configuration (it carries its own apiVersion and kind).
 fn decode_effective(yaml: &str) -> SchedulerConfig {
-    let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
-    decode::decode_value(&v).unwrap()
+    decode::decode_json(&documents(yaml)[0].to_json()).unwrap()
 }
 
 /// Each case (what, body, error): decoding the body fails with exactly that error.
@@ -67,23 +76,13 @@ fn decoding_errors() {
         ),
         (
             "bind addresses were removed from v1",
-            "healthzBindAddress: 0.0.0.0:10251\nmetricsBindAddress: 0.0.0.0:10251\n",
-            "strict decoding error: unknown field \"healthzBindAddress\", unknown field \"metricsBindAddress\"",
-        ),
-        (
-            "nested unknown fields, in document order",
-            "profiles:\n- schedulerName: a\n  plugins:\n    score:\n      enabled:\n      - name: ImageLocality\n        wieght: 2\n  foo: 1\nleaderElection:\n  leaderElection: true\n",
-            "strict decoding error: unknown field \"profiles[0].plugins.score.enabled[0].wieght\", unknown field \"profiles[0].foo\", unknown field \"leaderElection.leaderElection\"",
+            "healthzBindAddress: 0.0.0.0:10251\n",
+            "strict decoding error: unknown field \"healthzBindAddress\"",
         ),
         (
             "unknown field inside plugin args",
             "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        typo: 1\n",
             "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin NodeResourcesFit: strict decoding error: unknown field \"scoringStrategy.typo\"",
-        ),
-        (
-            "document and args errors together",
-            "bogus: true\nprofiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {}\n  - name: DefaultPreemption\n    args:\n      minCandidateNodes: 1\n      other: 2\n",
-            "strict decoding error: unknown field \"bogus\", decoding .profiles[0].pluginConfig[1]: strict decoding error: decoding args for plugin DefaultPreemption: strict decoding error: unknown field \"minCandidateNodes\", unknown field \"other\"",
         ),
         (
             "args of another registered kind",
@@ -112,6 +111,53 @@ fn decoding_errors() {
         ),
     ];
     assert_single_errors(cases);
+    // Every unknown field is an error of its own (kube-scheduler joins them in one message),
+    // those of the document first, then those of each args in turn, each in document order.
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "bind addresses were removed from v1",
+            "healthzBindAddress: 0.0.0.0:10251\nmetricsBindAddress: 0.0.0.0:10251\n",
+            &[
+                "strict decoding error: unknown field \"healthzBindAddress\"",
+                "strict decoding error: unknown field \"metricsBindAddress\"",
+            ],
+        ),
+        (
+            "nested unknown fields, in document order",
+            "profiles:\n- schedulerName: a\n  plugins:\n    score:\n      enabled:\n      - name: ImageLocality\n        wieght: 2\n  foo: 1\nleaderElection:\n  leaderElection: true\n",
+            &[
+                "strict decoding error: unknown field \"profiles[0].plugins.score.enabled[0].wieght\"",
+                "strict decoding error: unknown field \"profiles[0].foo\"",
+                "strict decoding error: unknown field \"leaderElection.leaderElection\"",
+            ],
+        ),
+        (
+            "document and args errors together",
+            "bogus: true\nprofiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {}\n  - name: DefaultPreemption\n    args:\n      minCandidateNodes: 1\n      other: 2\n",
+            &[
+                "strict decoding error: unknown field \"bogus\"",
+                "strict decoding error: decoding .profiles[0].pluginConfig[1]: strict decoding error: decoding args for plugin DefaultPreemption: strict decoding error: unknown field \"minCandidateNodes\"",
+                "strict decoding error: decoding .profiles[0].pluginConfig[1]: strict decoding error: decoding args for plugin DefaultPreemption: strict decoding error: unknown field \"other\"",
+            ],
+        ),
+        (
+            "unknown field inside a default constraint's label selector",
+            "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n        labelSelector:\n          matchLabel: {app: x}\n",
+            &[
+                "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin PodTopologySpread: strict decoding error: unknown field \"defaultConstraints[0].labelSelector.matchLabel\"",
+            ],
+        ),
+    ];
+    for (what, body, want) in cases {
+        assert_eq!(errs(body), *want, "{what}");
+    }
+    // The paths the errors carry, from the document's root.
+    let paths = |body: &str| -> Vec<String> { decode_typed(body).unwrap_err().iter().map(|e| e.path().render()).collect() };
+    assert_eq!(
+        paths("bogus: true\nprofiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        typo: 1\n"),
+        ["bogus", "profiles[0].pluginConfig[0].args.scoringStrategy.typo"]
+    );
+    assert_eq!(paths("leaderElection:\n  leaseDuration: soon\n"), ["leaderElection.leaseDuration"]);
     // A type error is fatal and reported alone, with its field path.
     let e = errs("parallelism: many\nfoo: 1\n");
     assert_eq!(e.len(), 1);
@@ -427,6 +473,13 @@ fn validation_errors() {
                 "parallelism: Invalid value: -1: should be an integer value greater than zero",
                 "profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: -1: not in valid range [0, 100]",
                 "percentageOfNodesToScore: Invalid value: -5: not in valid range [0-100]",
+            ],
+        ),
+        (
+            "unknown field inside a default constraint's label selector",
+            "profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n        labelSelector:\n          matchLabel: {app: x}\n",
+            &[
+                "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin PodTopologySpread: strict decoding error: unknown field \"defaultConstraints[0].labelSelector.matchLabel\"",
             ],
         ),
     ];
@@ -846,10 +899,9 @@ fn corpus_config(name: &str) -> SchedulerConfig {
         "spread-default-constraints-list" => include_str!("../../../../tests/conformance/scenarios/spread-default-constraints-list.yaml"),
         other => panic!("corpus file {other} is not embedded"),
     };
-    for doc in serde_yaml::Deserializer::from_str(text) {
-        let v = <serde_yaml::Value as serde::Deserialize>::deserialize(doc).unwrap();
-        if v.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration") {
-            return decode::decode_value(&v).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    for doc in documents(text) {
+        if doc.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration") {
+            return decode::decode_json(&doc.to_json()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
     }
     panic!("{name}: no configuration");

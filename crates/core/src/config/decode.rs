@@ -1,11 +1,14 @@
 //! Decoding a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration the way kube-scheduler
 //! loads its `--config` file, then defaulting, validating and building the profiles.
 //!
-//! The pipeline, and which errors each stage reports:
-//! 1. Typed decoding of the document (a type error is fatal and reported alone).
-//! 2. Strict decoding: every unknown field of the document, then of every typed plugin args
-//!    object (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), reported together
-//!    as one `strict decoding error: ...`.
+//! The pipeline, and which errors each stage reports (each a `ConfigError` with the field path
+//! it is about, so that the loader places it at that field):
+//! 1. Typed decoding of the document over the v1 structs below (a type error is fatal and
+//!    reported alone).
+//! 2. Strict decoding, by the same pass (`serde_ignored` reports each field a struct does not
+//!    have): every unknown field of the document, then of every typed plugin args object
+//!    (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), each its own
+//!    `strict decoding error: unknown field "..."` (kube-scheduler joins them in one message).
 //! 3. v1 defaulting (`SetDefaults_KubeSchedulerConfiguration`): scalars, leader election, client
 //!    connection, the default plugins merged into each profile, and default args appended for
 //!    every enabled plugin that has an args kind and no `pluginConfig` entry.
@@ -14,10 +17,11 @@
 //! 5. Building the scheduler: extenders, then each profile's framework (plugin instantiation,
 //!    extension point lists, multiPoint expansion, weights); the first error stops it.
 
-use super::golang::{go_quote, GoDuration};
+use super::golang::GoDuration;
 use super::validate;
 use super::*;
 use crate::api;
+use crate::load::FieldPath;
 use serde::de::{DeserializeOwned, Deserializer};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -26,7 +30,7 @@ use serde_json::Value as Json;
 pub const GROUP: &str = "kubescheduler.config.k8s.io";
 pub const GROUP_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 /// The name kube-scheduler's scheme carries in "not registered" errors.
-const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
+pub(crate) const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
 /// Kinds registered for kubescheduler.config.k8s.io/v1.
 const REGISTERED_KINDS: &[&str] = &[
     "KubeSchedulerConfiguration",
@@ -361,12 +365,36 @@ pub(crate) struct V1Constraint {
     pub topology_key: String,
     #[serde(default, deserialize_with = "nd")]
     pub when_unsatisfiable: String,
-    pub label_selector: Option<Json>,
+    /// Only its presence matters (validation forbids it); typed so that strict decoding sees
+    /// its fields.
+    pub label_selector: Option<V1LabelSelector>,
     pub min_domains: Option<i32>,
     pub node_affinity_policy: Option<String>,
     pub node_taints_policy: Option<String>,
     #[serde(default, deserialize_with = "nd")]
     pub match_label_keys: Vec<String>,
+}
+
+/// A metav1.LabelSelector, as far as strict decoding needs it (the label map and the values
+/// are not looked into).
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1LabelSelector {
+    #[serde(default)]
+    pub match_labels: Option<Json>,
+    #[serde(default, deserialize_with = "nd")]
+    pub match_expressions: Vec<V1SelectorRequirement>,
+}
+
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1SelectorRequirement {
+    #[serde(default)]
+    pub key: Option<Json>,
+    #[serde(default)]
+    pub operator: Option<Json>,
+    #[serde(default)]
+    pub values: Option<Json>,
 }
 
 #[derive(Deserialize, Default, Clone, Debug, PartialEq)]
@@ -449,250 +477,64 @@ pub(crate) enum V1Args {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Field schemas for strict decoding: which fields each object has, in the v1 API.
+// Typed, strict decoding.
 
-#[derive(Clone, Copy)]
-enum Sch {
-    /// A scalar, a free-form map or an opaque value: not checked further.
-    Leaf,
-    Obj(&'static [(&'static str, Sch)]),
-    List(&'static Sch),
-}
-
-const PLUGIN: Sch = Sch::Obj(&[("name", Sch::Leaf), ("weight", Sch::Leaf)]);
-const PLUGIN_SET: Sch = Sch::Obj(&[("enabled", Sch::List(&PLUGIN)), ("disabled", Sch::List(&PLUGIN))]);
-const PLUGINS: Sch = Sch::Obj(&[
-    ("preEnqueue", PLUGIN_SET),
-    ("queueSort", PLUGIN_SET),
-    ("preFilter", PLUGIN_SET),
-    ("filter", PLUGIN_SET),
-    ("postFilter", PLUGIN_SET),
-    ("preScore", PLUGIN_SET),
-    ("score", PLUGIN_SET),
-    ("reserve", PLUGIN_SET),
-    ("permit", PLUGIN_SET),
-    ("preBind", PLUGIN_SET),
-    ("bind", PLUGIN_SET),
-    ("postBind", PLUGIN_SET),
-    ("multiPoint", PLUGIN_SET),
-]);
-const PLUGIN_CONFIG: Sch = Sch::Obj(&[("name", Sch::Leaf), ("args", Sch::Leaf)]);
-const PROFILE: Sch = Sch::Obj(&[
-    ("schedulerName", Sch::Leaf),
-    ("percentageOfNodesToScore", Sch::Leaf),
-    ("plugins", PLUGINS),
-    ("pluginConfig", Sch::List(&PLUGIN_CONFIG)),
-]);
-const LEADER_ELECTION: Sch = Sch::Obj(&[
-    ("leaderElect", Sch::Leaf),
-    ("leaseDuration", Sch::Leaf),
-    ("renewDeadline", Sch::Leaf),
-    ("retryPeriod", Sch::Leaf),
-    ("resourceLock", Sch::Leaf),
-    ("resourceName", Sch::Leaf),
-    ("resourceNamespace", Sch::Leaf),
-]);
-const CLIENT_CONNECTION: Sch = Sch::Obj(&[
-    ("kubeconfig", Sch::Leaf),
-    ("acceptContentTypes", Sch::Leaf),
-    ("contentType", Sch::Leaf),
-    ("qps", Sch::Leaf),
-    ("burst", Sch::Leaf),
-]);
-const EXTENDER_TLS: Sch = Sch::Obj(&[
-    ("insecure", Sch::Leaf),
-    ("serverName", Sch::Leaf),
-    ("certFile", Sch::Leaf),
-    ("keyFile", Sch::Leaf),
-    ("caFile", Sch::Leaf),
-    ("certData", Sch::Leaf),
-    ("keyData", Sch::Leaf),
-    ("caData", Sch::Leaf),
-]);
-const MANAGED_RESOURCE: Sch = Sch::Obj(&[("name", Sch::Leaf), ("ignoredByScheduler", Sch::Leaf)]);
-const EXTENDER: Sch = Sch::Obj(&[
-    ("urlPrefix", Sch::Leaf),
-    ("filterVerb", Sch::Leaf),
-    ("preemptVerb", Sch::Leaf),
-    ("prioritizeVerb", Sch::Leaf),
-    ("weight", Sch::Leaf),
-    ("bindVerb", Sch::Leaf),
-    ("enableHTTPS", Sch::Leaf),
-    ("tlsConfig", EXTENDER_TLS),
-    ("httpTimeout", Sch::Leaf),
-    ("nodeCacheCapable", Sch::Leaf),
-    ("managedResources", Sch::List(&MANAGED_RESOURCE)),
-    ("ignorable", Sch::Leaf),
-]);
-const CONFIG: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("parallelism", Sch::Leaf),
-    ("leaderElection", LEADER_ELECTION),
-    ("clientConnection", CLIENT_CONNECTION),
-    ("enableProfiling", Sch::Leaf),
-    ("enableContentionProfiling", Sch::Leaf),
-    ("percentageOfNodesToScore", Sch::Leaf),
-    ("podInitialBackoffSeconds", Sch::Leaf),
-    ("podMaxBackoffSeconds", Sch::Leaf),
-    ("profiles", Sch::List(&PROFILE)),
-    ("extenders", Sch::List(&EXTENDER)),
-    ("delayCacheUntilActive", Sch::Leaf),
-]);
-
-const RESOURCE_SPEC: Sch = Sch::Obj(&[("name", Sch::Leaf), ("weight", Sch::Leaf)]);
-const SHAPE_POINT: Sch = Sch::Obj(&[("utilization", Sch::Leaf), ("score", Sch::Leaf)]);
-const REQUIREMENT: Sch = Sch::Obj(&[("key", Sch::Leaf), ("operator", Sch::Leaf), ("values", Sch::Leaf)]);
-const TERM: Sch = Sch::Obj(&[
-    ("matchExpressions", Sch::List(&REQUIREMENT)),
-    ("matchFields", Sch::List(&REQUIREMENT)),
-]);
-const PREFERRED_TERM: Sch = Sch::Obj(&[("weight", Sch::Leaf), ("preference", TERM)]);
-const NODE_SELECTOR: Sch = Sch::Obj(&[("nodeSelectorTerms", Sch::List(&TERM))]);
-const NODE_AFFINITY: Sch = Sch::Obj(&[
-    ("requiredDuringSchedulingIgnoredDuringExecution", NODE_SELECTOR),
-    ("preferredDuringSchedulingIgnoredDuringExecution", Sch::List(&PREFERRED_TERM)),
-]);
-const LABEL_SELECTOR: Sch = Sch::Obj(&[("matchLabels", Sch::Leaf), ("matchExpressions", Sch::List(&REQUIREMENT))]);
-const CONSTRAINT: Sch = Sch::Obj(&[
-    ("maxSkew", Sch::Leaf),
-    ("topologyKey", Sch::Leaf),
-    ("whenUnsatisfiable", Sch::Leaf),
-    ("labelSelector", LABEL_SELECTOR),
-    ("minDomains", Sch::Leaf),
-    ("nodeAffinityPolicy", Sch::Leaf),
-    ("nodeTaintsPolicy", Sch::Leaf),
-    ("matchLabelKeys", Sch::Leaf),
-]);
-
-const DEFAULT_PREEMPTION_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("minCandidateNodesPercentage", Sch::Leaf),
-    ("minCandidateNodesAbsolute", Sch::Leaf),
-]);
-const INTER_POD_AFFINITY_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("hardPodAffinityWeight", Sch::Leaf),
-    ("ignorePreferredTermsOfExistingPods", Sch::Leaf),
-]);
-const FIT_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("ignoredResources", Sch::Leaf),
-    ("ignoredResourceGroups", Sch::Leaf),
-    (
-        "scoringStrategy",
-        Sch::Obj(&[
-            ("type", Sch::Leaf),
-            ("resources", Sch::List(&RESOURCE_SPEC)),
-            ("requestedToCapacityRatio", Sch::Obj(&[("shape", Sch::List(&SHAPE_POINT))])),
-        ]),
-    ),
-]);
-const SPREAD_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("defaultConstraints", Sch::List(&CONSTRAINT)),
-    ("defaultingType", Sch::Leaf),
-]);
-const BALANCED_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("resources", Sch::List(&RESOURCE_SPEC)),
-]);
-const VOLUME_BINDING_ARGS: Sch = Sch::Obj(&[
-    ("apiVersion", Sch::Leaf),
-    ("kind", Sch::Leaf),
-    ("bindTimeoutSeconds", Sch::Leaf),
-    ("shape", Sch::List(&SHAPE_POINT)),
-]);
-const NODE_AFFINITY_ARGS: Sch = Sch::Obj(&[("apiVersion", Sch::Leaf), ("kind", Sch::Leaf), ("addedAffinity", NODE_AFFINITY)]);
-const DYNAMIC_RESOURCES_ARGS: Sch = Sch::Obj(&[("apiVersion", Sch::Leaf), ("kind", Sch::Leaf), ("filterTimeout", Sch::Leaf)]);
-
-fn child(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
+/// A field path from serde_ignored's.
+fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
+    use serde_ignored::Path as P;
+    match p {
+        P::Root => FieldPath::root(),
+        P::Seq { parent, index } => ignored_path(parent).index(*index),
+        P::Map { parent, key } => ignored_path(parent).child(key),
+        P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => ignored_path(parent),
     }
 }
 
-/// Collects `unknown field "<path>"` for every field the schema does not know, in document
-/// order.
-fn unknown_fields(v: &Json, s: Sch, path: &str, out: &mut Vec<String>) {
-    match (s, v) {
-        (Sch::Obj(fields), Json::Object(m)) => {
-            for (k, x) in m {
-                let p = child(path, k);
-                match fields.iter().find(|(n, _)| n == k) {
-                    Some((_, cs)) => unknown_fields(x, *cs, &p, out),
-                    None => out.push(format!("unknown field {}", go_quote(&p))),
-                }
-            }
-        }
-        (Sch::List(item), Json::Array(a)) => {
-            for (i, x) in a.iter().enumerate() {
-                unknown_fields(x, *item, &format!("{path}[{i}]"), out);
-            }
-        }
-        _ => {}
+/// A field path from serde_path_to_error's (up to the first step it cannot name).
+fn error_path(p: &serde_path_to_error::Path) -> FieldPath {
+    use serde_path_to_error::Segment;
+    let mut out = FieldPath::root();
+    for s in p.iter() {
+        out = match s {
+            Segment::Seq { index } => out.index(*index),
+            Segment::Map { key } => out.child(key),
+            Segment::Enum { variant } => out.child(variant),
+            Segment::Unknown => break,
+        };
     }
+    out
 }
 
-/// Typed decoding of a JSON value; a failure reads like a decoding error with its field path.
-fn typed<T: DeserializeOwned>(v: &Json, what: &str) -> Result<T, String> {
-    serde_path_to_error::deserialize::<_, T>(v.clone()).map_err(|e| {
-        let msg = e.inner().to_string();
-        // Errors raised by our own Go-compatible field decoders are already in Go's words.
-        if msg.starts_with("time: ") || msg.starts_with("json: ") {
-            return msg;
+/// Typed decoding of `v` as `T` (a v1 kind, `object` in messages), strict as kube-scheduler's
+/// decoder is: the value and the path of every field `T` does not have, in document order
+/// (`apiVersion` and `kind` at the root belong to every kind); or the type error, which is
+/// fatal.
+fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
+    let mut unknown = Vec::new();
+    let mut note = |p: serde_ignored::Path| {
+        if !matches!(&p, serde_ignored::Path::Map { parent: serde_ignored::Path::Root, key } if key == "apiVersion" || key == "kind") {
+            unknown.push(ignored_path(&p));
         }
-        let p = e.path().to_string();
-        if p.is_empty() || p == "." {
-            format!("error decoding {what}: {msg}")
-        } else {
-            format!("error decoding {what}: {p}: {msg}")
-        }
-    })
-}
-
-/// YAML as sigs.k8s.io/yaml turns it into JSON (non-string keys become strings).
-pub fn yaml_to_json(v: &serde_yaml::Value) -> Json {
-    use serde_yaml::Value as Y;
-    match v {
-        Y::Null => Json::Null,
-        Y::Bool(b) => Json::Bool(*b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Json::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Json::from(u)
+    };
+    // Go's decoder: a struct only from an object (serde_json's would take an array too).
+    let de = crate::load::json::Strict(v.clone());
+    let got = serde_path_to_error::deserialize::<_, T>(serde_ignored::Deserializer::new(de, &mut note));
+    match got {
+        Ok(t) => Ok((t, unknown)),
+        Err(e) => {
+            let path = error_path(e.path());
+            let detail = e.inner().to_string();
+            // Errors raised by our own Go-compatible field decoders are already in Go's words.
+            if detail.starts_with("time: ") || detail.starts_with("json: ") {
+                Err(ConfigError::GoDecode { path, detail })
             } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Json::Number)
-                    .unwrap_or(Json::Null)
+                Err(ConfigError::Decode {
+                    object: object.to_string(),
+                    path,
+                    detail,
+                })
             }
         }
-        Y::String(s) => Json::String(s.clone()),
-        Y::Sequence(a) => Json::Array(a.iter().map(yaml_to_json).collect()),
-        Y::Mapping(m) => Json::Object(
-            m.iter()
-                .map(|(k, x)| {
-                    let key = match k {
-                        Y::String(s) => s.clone(),
-                        Y::Null => "null".to_string(),
-                        Y::Bool(b) => b.to_string(),
-                        Y::Number(n) => n.to_string(),
-                        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
-                    };
-                    (key, yaml_to_json(x))
-                })
-                .collect(),
-        ),
-        Y::Tagged(t) => yaml_to_json(&t.value),
     }
 }
 
@@ -705,15 +547,19 @@ fn gv_string(group: &str, version: &str) -> String {
     }
 }
 
-/// Decodes one plugin's args as its `<name>Args` kind. `Ok((args, strict errors))`, or the
-/// fatal error (already prefixed as the nested decoder prefixes it).
-fn decode_args(name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<String>), String> {
+/// Decodes one plugin's args (the `pluginConfig` entry at `entry`) as its `<name>Args` kind.
+/// `Ok((args, unknown field errors))`, or the fatal error.
+fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
     if !TYPED_ARGS_PLUGINS.contains(&name) {
         return Ok((V1Args::Unknown(args.cloned()), vec![]));
     }
     let null = Json::Null;
     let v = args.unwrap_or(&null);
-    let ctx = |e: String| format!("decoding args for plugin {name}: {e}");
+    let ctx = |error: ConfigError| ConfigError::PluginArgs {
+        entry: entry.clone(),
+        plugin: name.to_string(),
+        error: Box::new(error),
+    };
     // The serializer first reads apiVersion/kind.
     let (mut api_version, mut kind) = (String::new(), String::new());
     match v {
@@ -724,19 +570,25 @@ fn decode_args(name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<String>),
                     None | Some(Json::Null) => {}
                     Some(Json::String(s)) => *slot = s.clone(),
                     Some(other) => {
-                        return Err(ctx(format!(
-                            "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go struct field .{field} of type string",
-                            json_type(other)
-                        )))
+                        return Err(ctx(ConfigError::ArgsTypeMeta {
+                            path: FieldPath::new(field),
+                            detail: format!(
+                                "json: cannot unmarshal {} into Go struct field .{field} of type string",
+                                json_type(other)
+                            ),
+                        }))
                     }
                 }
             }
         }
         other => {
-            return Err(ctx(format!(
-                "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
-                json_type(other)
-            )))
+            return Err(ctx(ConfigError::ArgsTypeMeta {
+                path: FieldPath::root(),
+                detail: format!(
+                    "json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+                    json_type(other)
+                ),
+            }))
         }
     }
     let (mut group, mut version) = match api_version.matches('/').count() {
@@ -746,7 +598,12 @@ fn decode_args(name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<String>),
             let (g, ver) = api_version.split_once('/').unwrap_or_default();
             (g.to_string(), ver.to_string())
         }
-        _ => return Err(ctx(format!("unexpected GroupVersion string: {api_version}"))),
+        _ => {
+            return Err(ctx(ConfigError::GroupVersion {
+                path: FieldPath::new("apiVersion"),
+                value: api_version,
+            }))
+        }
     };
     let default_kind = format!("{name}Args");
     if kind.is_empty() {
@@ -760,63 +617,44 @@ fn decode_args(name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<String>),
         version = "v1".to_string();
     }
     if group != GROUP || version != "v1" || !REGISTERED_KINDS.contains(&kind.as_str()) {
-        return Err(ctx(format!(
-            "no kind {} is registered for version {} in scheme {}",
-            go_quote(&kind),
-            go_quote(&gv_string(&group, &version)),
-            go_quote(SCHEME_NAME)
-        )));
+        let field = if group != GROUP || version != "v1" { "apiVersion" } else { "kind" };
+        return Err(ctx(ConfigError::NotRegistered {
+            path: FieldPath::new(field),
+            kind,
+            group_version: gv_string(&group, &version),
+        }));
     }
     if kind != default_kind {
-        return Err(format!(
-            "args for plugin {name} were not of type {default_kind}.{GROUP}, got {kind}.{GROUP}"
-        ));
+        return Err(ConfigError::ArgsKind {
+            entry: entry.clone(),
+            plugin: name.to_string(),
+            kind,
+        });
     }
     let what = format!("args for plugin {name}");
-    let mut strict = Vec::new();
-    let args = match name {
-        "DefaultPreemption" => {
-            unknown_fields(v, DEFAULT_PREEMPTION_ARGS, "", &mut strict);
-            V1Args::DefaultPreemption(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "InterPodAffinity" => {
-            unknown_fields(v, INTER_POD_AFFINITY_ARGS, "", &mut strict);
-            V1Args::InterPodAffinity(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "NodeAffinity" => {
-            unknown_fields(v, NODE_AFFINITY_ARGS, "", &mut strict);
-            V1Args::NodeAffinity(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "NodeResourcesBalancedAllocation" => {
-            unknown_fields(v, BALANCED_ARGS, "", &mut strict);
-            V1Args::Balanced(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "NodeResourcesFit" => {
-            unknown_fields(v, FIT_ARGS, "", &mut strict);
-            V1Args::Fit(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "PodTopologySpread" => {
-            unknown_fields(v, SPREAD_ARGS, "", &mut strict);
-            V1Args::Spread(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        "VolumeBinding" => {
-            unknown_fields(v, VOLUME_BINDING_ARGS, "", &mut strict);
-            V1Args::VolumeBinding(typed_or_default(v, &what).map_err(ctx)?)
-        }
-        _ => {
-            unknown_fields(v, DYNAMIC_RESOURCES_ARGS, "", &mut strict);
-            V1Args::DynamicResources(typed_or_default(v, &what).map_err(ctx)?)
-        }
-    };
-    Ok((args, strict))
+    let (args, unknown) = match name {
+        "DefaultPreemption" => typed_args(v, &what, V1Args::DefaultPreemption),
+        "InterPodAffinity" => typed_args(v, &what, V1Args::InterPodAffinity),
+        "NodeAffinity" => typed_args(v, &what, V1Args::NodeAffinity),
+        "NodeResourcesBalancedAllocation" => typed_args(v, &what, V1Args::Balanced),
+        "NodeResourcesFit" => typed_args(v, &what, V1Args::Fit),
+        "PodTopologySpread" => typed_args(v, &what, V1Args::Spread),
+        "VolumeBinding" => typed_args(v, &what, V1Args::VolumeBinding),
+        _ => typed_args(v, &what, V1Args::DynamicResources),
+    }
+    .map_err(ctx)?;
+    Ok((
+        args,
+        unknown.into_iter().map(|path| ctx(ConfigError::UnknownField { path })).collect(),
+    ))
 }
 
-fn typed_or_default<T: DeserializeOwned + Default>(v: &Json, what: &str) -> Result<T, String> {
+/// Strict decoding of one args kind (`null` is the kind's zero value).
+fn typed_args<T: DeserializeOwned + Default>(v: &Json, what: &str, wrap: fn(T) -> V1Args) -> Result<(V1Args, Vec<FieldPath>), ConfigError> {
     if v.is_null() {
-        Ok(T::default())
-    } else {
-        typed(v, what)
+        return Ok((wrap(T::default()), vec![]));
     }
+    strict(v, what).map(|(t, unknown)| (wrap(t), unknown))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -912,6 +750,8 @@ pub(crate) struct DefaultedProfile {
     pub scheduler_name: String,
     pub percentage_of_nodes_to_score: Option<i32>,
     pub plugins: PluginsCfg,
+    /// The profile's own `plugins` (before the defaults were merged in), to place errors.
+    pub user_plugins: Option<PluginsCfg>,
     pub plugin_config: Vec<(String, V1Args)>,
 }
 
@@ -1030,7 +870,8 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
             None if single => DEFAULT_SCHEDULER_NAME.to_string(),
             None => String::new(),
         };
-        let plugins = merge_plugins(p.plugins.map(plugins_cfg).as_ref());
+        let user_plugins = p.plugins.map(plugins_cfg);
+        let plugins = merge_plugins(user_plugins.as_ref());
         let mut plugin_config: Vec<(String, V1Args)> = Vec::new();
         for (pc, a) in p.plugin_config.into_iter().zip(pargs.iter_mut()) {
             default_args(a);
@@ -1049,6 +890,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
             scheduler_name,
             percentage_of_nodes_to_score: p.percentage_of_nodes_to_score,
             plugins,
+            user_plugins,
             plugin_config,
         });
     }
@@ -1178,22 +1020,24 @@ fn constraint(c: &V1Constraint) -> api::TopologySpreadConstraint {
 /// NodeResourcesFit's construction (`NewFit`): args validation (with no field path prefix),
 /// then the engine args. kube-scheduler dereferences a missing `requestedToCapacityRatio` for
 /// the RequestedToCapacityRatio strategy and crashes; that is reported as an error here.
-pub(crate) fn new_fit_args(a: &V1FitArgs) -> Result<NodeResourcesFitArgs, String> {
-    let errs = validate::fit_args("", a);
+pub(crate) fn new_fit_args(a: &V1FitArgs) -> Result<NodeResourcesFitArgs, Vec<ConfigError>> {
+    let errs = validate::fit_args(&FieldPath::root(), a);
     if !errs.is_empty() {
-        return Err(validate::aggregate(&errs));
+        return Err(errs);
     }
+    let unusable = |path: FieldPath, detail: String| vec![ConfigError::Unusable { path, detail }];
+    let sp = FieldPath::new("scoringStrategy");
     let Some(s) = &a.scoring_strategy else {
-        return Err("scoring strategy not specified".into());
+        return Err(unusable(sp, "scoring strategy not specified".into()));
     };
     let kind = match s.kind.as_str() {
         "LeastAllocated" => ScoringStrategyType::LeastAllocated,
         "MostAllocated" => ScoringStrategyType::MostAllocated,
         "RequestedToCapacityRatio" => ScoringStrategyType::RequestedToCapacityRatio,
-        other => return Err(format!("scoring strategy {other} is not supported")),
+        other => return Err(unusable(sp.child("type"), format!("scoring strategy {other} is not supported"))),
     };
     if kind == ScoringStrategyType::RequestedToCapacityRatio && s.requested_to_capacity_ratio.is_none() {
-        return Err("runtime error: invalid memory address or nil pointer dereference (scoringStrategy.requestedToCapacityRatio is required for the RequestedToCapacityRatio strategy)".into());
+        return Err(unusable(sp, "runtime error: invalid memory address or nil pointer dereference (scoringStrategy.requestedToCapacityRatio is required for the RequestedToCapacityRatio strategy)".into()));
     }
     Ok(NodeResourcesFitArgs {
         ignored_resources: a.ignored_resources.clone(),
@@ -1263,46 +1107,32 @@ fn apply_engine_args(out: &mut PluginArgs, a: &V1Args) {
 // ---------------------------------------------------------------------------------------------
 // The pipeline.
 
-/// Decodes, defaults, validates and builds a configuration document (as YAML).
-pub fn decode_value(v: &serde_yaml::Value) -> Result<SchedulerConfig, Vec<String>> {
-    decode_json(&yaml_to_json(v))
-}
-
 /// Stages 1-3: typed + strict decoding, then defaulting.
-pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, String> {
-    let raw: V1Config = typed(json, "KubeSchedulerConfiguration")?;
-    let mut strict = Vec::new();
-    unknown_fields(json, CONFIG, "", &mut strict);
+pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, Vec<ConfigError>> {
+    let (raw, unknown): (V1Config, _) = strict(json, "KubeSchedulerConfiguration").map_err(|e| vec![e])?;
+    let mut errs: Vec<ConfigError> = unknown.into_iter().map(|path| ConfigError::UnknownField { path }).collect();
     let mut all_args: Vec<Vec<V1Args>> = Vec::new();
     for (i, p) in raw.profiles.iter().enumerate() {
         let mut list = Vec::new();
         for (j, pc) in p.plugin_config.iter().enumerate() {
+            let entry = FieldPath::new("profiles").index(i).child("pluginConfig").index(j);
             // `args: null` is the same as no args.
-            match decode_args(&pc.name, pc.args.as_ref()) {
-                Ok((a, errs)) => {
-                    if !errs.is_empty() {
-                        strict.push(format!(
-                            "decoding .profiles[{i}].pluginConfig[{j}]: strict decoding error: decoding args for plugin {}: strict decoding error: {}",
-                            pc.name,
-                            errs.join(", ")
-                        ));
-                    }
-                    list.push(a);
-                }
-                Err(e) => return Err(format!("decoding .profiles[{i}].pluginConfig[{j}]: {e}")),
-            }
+            let (a, unknown) = decode_args(&entry, &pc.name, pc.args.as_ref()).map_err(|e| vec![e])?;
+            errs.extend(unknown);
+            list.push(a);
         }
         all_args.push(list);
     }
-    if !strict.is_empty() {
-        return Err(format!("strict decoding error: {}", strict.join(", ")));
+    if !errs.is_empty() {
+        return Err(errs);
     }
     Ok(apply_defaults(raw, all_args))
 }
 
-/// The whole pipeline on a JSON document.
-pub fn decode_json(json: &Json) -> Result<SchedulerConfig, Vec<String>> {
-    let cfg = decode_and_default(json).map_err(|e| vec![e])?;
+/// The whole pipeline on a configuration document (as JSON): every decoding error (or the
+/// one fatal one), else every validation error, else the first error building the scheduler.
+pub fn decode_json(json: &Json) -> Result<SchedulerConfig, Vec<ConfigError>> {
+    let cfg = decode_and_default(json)?;
     let errs = validate::validate_config(&cfg);
     if !errs.is_empty() {
         return Err(errs);
@@ -1310,8 +1140,29 @@ pub fn decode_json(json: &Json) -> Result<SchedulerConfig, Vec<String>> {
     build(cfg).map_err(|e| vec![e])
 }
 
+/// Where a framework error points: the plugin entry (its name) when it is about one, else the
+/// profile's plugins. Specific extension points have no default plugins, so their merged set
+/// is the user's; a multiPoint entry is found by name (the last one, as merging does).
+fn framework_path(profile: &FieldPath, user: Option<&PluginsCfg>, e: &FrameworkError) -> FieldPath {
+    let plugins = profile.child("plugins");
+    let Some((point, multi_point, index, name)) = e.plugin() else {
+        return plugins;
+    };
+    let (key, at) = if multi_point {
+        let at = user.and_then(|u| u.multi_point.enabled.iter().rposition(|p| p.name == name));
+        ("multiPoint", at)
+    } else {
+        (point_key(point), Some(index))
+    };
+    let set = plugins.child(key).child("enabled");
+    match at {
+        Some(k) => set.index(k).child("name"),
+        None => set,
+    }
+}
+
 /// Stage 5: what `scheduler.New` does with a valid configuration.
-pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, String> {
+pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> {
     // Extenders' ignored resources replace NodeResourcesFit's ignoredResources in every profile.
     let ignored: Vec<String> = cfg
         .extenders
@@ -1321,24 +1172,28 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, String> {
         .map(|r| r.name.clone())
         .collect();
     if !ignored.is_empty() {
-        for p in &mut cfg.profiles {
-            match p.plugin_config.iter_mut().find(|(n, _)| n == "NodeResourcesFit") {
-                Some((_, V1Args::Fit(a))) => a.ignored_resources = ignored.clone(),
-                Some(_) => {
-                    return Err("couldn't build extenders: want args to be of type NodeResourcesFitArgs, got *runtime.Unknown".into())
+        for (i, p) in cfg.profiles.iter_mut().enumerate() {
+            let detail = match p.plugin_config.iter_mut().find(|(n, _)| n == "NodeResourcesFit") {
+                Some((_, V1Args::Fit(a))) => {
+                    a.ignored_resources = ignored.clone();
+                    continue;
                 }
-                None => return Err("couldn't build extenders: can't find NodeResourcesFitArgs in plugin config".into()),
-            }
+                Some(_) => "want args to be of type NodeResourcesFitArgs, got *runtime.Unknown",
+                None => "can't find NodeResourcesFitArgs in plugin config",
+            };
+            return Err(ConfigError::Extenders {
+                path: FieldPath::new("profiles").index(i),
+                detail: detail.into(),
+            });
         }
     }
     let mut profiles: Vec<Profile> = Vec::new();
     let mut first_queue_sort: Option<(String, Option<Json>)> = None;
-    for p in &cfg.profiles {
-        let wrap = |e: String| {
-            format!(
-                "initializing profiles: creating profile for scheduler name {}: {e}",
-                p.scheduler_name
-            )
+    for (i, p) in cfg.profiles.iter().enumerate() {
+        let path = FieldPath::new("profiles").index(i);
+        let entry = |name: &str| match p.plugin_config.iter().position(|(n, _)| n == name) {
+            Some(j) => path.child("pluginConfig").index(j),
+            None => path.child("pluginConfig"),
         };
         let mut args = PluginArgs::default();
         let mut extra = BTreeMap::new();
@@ -1352,21 +1207,35 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, String> {
         // Plugin instantiation: NodeResourcesFit validates its args itself.
         if needed.iter().any(|n| n == "NodeResourcesFit") {
             if let Some((_, V1Args::Fit(a))) = p.plugin_config.iter().find(|(n, _)| n == "NodeResourcesFit") {
-                args.node_resources_fit = new_fit_args(a).map_err(|e| wrap(format!("initializing plugin \"NodeResourcesFit\": {e}")))?;
+                args.node_resources_fit = new_fit_args(a).map_err(|errors| ConfigError::PluginInit {
+                    args: entry("NodeResourcesFit").child("args"),
+                    scheduler_name: p.scheduler_name.clone(),
+                    plugin: "NodeResourcesFit".into(),
+                    errors,
+                })?;
             }
         }
-        let mut profile = Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score).map_err(wrap)?;
+        let mut profile =
+            Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score).map_err(|error| {
+                ConfigError::Framework {
+                    path: framework_path(&path, p.user_plugins.as_ref(), &error),
+                    scheduler_name: p.scheduler_name.clone(),
+                    error,
+                }
+            })?;
         profile.extra_plugin_args = extra;
         // The profile map's checks: a name, unique, and one queue sort plugin (with the same
         // args) for all profiles.
         if p.scheduler_name.is_empty() {
-            return Err("initializing profiles: scheduler name is needed".into());
+            return Err(ConfigError::NoSchedulerName {
+                path: path.child("schedulerName"),
+            });
         }
         if profiles.iter().any(|q| q.scheduler_name == p.scheduler_name) {
-            return Err(format!(
-                "initializing profiles: duplicate profile with scheduler name {}",
-                go_quote(&p.scheduler_name)
-            ));
+            return Err(ConfigError::DuplicateProfile {
+                path: path.child("schedulerName"),
+                scheduler_name: p.scheduler_name.clone(),
+            });
         }
         let qs = profile.plugins.queue_sort[0].as_str().to_string();
         let qs_args = p
@@ -1378,18 +1247,18 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, String> {
             None => first_queue_sort = Some((qs, qs_args)),
             Some((first, first_args)) => {
                 if *first != qs {
-                    return Err(format!(
-                        "initializing profiles: different queue sort plugins for profile {}: {}, first: {}",
-                        go_quote(&p.scheduler_name),
-                        go_quote(&qs),
-                        go_quote(first)
-                    ));
+                    return Err(ConfigError::QueueSortDiffers {
+                        path: path.child("plugins").child("queueSort"),
+                        scheduler_name: p.scheduler_name.clone(),
+                        plugin: qs,
+                        first: first.clone(),
+                    });
                 }
                 if *first_args != qs_args {
-                    return Err(format!(
-                        "initializing profiles: different queue sort plugin args for profile {}",
-                        go_quote(&p.scheduler_name)
-                    ));
+                    return Err(ConfigError::QueueSortArgsDiffer {
+                        path: entry(&qs),
+                        scheduler_name: p.scheduler_name.clone(),
+                    });
                 }
             }
         }

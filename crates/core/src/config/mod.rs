@@ -8,15 +8,16 @@
 pub mod args;
 pub mod decode;
 mod effective;
+pub mod error;
 pub mod golang;
 pub mod validate;
 pub mod yaml;
 
 pub use args::*;
+pub use error::{ConfigError, FrameworkError};
 pub use golang::GoDuration;
 
 use crate::plugins::{ep, PluginName};
-use golang::go_quote;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -287,12 +288,31 @@ pub const FRAMEWORK_ORDER: [u16; 12] = [
     ep::QUEUE_SORT,
 ];
 
-fn lookup(name: &str, point: u16) -> Result<PluginName, String> {
-    PluginName::parse(name).ok_or_else(|| format!("{} {} does not exist", point_name(point), go_quote(name)))
+/// The v1 field of an extension point's plugin set (`filter`, `preScore`, ...).
+pub fn point_key(point: u16) -> &'static str {
+    match point {
+        ep::PRE_ENQUEUE => "preEnqueue",
+        ep::QUEUE_SORT => "queueSort",
+        ep::PRE_FILTER => "preFilter",
+        ep::FILTER => "filter",
+        ep::POST_FILTER => "postFilter",
+        ep::PRE_SCORE => "preScore",
+        ep::SCORE => "score",
+        ep::RESERVE => "reserve",
+        ep::PERMIT => "permit",
+        ep::PRE_BIND => "preBind",
+        ep::BIND => "bind",
+        _ => "postBind",
+    }
 }
 
-fn already_registered(name: &str, point: u16) -> String {
-    format!("plugin {} already registered as {}", go_quote(name), go_quote(point_name(point)))
+fn lookup(name: &str, point: u16, multi_point: bool, index: usize) -> Result<PluginName, FrameworkError> {
+    PluginName::parse(name).ok_or_else(|| FrameworkError::NotExist {
+        point,
+        multi_point,
+        index,
+        name: name.to_string(),
+    })
 }
 
 const MAX_TOTAL_SCORE: i64 = i64::MAX;
@@ -300,18 +320,28 @@ const MAX_NODE_SCORE: i64 = 100;
 
 /// Resolves a (merged) plugins configuration into per-extension-point lists and score weights,
 /// as the framework constructor does; the first problem is returned in kube-scheduler's words.
-pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), String> {
+pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), FrameworkError> {
     let mut out = ExpandedPlugins::default();
     // The explicit per-extension-point lists.
     for point in FRAMEWORK_ORDER {
         let slot = out.slot(point);
-        for p in &cfg.set(point).enabled {
-            let name = lookup(&p.name, point)?;
+        for (index, p) in cfg.set(point).enabled.iter().enumerate() {
+            let name = lookup(&p.name, point, false, index)?;
             if !name.implements(point) {
-                return Err(format!("plugin {} does not extend {} plugin", go_quote(&p.name), point_name(point)));
+                return Err(FrameworkError::NotExtend {
+                    point,
+                    multi_point: false,
+                    index,
+                    name: p.name.clone(),
+                });
             }
             if slot.contains(&name) {
-                return Err(already_registered(&p.name, point));
+                return Err(FrameworkError::AlreadyRegistered {
+                    point,
+                    multi_point: false,
+                    index,
+                    name: p.name.clone(),
+                });
             }
             slot.push(name);
         }
@@ -327,8 +357,8 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
             let explicit: Vec<PluginName> = out.slot(point).clone();
             let mut multi: Vec<PluginName> = Vec::new();
             let mut overrides: Vec<PluginName> = Vec::new();
-            for p in &cfg.multi_point.enabled {
-                let name = lookup(&p.name, point)?;
+            for (index, p) in cfg.multi_point.enabled.iter().enumerate() {
+                let name = lookup(&p.name, point, true, index)?;
                 if !name.implements(point) || set.disabled.iter().any(|d| d == &p.name) {
                     continue;
                 }
@@ -339,7 +369,12 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
                     continue;
                 }
                 if multi.contains(&name) {
-                    return Err(already_registered(&p.name, point));
+                    return Err(FrameworkError::AlreadyRegistered {
+                        point,
+                        multi_point: true,
+                        index,
+                        name: p.name.clone(),
+                    });
                 }
                 multi.push(name);
             }
@@ -350,17 +385,15 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
         }
     }
     if out.queue_sort.len() != 1 {
-        return Err(format!(
-            "only one queue sort plugin required for profile with scheduler name {}, but got {}",
-            go_quote(profile),
-            out.queue_sort.len()
-        ));
+        return Err(FrameworkError::QueueSortCount {
+            profile: profile.to_string(),
+            got: out.queue_sort.len(),
+        });
     }
     if out.bind.is_empty() {
-        return Err(format!(
-            "at least one bind plugin is needed for profile with scheduler name {}",
-            go_quote(profile)
-        ));
+        return Err(FrameworkError::NoBind {
+            profile: profile.to_string(),
+        });
     }
     // Score weights: the score-specific configuration first, then multiPoint; an unset or zero
     // weight counts as 1.
@@ -377,13 +410,15 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
         };
         weights.insert(name, w);
         if (w as i64) * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total {
-            return Err("total score of Score plugins could overflow".into());
+            return Err(FrameworkError::ScoreOverflow);
         }
         total += w as i64 * MAX_NODE_SCORE;
     }
     for p in &out.score {
         if weights.get(p).copied().unwrap_or(0) == 0 {
-            return Err(format!("score plugin {} is not configured with weight", go_quote(p.as_str())));
+            return Err(FrameworkError::NoWeight {
+                name: p.as_str().to_string(),
+            });
         }
     }
     Ok((out, weights))
@@ -407,12 +442,17 @@ pub struct Profile {
 
 impl Profile {
     /// A profile from the user's plugins (merged with the defaults) and already defaulted args.
-    pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
+    pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, FrameworkError> {
         Profile::from_merged(scheduler_name, merge_plugins(custom), args, pct)
     }
 
     /// A profile from an already merged plugins configuration.
-    pub fn from_merged(scheduler_name: &str, plugins_config: PluginsCfg, args: PluginArgs, pct: Option<i32>) -> Result<Profile, String> {
+    pub fn from_merged(
+        scheduler_name: &str,
+        plugins_config: PluginsCfg,
+        args: PluginArgs,
+        pct: Option<i32>,
+    ) -> Result<Profile, FrameworkError> {
         let (plugins, weights) = expand(scheduler_name, &plugins_config)?;
         Ok(Profile {
             scheduler_name: scheduler_name.to_string(),

@@ -7,57 +7,49 @@ use super::decode::{
     V1InterPodAffinityArgs, V1NodeAffinityArgs, V1Requirement, V1ResourceSpec, V1Shape, V1SpreadArgs, V1Term, V1VolumeBindingArgs,
     GROUP_VERSION,
 };
+use super::error::ConfigError;
 use super::golang::{go_quote, json_compact, json_quote, sorted_json};
 use super::{PluginSetCfg, PluginsCfg};
+use crate::load::FieldPath;
 
 // ---------------------------------------------------------------------------------------------
 // Field paths and error texts (k8s.io/apimachinery/pkg/util/validation/field).
 
-pub(crate) fn child(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
+fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
+    ConfigError::Invalid {
+        path: path.clone(),
+        value: value.to_string(),
+        detail: detail.to_string(),
     }
 }
 
-pub(crate) fn index(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
-}
-
-fn with_detail(mut s: String, detail: &str) -> String {
-    if !detail.is_empty() {
-        s.push_str(": ");
-        s.push_str(detail);
+fn required(path: &FieldPath, detail: &str) -> ConfigError {
+    ConfigError::Required {
+        path: path.clone(),
+        detail: detail.to_string(),
     }
-    s
 }
 
-/// `field.Invalid`; `value` is already rendered (see `go_quote`, `json_quote`).
-pub(crate) fn invalid(path: &str, value: &str, detail: &str) -> String {
-    with_detail(format!("{path}: Invalid value: {value}"), detail)
+fn duplicate(path: &FieldPath, value: &str) -> ConfigError {
+    ConfigError::Duplicate {
+        path: path.clone(),
+        value: value.to_string(),
+    }
 }
 
-pub(crate) fn required(path: &str, detail: &str) -> String {
-    with_detail(format!("{path}: Required value"), detail)
+fn forbidden(path: &FieldPath, detail: &str) -> ConfigError {
+    ConfigError::Forbidden {
+        path: path.clone(),
+        detail: detail.to_string(),
+    }
 }
 
-pub(crate) fn duplicate(path: &str, value: &str) -> String {
-    format!("{path}: Duplicate value: {value}")
-}
-
-pub(crate) fn forbidden(path: &str, detail: &str) -> String {
-    with_detail(format!("{path}: Forbidden"), detail)
-}
-
-pub(crate) fn not_supported(path: &str, value: &str, supported: &[&str]) -> String {
-    let list: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
-    let detail = if list.is_empty() {
-        String::new()
-    } else {
-        format!("supported values: {}", list.join(", "))
-    };
-    with_detail(format!("{path}: Unsupported value: {value}"), &detail)
+fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigError {
+    ConfigError::NotSupported {
+        path: path.clone(),
+        value: value.to_string(),
+        supported: supported.iter().map(|s| s.to_string()).collect(),
+    }
 }
 
 /// A string list as `encoding/json` prints it (`null` for a nil slice).
@@ -68,23 +60,8 @@ fn json_strings(v: Option<&[String]>) -> String {
     }
 }
 
-/// `utilerrors.Aggregate.Error()`: one message as is, several in brackets.
-pub(crate) fn aggregate(errs: &[String]) -> String {
-    let mut seen: Vec<&String> = Vec::new();
-    for e in errs {
-        if !seen.contains(&e) {
-            seen.push(e);
-        }
-    }
-    match seen.len() {
-        0 => String::new(),
-        1 => seen[0].clone(),
-        _ => format!("[{}]", seen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
-    }
-}
-
-fn dedupe(errs: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(errs.len());
+fn dedupe(errs: Vec<ConfigError>) -> Vec<ConfigError> {
+    let mut out: Vec<ConfigError> = Vec::with_capacity(errs.len());
     for e in errs {
         if !out.contains(&e) {
             out.push(e);
@@ -99,7 +76,7 @@ fn dedupe(errs: Vec<String>) -> Vec<String> {
 // Name validation is apimachinery's, shared with object validation.
 pub(crate) use crate::load::validate::{is_extended_resource_name, is_qualified_name, is_valid_label_value};
 
-fn label_name(path: &str, name: &str) -> Vec<String> {
+fn label_name(path: &FieldPath, name: &str) -> Vec<ConfigError> {
     is_qualified_name(name)
         .into_iter()
         .map(|m| invalid(path, &go_quote(name), &m))
@@ -120,7 +97,7 @@ fn invalid_plugin_detail() -> String {
     )
 }
 
-fn percentage(path: &str, p: Option<i32>, errs: &mut Vec<String>) {
+fn percentage(path: &FieldPath, p: Option<i32>, errs: &mut Vec<ConfigError>) {
     if let Some(p) = p {
         if !(0..=100).contains(&p) {
             errs.push(invalid(path, &p.to_string(), "not in valid range [0-100]"));
@@ -128,12 +105,12 @@ fn percentage(path: &str, p: Option<i32>, errs: &mut Vec<String>) {
     }
 }
 
-pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
+pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     // Client connection and leader election (component-base).
     if cfg.client_connection.burst < 0 {
         errs.push(invalid(
-            "clientConnection.burst",
+            &FieldPath::new("clientConnection").child("burst"),
             &cfg.client_connection.burst.to_string(),
             "must be non-negative",
         ));
@@ -147,12 +124,16 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
             ("retryPeriod", le.retry_period),
         ] {
             if d.0 <= 0 {
-                errs.push(invalid(&format!("leaderElection.{name}"), &dur(d), "must be greater than zero"));
+                errs.push(invalid(
+                    &FieldPath::new("leaderElection").child(name),
+                    &dur(d),
+                    "must be greater than zero",
+                ));
             }
         }
         if le.lease_duration < le.renew_deadline {
             errs.push(invalid(
-                "leaderElection.leaseDuration",
+                &FieldPath::new("leaderElection").child("leaseDuration"),
                 &dur(le.renew_deadline),
                 "LeaseDuration must be greater than RenewDeadline",
             ));
@@ -164,7 +145,7 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
         ] {
             if v.is_empty() {
                 errs.push(invalid(
-                    &format!("leaderElection.{name}"),
+                    &FieldPath::new("leaderElection").child(name),
                     &go_quote(v),
                     &format!("{name} is required"),
                 ));
@@ -172,7 +153,7 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
         }
         if le.resource_lock != "leases" {
             errs.push(invalid(
-                "leaderElection.resourceLock",
+                &FieldPath::new("leaderElection").child("resourceLock"),
                 &go_quote(&le.resource_lock),
                 "resourceLock value must be \"leases\"",
             ));
@@ -180,37 +161,41 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
     }
     if cfg.parallelism <= 0 {
         errs.push(invalid(
-            "parallelism",
+            &FieldPath::new("parallelism"),
             &cfg.parallelism.to_string(),
             "should be an integer value greater than zero",
         ));
     }
     if cfg.profiles.is_empty() {
-        errs.push(required("profiles", ""));
+        errs.push(required(&FieldPath::new("profiles"), ""));
     } else {
         let mut existing: Vec<&str> = Vec::new();
         for (i, p) in cfg.profiles.iter().enumerate() {
-            let path = index("profiles", i);
+            let path = FieldPath::new("profiles").index(i);
             validate_profile(&path, p, &mut errs);
             if existing.contains(&p.scheduler_name.as_str()) {
                 // The duplicate's "value" is a field path, which JSON-encodes as `{}`.
-                errs.push(duplicate(&child(&path, "schedulerName"), "{}"));
+                errs.push(duplicate(&path.child("schedulerName"), "{}"));
             }
             existing.push(&p.scheduler_name);
         }
         common_queue_sort(&cfg.profiles, &mut errs);
     }
-    percentage("percentageOfNodesToScore", Some(cfg.percentage_of_nodes_to_score), &mut errs);
+    percentage(
+        &FieldPath::new("percentageOfNodesToScore"),
+        Some(cfg.percentage_of_nodes_to_score),
+        &mut errs,
+    );
     if cfg.pod_initial_backoff_seconds <= 0 {
         errs.push(invalid(
-            "podInitialBackoffSeconds",
+            &FieldPath::new("podInitialBackoffSeconds"),
             &cfg.pod_initial_backoff_seconds.to_string(),
             "must be greater than 0",
         ));
     }
     if cfg.pod_max_backoff_seconds < cfg.pod_initial_backoff_seconds {
         errs.push(invalid(
-            "podMaxBackoffSeconds",
+            &FieldPath::new("podMaxBackoffSeconds"),
             &cfg.pod_max_backoff_seconds.to_string(),
             "must be greater than or equal to PodInitialBackoffSeconds",
         ));
@@ -219,13 +204,13 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<String> {
     dedupe(errs)
 }
 
-fn validate_profile(path: &str, p: &DefaultedProfile, errs: &mut Vec<String>) {
+fn validate_profile(path: &FieldPath, p: &DefaultedProfile, errs: &mut Vec<ConfigError>) {
     if p.scheduler_name.is_empty() {
-        errs.push(required(&child(path, "schedulerName"), ""));
+        errs.push(required(&path.child("schedulerName"), ""));
     }
-    percentage(&child(path, "percentageOfNodesToScore"), p.percentage_of_nodes_to_score, errs);
+    percentage(&path.child("percentageOfNodesToScore"), p.percentage_of_nodes_to_score, errs);
     // Removed plugins at the specific extension points (multiPoint is not checked here).
-    let plugins_path = child(path, "plugins");
+    let plugins_path = path.child("plugins");
     let stages: [(&str, &PluginSetCfg); 12] = [
         ("preEnqueue", &p.plugins.pre_enqueue),
         ("queueSort", &p.plugins.queue_sort),
@@ -244,7 +229,7 @@ fn validate_profile(path: &str, p: &DefaultedProfile, errs: &mut Vec<String>) {
         for (i, pl) in set.enabled.iter().enumerate() {
             if INVALID_PLUGINS.contains(&pl.name.as_str()) {
                 errs.push(invalid(
-                    &index(&child(&child(&plugins_path, stage), "enabled"), i),
+                    &plugins_path.child(stage).child("enabled").index(i),
                     &go_quote(&pl.name),
                     &invalid_plugin_detail(),
                 ));
@@ -253,7 +238,7 @@ fn validate_profile(path: &str, p: &DefaultedProfile, errs: &mut Vec<String>) {
     }
     let mut seen: Vec<&str> = Vec::new();
     for (j, (name, args)) in p.plugin_config.iter().enumerate() {
-        let pc_path = index(&child(path, "pluginConfig"), j);
+        let pc_path = path.child("pluginConfig").index(j);
         if seen.contains(&name.as_str()) {
             errs.push(duplicate(&pc_path, &go_quote(name)));
         } else {
@@ -263,7 +248,7 @@ fn validate_profile(path: &str, p: &DefaultedProfile, errs: &mut Vec<String>) {
             errs.push(invalid(&pc_path, &go_quote(name), &invalid_plugin_detail()));
             continue;
         }
-        let ap = child(&pc_path, "args");
+        let ap = pc_path.child("args");
         // NodeResourcesFit is not validated here (upstream keys its validator under
         // "NodeResourcesFitArgs"); the plugin validates its args when it is built.
         match (name.as_str(), args) {
@@ -330,13 +315,17 @@ fn same_args(a: Option<&V1Args>, b: Option<&V1Args>) -> bool {
     norm(a) == norm(b)
 }
 
-fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<String>) {
+fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<ConfigError>) {
     let first: &PluginsCfg = &profiles[0].plugins;
     let canon = &first.queue_sort;
     let name = canon.enabled.first().map(|p| p.name.clone()).unwrap_or_default();
     if canon.enabled.len() > 1 {
         errs.push(invalid(
-            "profiles[0].plugins.queueSort.Enabled",
+            &FieldPath::new("profiles")
+                .index(0)
+                .child("plugins")
+                .child("queueSort")
+                .child("Enabled"),
             &canon.enabled.len().to_string(),
             "only one queue sort plugin can be enabled",
         ));
@@ -351,7 +340,7 @@ fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<String>) {
         let curr = &p.plugins.queue_sort;
         if !same_set(canon, curr) {
             errs.push(invalid(
-                &format!("profiles[{i}].plugins.queueSort"),
+                &FieldPath::new("profiles").index(i).child("plugins").child("queueSort"),
                 &set_json(curr),
                 "must be the same for all profiles",
             ));
@@ -359,7 +348,7 @@ fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<String>) {
         for (n, a) in &p.plugin_config {
             if *n == name && !same_args(canon_args, Some(a)) {
                 errs.push(invalid(
-                    &format!("profiles[{i}].pluginConfig.args"),
+                    &FieldPath::new("profiles").index(i).child("pluginConfig").child("args"),
                     &args_json(Some(a)),
                     "queueSort must be the same for all profiles",
                 ));
@@ -368,14 +357,14 @@ fn common_queue_sort(profiles: &[DefaultedProfile], errs: &mut Vec<String>) {
     }
 }
 
-fn extenders(cfg: &Defaulted, errs: &mut Vec<String>) {
+fn extenders(cfg: &Defaulted, errs: &mut Vec<ConfigError>) {
     let mut binders = 0;
     let mut managed: Vec<&str> = Vec::new();
     for (i, e) in cfg.extenders.iter().enumerate() {
-        let path = index("extenders", i);
+        let path = FieldPath::new("extenders").index(i);
         if !e.prioritize_verb.is_empty() && e.weight <= 0 {
             errs.push(invalid(
-                &child(&path, "weight"),
+                &path.child("weight"),
                 &e.weight.to_string(),
                 "must have a positive weight applied to it",
             ));
@@ -384,7 +373,7 @@ fn extenders(cfg: &Defaulted, errs: &mut Vec<String>) {
             binders += 1;
         }
         for (j, r) in e.managed_resources.iter().enumerate() {
-            let p = child(&index(&child(&path, "managedResources"), j), "name");
+            let p = path.child("managedResources").index(j).child("name");
             let name_errs = is_qualified_name(&r.name);
             if !name_errs.is_empty() {
                 errs.extend(name_errs.iter().map(|m| invalid(&p, &json_quote(&r.name), m)));
@@ -399,7 +388,7 @@ fn extenders(cfg: &Defaulted, errs: &mut Vec<String>) {
     }
     if binders > 1 {
         errs.push(invalid(
-            "extenders",
+            &FieldPath::new("extenders"),
             &go_quote(&format!("found {binders} extenders implementing bind")),
             "only one extender can implement bind",
         ));
@@ -410,12 +399,12 @@ fn extenders(cfg: &Defaulted, errs: &mut Vec<String>) {
 // Plugin args validators. `path` is the args' field path ("" for none, as when a plugin
 // validates its own args).
 
-pub(crate) fn default_preemption_args(path: &str, a: &V1DefaultPreemptionArgs) -> Vec<String> {
+pub(crate) fn default_preemption_args(path: &FieldPath, a: &V1DefaultPreemptionArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     let pct = a.min_candidate_nodes_percentage.unwrap_or(10);
     let abs = a.min_candidate_nodes_absolute.unwrap_or(100);
-    let pp = child(path, "minCandidateNodesPercentage");
-    let ap = child(path, "minCandidateNodesAbsolute");
+    let pp = path.child("minCandidateNodesPercentage");
+    let ap = path.child("minCandidateNodesAbsolute");
     if !(0..=100).contains(&pct) {
         errs.push(invalid(&pp, &pct.to_string(), "not in valid range [0, 100]"));
     }
@@ -429,11 +418,11 @@ pub(crate) fn default_preemption_args(path: &str, a: &V1DefaultPreemptionArgs) -
     errs
 }
 
-pub(crate) fn inter_pod_affinity_args(path: &str, a: &V1InterPodAffinityArgs) -> Vec<String> {
+pub(crate) fn inter_pod_affinity_args(path: &FieldPath, a: &V1InterPodAffinityArgs) -> Vec<ConfigError> {
     let w = a.hard_pod_affinity_weight.unwrap_or(1);
     if !(0..=100).contains(&w) {
         return vec![invalid(
-            &child(path, "hardPodAffinityWeight"),
+            &path.child("hardPodAffinityWeight"),
             &w.to_string(),
             "not in valid range [0, 100]",
         )];
@@ -441,32 +430,28 @@ pub(crate) fn inter_pod_affinity_args(path: &str, a: &V1InterPodAffinityArgs) ->
     vec![]
 }
 
-pub(crate) fn spread_args(path: &str, a: &V1SpreadArgs) -> Vec<String> {
+pub(crate) fn spread_args(path: &FieldPath, a: &V1SpreadArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     let dt = &a.defaulting_type;
-    let dtp = child(path, "defaultingType");
+    let dtp = path.child("defaultingType");
     if dt != "System" && dt != "List" {
         errs.push(not_supported(&dtp, &json_quote(dt), &["System", "List"]));
     } else if dt == "System" && !a.default_constraints.is_empty() {
         errs.push(invalid(&dtp, &json_quote(dt), "when .defaultConstraints are not empty"));
     }
-    let cp = child(path, "defaultConstraints");
+    let cp = path.child("defaultConstraints");
     for (i, c) in a.default_constraints.iter().enumerate() {
-        let p = index(&cp, i);
+        let p = cp.index(i);
         if c.max_skew <= 0 {
-            errs.push(invalid(
-                &child(&p, "maxSkew"),
-                &c.max_skew.to_string(),
-                "not in valid range (0, inf)",
-            ));
+            errs.push(invalid(&p.child("maxSkew"), &c.max_skew.to_string(), "not in valid range (0, inf)"));
         }
-        let tk = child(&p, "topologyKey");
+        let tk = p.child("topologyKey");
         if c.topology_key.is_empty() {
             errs.push(required(&tk, "can not be empty"));
         } else {
             errs.extend(label_name(&tk, &c.topology_key));
         }
-        let wu = child(&p, "whenUnsatisfiable");
+        let wu = p.child("whenUnsatisfiable");
         if c.when_unsatisfiable.is_empty() {
             errs.push(required(&wu, "can not be empty"));
         } else if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
@@ -478,7 +463,7 @@ pub(crate) fn spread_args(path: &str, a: &V1SpreadArgs) -> Vec<String> {
         }
         if c.label_selector.is_some() {
             errs.push(forbidden(
-                &child(&p, "labelSelector"),
+                &p.child("labelSelector"),
                 "constraint must not define a selector, as they deduced for each pod",
             ));
         }
@@ -495,7 +480,7 @@ pub(crate) fn spread_args(path: &str, a: &V1SpreadArgs) -> Vec<String> {
     errs
 }
 
-fn function_shape(shape: &[V1Shape], path: &str, errs: &mut Vec<String>) {
+fn function_shape(shape: &[V1Shape], path: &FieldPath, errs: &mut Vec<ConfigError>) {
     if shape.is_empty() {
         errs.push(required(path, "at least one point must be specified"));
         return;
@@ -503,7 +488,7 @@ fn function_shape(shape: &[V1Shape], path: &str, errs: &mut Vec<String>) {
     for i in 1..shape.len() {
         if shape[i - 1].utilization >= shape[i].utilization {
             errs.push(invalid(
-                &child(&index(path, i), "utilization"),
+                &path.index(i).child("utilization"),
                 &shape[i].utilization.to_string(),
                 "values must be sorted in increasing order",
             ));
@@ -513,14 +498,14 @@ fn function_shape(shape: &[V1Shape], path: &str, errs: &mut Vec<String>) {
     for (i, p) in shape.iter().enumerate() {
         if !(0..=100).contains(&p.utilization) {
             errs.push(invalid(
-                &child(&index(path, i), "utilization"),
+                &path.index(i).child("utilization"),
                 &p.utilization.to_string(),
                 "not in valid range [0, 100]",
             ));
         }
         if !(0..=10).contains(&p.score) {
             errs.push(invalid(
-                &child(&index(path, i), "score"),
+                &path.index(i).child("score"),
                 &p.score.to_string(),
                 "not in valid range [0, 10]",
             ));
@@ -528,11 +513,11 @@ fn function_shape(shape: &[V1Shape], path: &str, errs: &mut Vec<String>) {
     }
 }
 
-fn resources(resources: &[V1ResourceSpec], path: &str, errs: &mut Vec<String>) {
+fn resources(resources: &[V1ResourceSpec], path: &FieldPath, errs: &mut Vec<ConfigError>) {
     for (i, r) in resources.iter().enumerate() {
         if r.weight <= 0 || r.weight > 100 {
             errs.push(invalid(
-                &child(&index(path, i), "weight"),
+                &path.index(i).child("weight"),
                 &r.weight.to_string(),
                 &format!("resource weight of {} not in valid range (0, 100]", r.name),
             ));
@@ -540,18 +525,18 @@ fn resources(resources: &[V1ResourceSpec], path: &str, errs: &mut Vec<String>) {
     }
 }
 
-pub(crate) fn balanced_args(path: &str, a: &V1BalancedArgs) -> Vec<String> {
+pub(crate) fn balanced_args(path: &FieldPath, a: &V1BalancedArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    let rp = child(path, "resources");
+    let rp = path.child("resources");
     for (i, r) in a.resources.iter().enumerate() {
         if seen.contains(&r.name.as_str()) {
-            errs.push(duplicate(&child(&index(&rp, i), "name"), &go_quote(&r.name)));
+            errs.push(duplicate(&rp.index(i).child("name"), &go_quote(&r.name)));
         } else {
             seen.push(&r.name);
         }
         if r.weight != 1 {
-            errs.push(invalid(&child(&index(&rp, i), "weight"), &r.weight.to_string(), "must be 1"));
+            errs.push(invalid(&rp.index(i).child("weight"), &r.weight.to_string(), "must be 1"));
         }
     }
     errs
@@ -560,12 +545,12 @@ pub(crate) fn balanced_args(path: &str, a: &V1BalancedArgs) -> Vec<String> {
 const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
 
 /// `labels.NewRequirement`'s checks.
-fn requirement(path: &str, r: &V1Requirement, errs: &mut Vec<String>) {
+fn requirement(path: &FieldPath, r: &V1Requirement, errs: &mut Vec<ConfigError>) {
     let key_errs = is_qualified_name(&r.key);
     if !key_errs.is_empty() {
-        errs.push(invalid(&child(path, "key"), &go_quote(&r.key), &key_errs.join("; ")));
+        errs.push(invalid(&path.child("key"), &go_quote(&r.key), &key_errs.join("; ")));
     }
-    let vp = child(path, "values");
+    let vp = path.child("values");
     let values: &[String] = r.values.as_deref().unwrap_or(&[]);
     let vals_json = json_strings(r.values.as_deref());
     match r.operator.as_str() {
@@ -582,7 +567,7 @@ fn requirement(path: &str, r: &V1Requirement, errs: &mut Vec<String>) {
             for (i, v) in values.iter().enumerate() {
                 if v.parse::<i64>().is_err() {
                     errs.push(invalid(
-                        &index(&vp, i),
+                        &vp.index(i),
                         &go_quote(v),
                         "for 'Gt', 'Lt' operators, the value must be an integer",
                     ));
@@ -594,7 +579,7 @@ fn requirement(path: &str, r: &V1Requirement, errs: &mut Vec<String>) {
     for (i, v) in values.iter().enumerate() {
         let ve = is_valid_label_value(v);
         if !ve.is_empty() {
-            errs.push(invalid(&format!("{}[{}]", index(&vp, i), r.key), &go_quote(v), &ve.join("; ")));
+            errs.push(invalid(&vp.index(i).key(&r.key), &go_quote(v), &ve.join("; ")));
         }
     }
 }
@@ -604,66 +589,68 @@ fn term_is_empty(t: &V1Term) -> bool {
 }
 
 /// A node selector term's parse errors (component-helpers' nodeaffinity).
-fn term(path: &str, t: &V1Term, errs: &mut Vec<String>) {
+fn term(path: &FieldPath, t: &V1Term, errs: &mut Vec<ConfigError>) {
     if !t.match_expressions.is_empty() {
-        let p = child(path, "matchExpressions");
+        let p = path.child("matchExpressions");
         for (i, r) in t.match_expressions.iter().enumerate() {
-            let pi = index(&p, i);
+            let pi = p.index(i);
             if !SELECTOR_OPERATORS.contains(&r.operator.as_str()) {
-                errs.push(not_supported(&child(&pi, "operator"), &json_quote(&r.operator), SELECTOR_OPERATORS));
+                errs.push(not_supported(&pi.child("operator"), &json_quote(&r.operator), SELECTOR_OPERATORS));
                 continue;
             }
             requirement(&pi, r, errs);
         }
     }
     if !t.match_fields.is_empty() {
-        let p = child(path, "matchFields");
+        let p = path.child("matchFields");
         for (i, r) in t.match_fields.iter().enumerate() {
-            let pi = index(&p, i);
+            let pi = p.index(i);
             match r.operator.as_str() {
                 "In" | "NotIn" => {
                     if r.values.as_ref().map_or(0, |v| v.len()) != 1 {
                         errs.push(invalid(
-                            &child(&pi, "values"),
+                            &pi.child("values"),
                             &json_strings(r.values.as_deref()),
                             "must have one element",
                         ));
                     }
                 }
-                _ => errs.push(not_supported(&child(&pi, "operator"), &json_quote(&r.operator), &["In", "NotIn"])),
+                _ => errs.push(not_supported(&pi.child("operator"), &json_quote(&r.operator), &["In", "NotIn"])),
             }
         }
     }
 }
 
-pub(crate) fn node_affinity_args(path: &str, a: &V1NodeAffinityArgs) -> Vec<String> {
+pub(crate) fn node_affinity_args(path: &FieldPath, a: &V1NodeAffinityArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     let Some(aff) = &a.added_affinity else { return errs };
-    let base = child(path, "addedAffinity");
+    let base = path.child("addedAffinity");
     if let Some(ns) = &aff.required_during_scheduling_ignored_during_execution {
-        let p = child(&child(&base, "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
+        let p = base
+            .child("requiredDuringSchedulingIgnoredDuringExecution")
+            .child("nodeSelectorTerms");
         for (i, t) in ns.node_selector_terms.iter().enumerate() {
             if !term_is_empty(t) {
-                term(&index(&p, i), t, &mut errs);
+                term(&p.index(i), t, &mut errs);
             }
         }
     }
-    let p = child(&base, "preferredDuringSchedulingIgnoredDuringExecution");
+    let p = base.child("preferredDuringSchedulingIgnoredDuringExecution");
     for (i, t) in aff.preferred_during_scheduling_ignored_during_execution.iter().enumerate() {
         if t.weight == 0 || term_is_empty(&t.preference) {
             continue;
         }
-        term(&index(&p, i), &t.preference, &mut errs);
+        term(&p.index(i), &t.preference, &mut errs);
     }
     errs
 }
 
-pub(crate) fn volume_binding_args(path: &str, a: &V1VolumeBindingArgs) -> Vec<String> {
+pub(crate) fn volume_binding_args(path: &FieldPath, a: &V1VolumeBindingArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
     let t = a.bind_timeout_seconds.unwrap_or(600);
     if t < 0 {
         errs.push(invalid(
-            &child(path, "bindTimeoutSeconds"),
+            &path.child("bindTimeoutSeconds"),
             &t.to_string(),
             "invalid BindTimeoutSeconds, should not be a negative value",
         ));
@@ -675,7 +662,7 @@ pub(crate) fn volume_binding_args(path: &str, a: &V1VolumeBindingArgs) -> Vec<St
             .map(|s| format!("{{\"Utilization\":{},\"Score\":{}}}", s.utilization, s.score))
             .collect();
         errs.push(invalid(
-            &child(path, "shape"),
+            &path.child("shape"),
             &format!("[{}]", items.join(",")),
             "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
         ));
@@ -683,42 +670,42 @@ pub(crate) fn volume_binding_args(path: &str, a: &V1VolumeBindingArgs) -> Vec<St
     errs
 }
 
-pub(crate) fn fit_args(path: &str, a: &V1FitArgs) -> Vec<String> {
+pub(crate) fn fit_args(path: &FieldPath, a: &V1FitArgs) -> Vec<ConfigError> {
     let mut errs = Vec::new();
-    let rp = child(path, "ignoredResources");
+    let rp = path.child("ignoredResources");
     for (i, r) in a.ignored_resources.iter().enumerate() {
-        errs.extend(label_name(&index(&rp, i), r));
+        errs.extend(label_name(&rp.index(i), r));
     }
-    let gp = child(path, "ignoredResourceGroups");
+    let gp = path.child("ignoredResourceGroups");
     for (i, g) in a.ignored_resource_groups.iter().enumerate() {
-        let p = index(&gp, i);
+        let p = gp.index(i);
         if g.contains('/') {
             errs.push(invalid(&p, &go_quote(g), "resource group name can't contain '/'"));
         }
         errs.extend(label_name(&p, g));
     }
-    let sp = child(path, "scoringStrategy");
+    let sp = path.child("scoringStrategy");
     if let Some(s) = &a.scoring_strategy {
         if !["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"].contains(&s.kind.as_str()) {
             errs.push(not_supported(
-                &child(&sp, "type"),
+                &sp.child("type"),
                 &json_quote(&s.kind),
                 &["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"],
             ));
         }
-        resources(&s.resources, &child(&sp, "resources"), &mut errs);
+        resources(&s.resources, &sp.child("resources"), &mut errs);
         if let Some(r) = &s.requested_to_capacity_ratio {
-            function_shape(&r.shape, &child(&sp, "shape"), &mut errs);
+            function_shape(&r.shape, &sp.child("shape"), &mut errs);
         }
     }
     errs
 }
 
-pub(crate) fn dynamic_resources_args(path: &str, a: &V1DynamicResourcesArgs) -> Vec<String> {
+pub(crate) fn dynamic_resources_args(path: &FieldPath, a: &V1DynamicResourcesArgs) -> Vec<ConfigError> {
     // DRASchedulerFilterTimeout is on by default in v1.34.
     match a.filter_timeout {
         Some(d) if d.0 .0 < 0 => vec![invalid(
-            &child(path, "filterTimeout"),
+            &path.child("filterTimeout"),
             &json_quote(&d.0.to_string()),
             "must be zero or positive",
         )],
@@ -766,7 +753,10 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn aggregate_text() {
-        assert_eq!(aggregate(&["a".into()]), "a");
-        assert_eq!(aggregate(&["a".into(), "b".into(), "a".into()]), "[a, b]");
+        use crate::config::error::aggregate_text;
+        let a = required(&FieldPath::new("a"), "");
+        let b = required(&FieldPath::new("b"), "");
+        assert_eq!(aggregate_text(std::slice::from_ref(&a)), "a: Required value");
+        assert_eq!(aggregate_text(&[a.clone(), b, a]), "[a: Required value, b: Required value]");
     }
 }

@@ -693,14 +693,14 @@ mod tests {
     use crate::api::Labels;
 
     fn slice(yaml: &str) -> Arc<ResourceSlice> {
-        Arc::new(serde_yaml::from_str(yaml).expect("slice"))
+        Arc::new(crate::load::yaml::from_str(yaml).expect("slice"))
     }
     fn class(name: &str, expr: &str) -> (String, Arc<DeviceClass>) {
         let y = format!("metadata: {{name: {name}}}\nspec: {{selectors: [{{cel: {{expression: '{expr}'}}}}]}}");
-        (name.to_string(), Arc::new(serde_yaml::from_str(&y).expect("class")))
+        (name.to_string(), Arc::new(crate::load::yaml::from_str(&y).expect("class")))
     }
     fn claim(yaml: &str) -> ResourceClaim {
-        let mut c: ResourceClaim = serde_yaml::from_str(yaml).expect("claim");
+        let mut c: ResourceClaim = crate::load::yaml::from_str(yaml).expect("claim");
         c.metadata.namespace = Some("default".into());
         c
     }

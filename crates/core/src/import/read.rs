@@ -242,14 +242,7 @@ fn yaml_stream(text: &str, file: &str, read: &mut Read) {
         };
         // Lists are expanded here so that each item keeps its own line.
         let item_lines = item_lines(d);
-        match to_json(d) {
-            Ok(v) => expand_with_lines(v, at, None, &item_lines, read),
-            Err(message) => read.errors.push(Issue {
-                at: Some(at),
-                object: None,
-                message,
-            }),
-        }
+        expand_with_lines(d.to_json(), at, None, &item_lines, read);
     }
 }
 
@@ -265,10 +258,6 @@ fn item_lines(d: &YNode) -> Vec<usize> {
         _ => None,
     };
     seq.map(|items| items.iter().map(|n| n.pos.line).collect()).unwrap_or_default()
-}
-
-fn to_json(d: &YNode) -> Result<Value, String> {
-    serde_json::to_value(d.to_value()).map_err(|e| format!("cannot be read as JSON: {e}"))
 }
 
 /// The kind of the items of a typed list (`PodList` in `v1` → `v1`, `Pod`).

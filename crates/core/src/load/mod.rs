@@ -6,6 +6,7 @@
 pub(crate) mod defaults;
 mod dra;
 mod error;
+pub(crate) mod json;
 pub(crate) mod validate;
 pub(crate) mod workloads;
 pub(crate) mod yaml;
@@ -15,15 +16,15 @@ mod tests;
 
 pub(crate) use dra::template_claim;
 pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
+pub use validate::FieldPath;
 
 use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;
 use crate::config::SchedulerConfig;
 use defaults::PodOrigin;
 use serde::de::DeserializeOwned;
-use serde_yaml::Value;
 use std::collections::HashMap;
-use validate::{Ctx, FieldPath};
+use validate::Ctx;
 use yaml::{Pos, Seg, Val, YNode};
 
 /// Everything a scenario declares, defaulted and admitted, in document order.
@@ -116,16 +117,13 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     }
     drop(docs);
     ld.sc.documents = ld.next_doc;
-    if let Some((v, pos)) = ld.config.take() {
+    if let Some(node) = ld.config.take() {
         ld.sc.has_config = true;
-        match crate::config::decode::decode_value(&v) {
+        match crate::config::decode::decode_json(&node.to_json()) {
             Ok(c) => ld.sc.config = c,
             Err(list) => {
-                for m in list {
-                    let mut e =
-                        LoadError::at(pos.line, pos.column, format!("KubeSchedulerConfiguration: {m}")).with_reason(ErrorReason::Rejected);
-                    e.object = Some("KubeSchedulerConfiguration".into());
-                    ld.errs.push(e);
+                for ce in list {
+                    ld.errs.push(config_error(&node, &ce));
                 }
             }
         }
@@ -202,7 +200,7 @@ struct Loader<'e> {
     next_doc: usize,
     /// (kind, namespace, name) of each object, with where its name is.
     seen: HashMap<(&'static str, String, String), Pos>,
-    config: Option<(Value, Pos)>,
+    config: Option<YNode>,
     /// The Timeline document, read once the file's objects are known.
     timeline: Option<YNode>,
 }
@@ -216,6 +214,19 @@ impl Loader<'_> {
     }
 
     fn document(&mut self, node: &YNode) {
+        // JSON has no infinities or NaN: kubectl's YAML-to-JSON conversion refuses them.
+        if let Some((pos, f)) = node.non_finite() {
+            let go = if f.is_nan() {
+                "NaN"
+            } else if f > 0.0 {
+                "+Inf"
+            } else {
+                "-Inf"
+            };
+            let msg = format!("error converting YAML to JSON: json: unsupported value: {go}");
+            self.error(pos, ErrorReason::Syntax, None, None, msg);
+            return;
+        }
         if !matches!(node.val, Val::Map(_)) {
             let msg = format!(
                 "unable to decode document: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
@@ -302,14 +313,14 @@ impl Loader<'_> {
         }
         if (api_version, kind) == CONFIG {
             let pos = node.pos;
-            if let Some((_, first)) = &self.config {
+            if let Some(first) = &self.config {
                 let msg = format!(
                     "at most one KubeSchedulerConfiguration may be given (the first is at line {})",
-                    first.line
+                    first.pos.line
                 );
                 self.error(pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
-                self.config = Some((node.to_value(), pos));
+                self.config = Some(node.clone());
             }
             return;
         }
@@ -439,7 +450,7 @@ impl Loader<'_> {
 
     /// Decodes strictly; on failure reports where and why.
     fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        match serde_path_to_error::deserialize::<_, T>(node.to_value()) {
+        match serde_path_to_error::deserialize::<_, T>(json::Strict(node.to_json())) {
             Ok(v) => Some(v),
             Err(e) => {
                 let name = node.get("metadata").and_then(|m| str_at(m, "name")).unwrap_or("");
@@ -673,6 +684,23 @@ fn kinds_list() -> String {
     s.join(", ")
 }
 
+/// A configuration error, placed at its field: the key of a field that should not be there (or
+/// whose value is missing), the value of one that is wrong; when the path leaves the document
+/// (a defaulted field), the deepest node on it.
+fn config_error(node: &YNode, ce: &crate::config::ConfigError) -> LoadError {
+    let path = ce.path();
+    let pos = node.locate_at(&path.segs(), ce.about_value());
+    let reason = if ce.is_decoding() {
+        ErrorReason::Decode
+    } else {
+        ErrorReason::Rejected
+    };
+    let mut e = LoadError::at(pos.line, pos.column, format!("KubeSchedulerConfiguration: {ce}")).with_reason(reason);
+    e.object = Some("KubeSchedulerConfiguration".into());
+    e.field = (!path.is_root()).then(|| path.render());
+    e
+}
+
 /// Go's name for what serde expected.
 fn go_type(expected: &str) -> String {
     match expected {
@@ -693,7 +721,7 @@ fn go_type(expected: &str) -> String {
 
 /// A decoding failure worded like the apiserver's (`Pod in version "v1" cannot be handled as
 /// a Pod: ...`), placed at the offending key.
-fn decode_error(node: &YNode, kind: &str, api_version: &str, e: serde_path_to_error::Error<serde_yaml::Error>) -> LoadError {
+fn decode_error(node: &YNode, kind: &str, api_version: &str, e: serde_path_to_error::Error<serde_json::Error>) -> LoadError {
     use serde_path_to_error::Segment;
     enum S {
         K(String),

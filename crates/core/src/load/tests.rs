@@ -997,3 +997,171 @@ apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec
     assert!(!sel(a).matches(&labels), "an empty v1beta1 selector matches no pod");
     assert!(sel(b).matches(&labels));
 }
+
+/// An error as placed: line, column, reason, text.
+type Placed = (usize, usize, ErrorReason, String);
+
+/// Configuration errors are placed at their field: the key of a field that should not be there
+/// or lacks a value, the value of a wrong one, the deepest node on the path when the field was
+/// left out (defaulted).
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn config_errors_are_placed_at_their_field() {
+    const HEAD: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+    let init = "KubeSchedulerConfiguration: initializing profiles: creating profile for scheduler name default-scheduler: ";
+    // (what, the document after its first two lines, expected (line, column, reason, text)).
+    let cases: Vec<(&str, &str, Vec<Placed>)> = vec![
+        (
+            "unknown top-level field",
+            "parallelism: 8\nfoo: 1\n",
+            vec![(4, 1, ErrorReason::Decode, "KubeSchedulerConfiguration: strict decoding error: unknown field \"foo\"".into())],
+        ),
+        (
+            "unknown field inside a profile",
+            "profiles:\n- schedulerName: a\n  wieght: 2\n",
+            vec![(
+                5,
+                3,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: strict decoding error: unknown field \"profiles[0].wieght\"".into(),
+            )],
+        ),
+        (
+            "unknown field inside plugin args",
+            "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        typo: 1\n",
+            vec![(
+                8,
+                9,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin NodeResourcesFit: strict decoding error: unknown field \"scoringStrategy.typo\"".into(),
+            )],
+        ),
+        (
+            "bad plugin name in plugins.filter.enabled[2]",
+            "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: NodePorts\n      - name: Foo\n",
+            vec![(9, 15, ErrorReason::Rejected, format!("{init}FilterPlugin \"Foo\" does not exist"))],
+        ),
+        (
+            "bad plugin name in multiPoint",
+            "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: NodeName\n      - name: Foo\n",
+            vec![(8, 15, ErrorReason::Rejected, format!("{init}PreFilterPlugin \"Foo\" does not exist"))],
+        ),
+        (
+            "invalid args value",
+            "profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 101\n",
+            vec![(
+                7,
+                30,
+                ErrorReason::Rejected,
+                "KubeSchedulerConfiguration: profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]".into(),
+            )],
+        ),
+        (
+            "NodeResourcesFit refusing its args when built",
+            "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n",
+            vec![(
+                8,
+                15,
+                ErrorReason::Rejected,
+                format!("{init}initializing plugin \"NodeResourcesFit\": scoringStrategy.type: Unsupported value: \"Fancy\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\""),
+            )],
+        ),
+        (
+            "wrong type",
+            "parallelism: many\n",
+            vec![(
+                3,
+                14,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: error decoding KubeSchedulerConfiguration: parallelism: invalid type: string \"many\", expected i32".into(),
+            )],
+        ),
+        (
+            "wrong type inside plugin args",
+            "profiles:\n- pluginConfig:\n  - name: DynamicResources\n    args:\n      filterTimeout: 10\n",
+            vec![(
+                7,
+                22,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: decoding .profiles[0].pluginConfig[0]: decoding args for plugin DynamicResources: json: cannot unmarshal number into Go value of type string".into(),
+            )],
+        ),
+        (
+            "an array for a struct (Go refuses it; serde_json's Value would fill the fields)",
+            "leaderElection: [true]\n",
+            vec![(
+                3,
+                17,
+                ErrorReason::Decode,
+                "KubeSchedulerConfiguration: error decoding KubeSchedulerConfiguration: leaderElection: invalid type: sequence, expected struct V1LeaderElection".into(),
+            )],
+        ),
+        (
+            "duplicate profile name",
+            "profiles:\n- schedulerName: a\n- schedulerName: a\n",
+            vec![(
+                5,
+                18,
+                ErrorReason::Rejected,
+                "KubeSchedulerConfiguration: profiles[1].schedulerName: Duplicate value: {}".into(),
+            )],
+        ),
+        (
+            "a defaulted field: the deepest node on its path",
+            "leaderElection:\n  renewDeadline: 20s\n",
+            vec![(
+                3,
+                1,
+                ErrorReason::Rejected,
+                "KubeSchedulerConfiguration: leaderElection.leaseDuration: Invalid value: \"20s\": LeaseDuration must be greater than RenewDeadline".into(),
+            )],
+        ),
+        (
+            "several errors, each at its own field",
+            "foo: 1\nprofiles:\n- schedulerName: a\n  bar: 2\n",
+            vec![
+                (3, 1, ErrorReason::Decode, "KubeSchedulerConfiguration: strict decoding error: unknown field \"foo\"".into()),
+                (
+                    6,
+                    3,
+                    ErrorReason::Decode,
+                    "KubeSchedulerConfiguration: strict decoding error: unknown field \"profiles[0].bar\"".into(),
+                ),
+            ],
+        ),
+    ];
+    for (what, body, want) in cases {
+        let e = errors(&format!("{HEAD}{body}"));
+        let got: Vec<Placed> = e.errors.iter().map(|e| (e.line, e.column, e.reason, e.to_string())).collect();
+        assert_eq!(got, want, "{what}");
+        for x in &e.errors {
+            assert_eq!(x.object.as_deref(), Some("KubeSchedulerConfiguration"), "{what}");
+        }
+    }
+    // The document line the CLI prints.
+    let e = errors(&format!("{HEAD}parallelism: 8\nfoo: 1\n"));
+    assert_eq!(
+        e.to_string(),
+        "error: f.yaml:4:1: KubeSchedulerConfiguration: strict decoding error: unknown field \"foo\""
+    );
+    assert_eq!(e.errors[0].field.as_deref(), Some("foo"));
+}
+
+/// JSON has no infinities or NaN: a document holding one is refused at it, as kubectl's
+/// YAML-to-JSON conversion refuses it.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn non_finite_numbers_are_refused() {
+    let e = errors(&format!("{NODE}---\n{}", pod("p", &format!("  priority: .inf\n{C}"))));
+    let got: Vec<(usize, usize, &str)> = e.errors.iter().map(|e| (e.line, e.column, e.message.as_str())).collect();
+    assert_eq!(got, [(16, 13, "error converting YAML to JSON: json: unsupported value: +Inf")]);
+}
+
+/// An array where an object is expected is refused, as Go's decoder refuses it (serde_json's
+/// `Value` would fill the struct's fields in order).
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn an_array_is_not_an_object() {
+    let e = errors("apiVersion: v1\nkind: Pod\nmetadata: [a, b]\nspec:\n  containers: [{name: a, image: b}]\n");
+    assert_eq!(
+        e.to_string(),
+        "error: f.yaml:3:1: Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal array into Go struct field metadata of type object"
+    );
+}

@@ -15,7 +15,7 @@
 //! laughs"), and everything else is linear in the input, which the caller caps.
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
-use serde_yaml::{Mapping, Number, Value};
+use serde_json::{Number, Value as Json};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -102,13 +102,19 @@ impl YNode {
     /// Where `path` points: the key of the last mapping entry found (or the item of the last
     /// sequence index); when the path leaves the tree, the deepest node reached.
     pub fn locate(&self, path: &[Seg]) -> Pos {
+        self.locate_at(path, false)
+    }
+
+    /// `locate`, or with `value` the value of the last mapping entry rather than its key
+    /// (when the whole path is found).
+    pub fn locate_at(&self, path: &[Seg], value: bool) -> Pos {
         let mut node = self;
         let mut at = self.pos;
-        for seg in path {
+        for (i, seg) in path.iter().enumerate() {
             match (seg, &node.val) {
                 (Seg::Key(k), Val::Map(entries)) => match entries.iter().find(|e| e.key == *k) {
                     Some(e) => {
-                        at = e.key_pos;
+                        at = if value && i + 1 == path.len() { e.value.pos } else { e.key_pos };
                         node = &e.value;
                     }
                     None => return at,
@@ -126,34 +132,58 @@ impl YNode {
         at
     }
 
-    /// The JSON-like value serde decodes from. Null mapping values are dropped (the apiserver's
-    /// JSON decoding leaves such fields unset); integral floats become integers, as they do on
-    /// the way through JSON.
-    pub fn to_value(&self) -> Value {
+    /// The JSON value serde decodes from, as kubectl's YAML-to-JSON conversion makes it. Null
+    /// mapping values are dropped (the apiserver's JSON decoding leaves such fields unset);
+    /// integral floats become integers, as they do on the way through JSON. JSON has no
+    /// infinities or NaN: the loader refuses documents holding them (`non_finite`); here they
+    /// become `null`, as serde_json prints them.
+    pub fn to_json(&self) -> Json {
         match &self.val {
-            Val::Null => Value::Null,
-            Val::Bool(b) => Value::Bool(*b),
-            Val::Int(i) => Value::Number(Number::from(*i)),
-            Val::UInt(u) => Value::Number(Number::from(*u)),
+            Val::Null => Json::Null,
+            Val::Bool(b) => Json::Bool(*b),
+            Val::Int(i) => Json::Number(Number::from(*i)),
+            Val::UInt(u) => Json::Number(Number::from(*u)),
             Val::Float(f) => {
                 if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
-                    Value::Number(Number::from(*f as i64))
+                    Json::Number(Number::from(*f as i64))
                 } else {
-                    Value::Number(Number::from(*f))
+                    Number::from_f64(*f).map_or(Json::Null, Json::Number)
                 }
             }
-            Val::Str(s) => Value::String(s.clone()),
-            Val::Seq(items) => Value::Sequence(items.iter().map(YNode::to_value).collect()),
+            Val::Str(s) => Json::String(s.clone()),
+            Val::Seq(items) => Json::Array(items.iter().map(YNode::to_json).collect()),
             Val::Map(entries) => {
-                let mut m = Mapping::with_capacity(entries.len());
+                let mut m = serde_json::Map::with_capacity(entries.len());
                 for e in entries {
                     if e.value.val != Val::Null {
-                        m.insert(Value::String(e.key.clone()), e.value.to_value());
+                        m.insert(e.key.clone(), e.value.to_json());
                     }
                 }
-                Value::Mapping(m)
+                Json::Object(m)
             }
         }
+    }
+
+    /// The first infinity or NaN of the subtree (JSON cannot hold one), with where it is.
+    pub fn non_finite(&self) -> Option<(Pos, f64)> {
+        match &self.val {
+            Val::Float(f) if !f.is_finite() => Some((self.pos, *f)),
+            Val::Seq(items) => items.iter().find_map(YNode::non_finite),
+            Val::Map(entries) => entries.iter().find_map(|e| e.value.non_finite()),
+            _ => None,
+        }
+    }
+}
+
+/// Test helper: the one document of a YAML text decoded as `T`, through the JSON value the
+/// loader decodes from (without its defaulting and validation).
+#[cfg(test)]
+pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let (docs, errs) = read_documents(text);
+    match (docs.as_slice(), errs.first()) {
+        (_, Some(e)) => Err(e.message.clone()),
+        ([doc], None) => super::json::from_value(doc.to_json()).map_err(|e| e.to_string()),
+        _ => Err(format!("{} documents, not one", docs.len())),
     }
 }
 

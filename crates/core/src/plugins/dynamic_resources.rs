@@ -618,31 +618,28 @@ mod tests {
     fn filter_post_filter_and_pre_bind() {
         let mut env = Env::new(vec![MakeNode::new("n-1").obj(), MakeNode::new("n-2").obj()], vec![]);
         let dra = &mut env.cluster.dra;
-        let y = |s: &str| -> serde_yaml::Value { serde_yaml::from_str(s).unwrap() };
         dra.classes.insert(
             "gpu".into(),
             Arc::new(
-                serde_yaml::from_value(y(
-                    "metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}",
-                ))
-                .unwrap(),
+                crate::load::yaml::from_str("metadata: {name: gpu}\nspec: {selectors: [{cel: {expression: 'device.driver == \"g\"'}}]}")
+                    .unwrap(),
             ),
         );
         dra.slices.push(Arc::new(
-            serde_yaml::from_value(y(
+            crate::load::yaml::from_str(
                 "metadata: {name: s}\nspec: {driver: g, nodeName: n-1, pool: {name: n-1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}",
-            ))
+            )
             .unwrap(),
         ));
         let claim = |name: &str, allocated_on: Option<&str>, reserved: &[&str]| -> Arc<ResourceClaim> {
-            let mut c: ResourceClaim = serde_yaml::from_value(y(&format!(
+            let mut c: ResourceClaim = crate::load::yaml::from_str(&format!(
                 "metadata: {{name: {name}, namespace: default, uid: uid-{name}}}\nspec: {{devices: {{requests: [{{name: r, exactly: {{deviceClassName: gpu, count: 1}}}}]}}}}"
-            )))
+            ))
             .unwrap();
             if let Some(n) = allocated_on {
-                c.status.allocation = Some(serde_yaml::from_value(y(&format!(
+                c.status.allocation = Some(crate::load::yaml::from_str(&format!(
                     "devices: {{results: [{{request: r, driver: g, pool: {n}, device: gpu-0}}]}}\nnodeSelector: {{nodeSelectorTerms: [{{matchFields: [{{key: metadata.name, operator: In, values: [{n}]}}]}}]}}"
-                )))
+                ))
                 .unwrap());
             }
             c.status.reserved_for = reserved

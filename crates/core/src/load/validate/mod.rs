@@ -27,10 +27,24 @@ pub(crate) enum PSeg {
 }
 
 /// A field path, rendered as Kubernetes renders it: `spec.containers[0].resources.limits[cpu]`.
+/// The empty path is the object itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct FieldPath(Vec<PSeg>);
+pub struct FieldPath(Vec<PSeg>);
 
 impl FieldPath {
+    /// The object itself (renders as the empty string).
+    pub fn root() -> FieldPath {
+        FieldPath(Vec::new())
+    }
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// `rel` taken from this path.
+    pub fn join(&self, rel: &FieldPath) -> FieldPath {
+        let mut p = self.clone();
+        p.0.extend(rel.0.iter().cloned());
+        p
+    }
     pub fn new(f: &str) -> FieldPath {
         FieldPath(vec![PSeg::Field(f.to_string())])
     }
@@ -70,7 +84,7 @@ impl FieldPath {
         s
     }
     /// The path as steps into the YAML tree.
-    pub fn segs(&self) -> Vec<Seg<'_>> {
+    pub(crate) fn segs(&self) -> Vec<Seg<'_>> {
         self.0
             .iter()
             .map(|s| match s {
@@ -78,6 +92,12 @@ impl FieldPath {
                 PSeg::Index(i) => Seg::Index(*i),
             })
             .collect()
+    }
+}
+
+impl std::fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render())
     }
 }
 
