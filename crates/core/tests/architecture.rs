@@ -858,3 +858,141 @@ fn readme_and_usage_list_every_cli_subcommand() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The plugins' extension-point table against the methods each plugin overrides.
+
+/// Per plugin (by what its `fn name` returns, `PluginName::X`), the `Plugin` methods its
+/// `impl Plugin for …` block overrides.
+fn plugin_methods(src: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let toks = tokens(src);
+    let mut out = BTreeMap::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].text != "impl" {
+            i += 1;
+            continue;
+        }
+        let Some(open) = (i..toks.len()).find(|&k| toks[k].text == "{") else {
+            break;
+        };
+        let header: Vec<&str> = toks[i..open].iter().map(|t| t.text.as_str()).collect();
+        if !header.windows(2).any(|w| w == ["Plugin", "for"]) {
+            i = open + 1;
+            continue;
+        }
+        let close = skip_group(&toks, open);
+        let (mut name, mut methods) = (None, BTreeSet::new());
+        let mut k = open + 1;
+        while k < close {
+            if toks[k].text == "fn" && k + 1 < close {
+                let m = toks[k + 1].text.clone();
+                let body = (k..close).find(|&b| toks[b].text == "{").unwrap_or(close);
+                let end = skip_group(&toks, body);
+                if m == "name" {
+                    name = (body..end)
+                        .find(|&b| toks[b].text == "PluginName" && toks[b + 1].text == "::")
+                        .map(|b| toks[b + 2].text.clone());
+                } else {
+                    methods.insert(m);
+                }
+                k = end + 1;
+            } else {
+                k += 1;
+            }
+        }
+        if let Some(n) = name {
+            out.insert(n, methods);
+        }
+        i = close + 1;
+    }
+    out
+}
+
+/// The extension points (`plugins::ep` bits) a set of overridden methods implements; the
+/// methods that only serve another point (`unreserve`, `queueing_hint`, the PreFilter
+/// extensions, score normalisation) add nothing.
+fn points_of(methods: &BTreeSet<String>) -> Result<u16, String> {
+    use schedlab_core::plugins::ep::*;
+    let mut bits = 0;
+    for m in methods {
+        bits |= match m.as_str() {
+            "pre_enqueue" => PRE_ENQUEUE,
+            "less" => QUEUE_SORT,
+            "events_to_register" => ENQUEUE_EXT,
+            "pre_filter" => PRE_FILTER,
+            "filter" => FILTER,
+            "post_filter" => POST_FILTER,
+            "pre_score" => PRE_SCORE,
+            "score" => SCORE,
+            "reserve" => RESERVE,
+            "permit" => PERMIT,
+            "pre_bind" => PRE_BIND,
+            "bind" => BIND,
+            "post_bind" => POST_BIND,
+            "unreserve"
+            | "queueing_hint"
+            | "has_pre_filter_extensions"
+            | "add_pod"
+            | "remove_pod"
+            | "has_normalize_score"
+            | "normalize_score"
+            | "as_any" => 0,
+            other => {
+                return Err(format!(
+                    "`{other}` is not a Plugin method this test knows: say which extension point it serves"
+                ))
+            }
+        };
+    }
+    Ok(bits)
+}
+
+/// The framework runs a plugin at an extension point only if the registry's table says it
+/// implements it: a missing bit silently disables the method, an extra one runs the trait's
+/// default. Every plugin's table entry must equal what its `impl Plugin` block overrides.
+#[test]
+fn extension_point_table_matches_the_methods_each_plugin_overrides() {
+    use schedlab_core::plugins::PluginName;
+    let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for code in shipping_sources(&workspace().join("crates/core/src/plugins")).values() {
+        found.extend(plugin_methods(code));
+    }
+    let mut wrong = Vec::new();
+    for p in PluginName::ALL {
+        let Some(methods) = found.get(p.as_str()) else {
+            wrong.push(format!("{}: no `impl Plugin` block whose `fn name` returns it", p.as_str()));
+            continue;
+        };
+        match points_of(methods) {
+            Ok(bits) if bits == p.extension_points() => {}
+            Ok(bits) => wrong.push(format!(
+                "{}: the table says {:#015b}, the methods ({}) implement {bits:#015b}",
+                p.as_str(),
+                p.extension_points(),
+                methods.iter().cloned().collect::<Vec<_>>().join(", ")
+            )),
+            Err(e) => wrong.push(format!("{}: {e}", p.as_str())),
+        }
+    }
+    assert!(wrong.is_empty(), "extension points out of step:\n{}", wrong.join("\n"));
+    assert_eq!(
+        found.len(),
+        PluginName::ALL.len(),
+        "a Plugin impl without a registry name: {:?}",
+        found.keys()
+    );
+}
+
+#[test]
+fn plugin_method_reader_sees_overrides_and_names() {
+    let sample = "struct A; impl Plugin for A { fn name(&self) -> PluginName { PluginName::Alpha } \
+                  fn filter(&self) -> Status { if x { y } else { z } } fn score(&self) {} }\n\
+                  impl Other for A { fn pre_bind(&self) {} }";
+    let m = plugin_methods(sample);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m["Alpha"], BTreeSet::from(["filter".to_string(), "score".to_string()]));
+    use schedlab_core::plugins::ep::{FILTER, SCORE};
+    assert_eq!(points_of(&m["Alpha"]), Ok(FILTER | SCORE));
+    assert!(points_of(&BTreeSet::from(["frobnicate".to_string()])).is_err());
+}
