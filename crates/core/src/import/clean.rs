@@ -92,88 +92,63 @@ pub(super) fn clean_meta(meta: Option<&Value>, stripped: &mut Stripped) -> Map<S
             out.insert("annotations".into(), Value::Object(kept));
         }
     }
-    if let Some(Value::Array(refs)) = m.get("ownerReferences") {
-        let refs: Vec<Value> = refs
-            .iter()
-            .filter_map(Value::as_object)
-            .map(|r| {
-                let mut o = Map::new();
-                for k in ["apiVersion", "kind", "name", "controller"] {
-                    if let Some(v) = r.get(k) {
-                        o.insert(k.into(), v.clone());
-                    }
-                }
-                Value::Object(o)
-            })
-            .collect();
-        if !refs.is_empty() {
-            out.insert("ownerReferences".into(), Value::Array(refs));
-        }
+    if let Some(refs) = m
+        .get("ownerReferences")
+        .and_then(|v| each_object(v, |r| pick(r, &["apiVersion", "kind", "name", "controller"], |_| true)))
+    {
+        out.insert("ownerReferences".into(), refs);
     }
-    for k in ["deletionTimestamp", "deletionGracePeriodSeconds"] {
-        if let Some(v) = m.get(k).filter(|v| !v.is_null()) {
-            out.insert(k.into(), v.clone());
-        }
-    }
+    out.extend(pick(m, &["deletionTimestamp", "deletionGracePeriodSeconds"], |v| !v.is_null()));
     out
 }
 
-/// `{type, status, reason, message}` of each condition (times dropped).
-fn compact_conditions(v: &Value) -> Option<Value> {
+/// The fields `keys` of `from` (in that order) whose value passes `keep`.
+fn pick(from: &Map<String, Value>, keys: &[&str], keep: impl Fn(&Value) -> bool) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|&k| from.get(k).filter(|v| keep(v)).map(|v| (k.to_string(), v.clone())))
+        .collect()
+}
+
+/// A list of objects, each reduced by `f` (non-objects dropped); `None` when nothing is left.
+fn each_object(v: &Value, f: impl Fn(&Map<String, Value>) -> Map<String, Value>) -> Option<Value> {
     let list: Vec<Value> = v
         .as_array()?
         .iter()
         .filter_map(Value::as_object)
-        .map(|c| {
-            let mut o = Map::new();
-            for k in ["type", "status", "reason", "message"] {
-                if let Some(x) = c.get(k).filter(|x| !x.is_null() && x.as_str() != Some("")) {
-                    o.insert(k.into(), x.clone());
-                }
-            }
-            Value::Object(o)
-        })
+        .map(|o| Value::Object(f(o)))
         .collect();
     (!list.is_empty()).then_some(Value::Array(list))
+}
+
+/// `{type, status, reason, message}` of each condition (times dropped).
+fn compact_conditions(v: &Value) -> Option<Value> {
+    each_object(v, |c| {
+        pick(c, &["type", "status", "reason", "message"], |x| {
+            !x.is_null() && x.as_str() != Some("")
+        })
+    })
 }
 
 /// A container's status reduced to its name, readiness, restarts and state (waiting with
 /// its reason, running, or terminated with its reason and exit code).
 fn compact_container_statuses(v: &Value) -> Option<Value> {
-    let list: Vec<Value> = v
-        .as_array()?
-        .iter()
-        .filter_map(Value::as_object)
-        .map(|c| {
-            let mut o = Map::new();
-            for k in ["name", "ready", "restartCount"] {
-                if let Some(x) = c.get(k) {
-                    o.insert(k.into(), x.clone());
+    each_object(v, |c| {
+        let mut o = pick(c, &["name", "ready", "restartCount"], |_| true);
+        if let Some(Value::Object(state)) = c.get("state") {
+            let mut s = Map::new();
+            for (which, keep) in [
+                ("waiting", &["reason", "message"][..]),
+                ("running", &[][..]),
+                ("terminated", &["reason", "exitCode", "message"][..]),
+            ] {
+                if let Some(Value::Object(inner)) = state.get(which) {
+                    s.insert(which.into(), Value::Object(pick(inner, keep, |x| !x.is_null())));
                 }
             }
-            if let Some(Value::Object(state)) = c.get("state") {
-                let mut s = Map::new();
-                for (which, keep) in [
-                    ("waiting", &["reason", "message"][..]),
-                    ("running", &[][..]),
-                    ("terminated", &["reason", "exitCode", "message"][..]),
-                ] {
-                    if let Some(Value::Object(inner)) = state.get(which) {
-                        let mut i = Map::new();
-                        for k in keep {
-                            if let Some(x) = inner.get(*k).filter(|x| !x.is_null()) {
-                                i.insert((*k).into(), x.clone());
-                            }
-                        }
-                        s.insert(which.into(), Value::Object(i));
-                    }
-                }
-                o.insert("state".into(), Value::Object(s));
-            }
-            Value::Object(o)
-        })
-        .collect();
-    (!list.is_empty()).then_some(Value::Array(list))
+            o.insert("state".into(), Value::Object(s));
+        }
+        o
+    })
 }
 
 /// The part of an object's status the scenario keeps.
@@ -182,15 +157,7 @@ pub(super) fn clean_status(kind: &str, status: Option<&Value>) -> Option<Value> 
     if STATUS_DROPPED.contains(&kind) {
         return None;
     }
-    let pick = |keys: &[&str]| -> Map<String, Value> {
-        let mut o = Map::new();
-        for k in keys {
-            if let Some(v) = s.get(*k).filter(|v| !v.is_null()) {
-                o.insert((*k).into(), v.clone());
-            }
-        }
-        o
-    };
+    let pick = |keys: &[&str]| pick(s, keys, |v| !v.is_null());
     let out = match kind {
         "Pod" => {
             let mut o = pick(&["phase", "reason", "message", "nominatedNodeName"]);
