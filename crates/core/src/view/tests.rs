@@ -1308,22 +1308,27 @@ fn explains_requested_to_capacity_ratio_through_the_shape() {
     );
 }
 
-#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
-fn controllers_option_creates_marked_pods() {
-    let text = format!(
+/// The base scenario with a ReplicaSet `web` of `replicas` 100m pods, then `more`.
+fn with_replica_set(replicas: u32, more: &str) -> String {
+    format!(
         "{SCENARIO}---
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {{name: web}}
 spec:
-  replicas: 2
+  replicas: {replicas}
   selector: {{matchLabels: {{app: web}}}}
   template:
     metadata: {{labels: {{app: web}}}}
     spec:
       containers: [{{name: c, image: x, resources: {{requests: {{cpu: 100m}}}}}}]
-"
-    );
+{more}"
+    )
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn controllers_option_creates_marked_pods() {
+    let text = with_replica_set(2, "");
     let sc = load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
     let off = Session::with_options(
         sc.clone(),
@@ -1364,33 +1369,23 @@ spec:
 /// when one made them (a timeline step's pod has none).
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn pods_created_while_running_carry_when_and_by_whom() {
-    let text = format!(
-        "{SCENARIO}---
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {{name: web}}
-spec:
-  replicas: 1
-  selector: {{matchLabels: {{app: web}}}}
-  template:
-    metadata: {{labels: {{app: web}}}}
-    spec:
-      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 100m}}}}}}]
----
+    let text = with_replica_set(
+        1,
+        "---
 apiVersion: schedlab.dev/v1alpha1
 kind: Timeline
 steps:
 - at: 2s
-  patch: {{kind: ReplicaSet, name: web}}
-  merge: {{spec: {{replicas: 2}}}}
+  patch: {kind: ReplicaSet, name: web}
+  merge: {spec: {replicas: 2}}
 - at: 3500ms
   create:
     apiVersion: v1
     kind: Pod
-    metadata: {{name: late, namespace: default}}
+    metadata: {name: late, namespace: default}
     spec:
-      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 100m}}}}}}]
-"
+      containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]
+",
     );
     let sc = load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
     let s = Session::with_options(
