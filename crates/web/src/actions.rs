@@ -42,7 +42,10 @@ fn scalar(v: &str) -> &str {
 
 /// Where the `steps:` key is: its line and what follows the colon on it.
 fn steps_key(lines: &[&str]) -> Option<(usize, String)> {
-    lines.iter().enumerate().find_map(|(i, l)| l.strip_prefix("steps:").map(|rest| (i, scalar(rest).to_string())))
+    lines
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| l.strip_prefix("steps:").map(|rest| (i, scalar(rest).to_string())))
 }
 
 /// The items of the Timeline's `steps:` list (block style; none for a flow-style list).
@@ -74,7 +77,9 @@ pub fn step_lines(timeline: &str) -> Vec<StepLine> {
                 line: i,
                 end: i + 1,
                 indent: ii,
-                at_ns: first.strip_prefix("at:").and_then(|v| schedlab_core::timeline::parse_go_duration(scalar(v)).ok()),
+                at_ns: first
+                    .strip_prefix("at:")
+                    .and_then(|v| schedlab_core::timeline::parse_go_duration(scalar(v)).ok()),
             });
             continue;
         }
@@ -123,9 +128,10 @@ pub fn insert_steps(timeline: &str, at_ns: i64, items: &str) -> Result<String, S
             out[key] = "steps:".to_string();
             None
         }
-        _ => {
-            return Err("the Timeline's steps are written as a flow list ([…]); write them one per line (“- at: …”) to add steps from the cluster view".into())
-        }
+        _ => return Err(
+            "the Timeline's steps are written as a flow list ([…]); write them one per line (“- at: …”) to add steps from the cluster view"
+                .into(),
+        ),
     };
     let indent = steps.first().map(|s| s.indent).unwrap_or(0);
     let pos = at_line.unwrap_or_else(|| {
@@ -145,7 +151,10 @@ pub fn insert_steps(timeline: &str, at_ns: i64, items: &str) -> Result<String, S
         }
     });
     let pad = " ".repeat(indent);
-    let new: Vec<String> = items.lines().map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+    let new: Vec<String> = items
+        .lines()
+        .map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") })
+        .collect();
     out.splice(pos..pos, new);
     let mut t = out.join("\n");
     t.push('\n');
@@ -354,10 +363,20 @@ impl Action {
                 } else {
                     Value::Array(keep.iter().map(|g| json!({"name": g})).collect())
                 };
-                vec![step(at, "patch", target("Pod", ns, p), Some(json!({"spec": {"schedulingGates": gates}})))]
+                vec![step(
+                    at,
+                    "patch",
+                    target("Pod", ns, p),
+                    Some(json!({"spec": {"schedulingGates": gates}})),
+                )]
             }
             Action::Scale(kind, ns, name, replicas) => {
-                vec![step(at, "patch", target(kind, ns, name), Some(json!({"spec": {"replicas": replicas}})))]
+                vec![step(
+                    at,
+                    "patch",
+                    target(kind, ns, name),
+                    Some(json!({"spec": {"replicas": replicas}})),
+                )]
             }
         };
         to_yaml(&Value::Array(items))
@@ -512,13 +531,18 @@ pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
         .flat_map(|t| t["steps"].as_array().cloned().unwrap_or_default());
     for s in steps {
         let at = s["at"].as_str().and_then(|a| schedlab_core::timeline::parse_go_duration(a).ok());
-        let (Some(at), Some(r)) = (at, s["merge"]["spec"]["replicas"].as_i64()) else { continue };
+        let (Some(at), Some(r)) = (at, s["merge"]["spec"]["replicas"].as_i64()) else {
+            continue;
+        };
         if at / 1_000_000 > at_ms {
             continue;
         }
         let t = &s["patch"];
         let ns = t["namespace"].as_str().unwrap_or("default");
-        if let Some(w) = out.iter_mut().find(|w| Some(w.kind.as_str()) == t["kind"].as_str() && Some(w.name.as_str()) == t["name"].as_str() && w.namespace == ns) {
+        if let Some(w) = out
+            .iter_mut()
+            .find(|w| Some(w.kind.as_str()) == t["kind"].as_str() && Some(w.name.as_str()) == t["name"].as_str() && w.namespace == ns)
+        {
             w.replicas = r;
         }
     }
@@ -551,13 +575,17 @@ pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Opt
             }
             // Made by a Deployment's controller (not in the file): `<deployment>-<hash>`.
             None => {
-                if let Some(d) = all.iter().find(|w| w.kind == "Deployment" && w.namespace == namespace && name.strip_prefix(&format!("{}-", w.name)).is_some()) {
+                if let Some(d) = all
+                    .iter()
+                    .find(|w| w.kind == "Deployment" && w.namespace == namespace && name.strip_prefix(&format!("{}-", w.name)).is_some())
+                {
                     (kind, name) = (d.kind.clone(), d.name.clone());
                 }
             }
         }
     }
-    all.into_iter().find(|w| w.kind == kind && w.name == name && w.namespace == namespace)
+    all.into_iter()
+        .find(|w| w.kind == kind && w.name == name && w.namespace == namespace)
 }
 
 /// One line per step for the scrubber's markers: `verb Kind/name`, in list order (from the
@@ -582,7 +610,11 @@ pub fn step_titles(timeline: &str) -> Vec<String> {
                 return format!("step {}", i + 1);
             };
             let name = obj.get("name").or_else(|| obj.get("metadata").and_then(|m| m.get("name")));
-            format!("{verb} {}/{}", obj["kind"].as_str().unwrap_or("?"), name.and_then(Value::as_str).unwrap_or("?"))
+            format!(
+                "{verb} {}/{}",
+                obj["kind"].as_str().unwrap_or("?"),
+                name.and_then(Value::as_str).unwrap_or("?")
+            )
         })
         .collect()
 }
@@ -623,9 +655,27 @@ mod tests {
             loads(&parts);
         }
         assert!(parts.timeline.starts_with(TIMELINE_HEADER), "{}", parts.timeline);
-        assert!(parts.timeline.contains("- at: 1.5s\n  create:\n    apiVersion: v1\n    kind: Node\n    metadata:\n      name: node-1-copy\n"), "{}", parts.timeline);
-        assert!(parts.timeline.contains("- at: 0s\n  patch:\n    kind: Node\n    name: node-1\n  merge:\n    spec:\n      unschedulable: true\n"), "{}", parts.timeline);
-        assert!(parts.timeline.contains("  patch:\n    kind: Pod\n    namespace: team\n    name: p\n  merge:\n    spec:\n      schedulingGates:\n      - name: b\n"), "{}", parts.timeline);
+        assert!(
+            parts
+                .timeline
+                .contains("- at: 1.5s\n  create:\n    apiVersion: v1\n    kind: Node\n    metadata:\n      name: node-1-copy\n"),
+            "{}",
+            parts.timeline
+        );
+        assert!(
+            parts
+                .timeline
+                .contains("- at: 0s\n  patch:\n    kind: Node\n    name: node-1\n  merge:\n    spec:\n      unschedulable: true\n"),
+            "{}",
+            parts.timeline
+        );
+        assert!(
+            parts.timeline.contains(
+                "  patch:\n    kind: Pod\n    namespace: team\n    name: p\n  merge:\n    spec:\n      schedulingGates:\n      - name: b\n"
+            ),
+            "{}",
+            parts.timeline
+        );
         assert!(parts.timeline.contains("      capacity:\n        cpu: '4'\n"), "{}", parts.timeline);
         assert_eq!(step_lines(&parts.timeline).len(), actions.len());
         assert_eq!(parts.doc_count(crate::scenario::Part::Timeline), actions.len());
@@ -635,14 +685,23 @@ mod tests {
         parts.timeline = apply(&parts, 60_000, &Action::Drain("node-1".into(), vec![("team".into(), "p".into())])).unwrap();
         loads(&parts);
         assert_eq!(step_titles(&parts.timeline), ["patch Node/node-1", "delete Pod/p"]);
-        assert!(parts.timeline.contains("- at: 1m0s\n  delete:\n    kind: Pod\n    namespace: team\n    name: p\n"), "{}", parts.timeline);
+        assert!(
+            parts
+                .timeline
+                .contains("- at: 1m0s\n  delete:\n    kind: Pod\n    namespace: team\n    name: p\n"),
+            "{}",
+            parts.timeline
+        );
     }
 
     #[test]
     fn steps_go_in_time_order_and_keep_the_users_text() {
         let tl = "# my plan\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n  - at: 1s   # first\n    delete: {kind: Pod, name: a}\n\n  # the big one\n  - at: 1m\n    delete: {kind: Pod, name: b}\n";
         let lines = step_lines(tl);
-        assert_eq!(lines.iter().map(|s| s.at_ns).collect::<Vec<_>>(), [Some(1_000_000_000), Some(60_000_000_000)]);
+        assert_eq!(
+            lines.iter().map(|s| s.at_ns).collect::<Vec<_>>(),
+            [Some(1_000_000_000), Some(60_000_000_000)]
+        );
         let item = "- at: 1s\n  delete:\n    kind: Pod\n    name: c\n";
         let out = insert_steps(tl, 1_000_000_000, item).unwrap();
         assert_eq!(
@@ -651,10 +710,16 @@ mod tests {
         );
         // Later than every step: at the end.
         let out = insert_steps(tl, 90_000_000_000, item).unwrap();
-        assert!(out.ends_with("name: b}\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n"), "{out}");
+        assert!(
+            out.ends_with("name: b}\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n"),
+            "{out}"
+        );
         // Earlier than every step: before the first.
         let out = insert_steps(tl, 0, item).unwrap();
-        assert!(out.contains("steps:\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n  - at: 1s   # first"), "{out}");
+        assert!(
+            out.contains("steps:\n  - at: 1s\n    delete:\n      kind: Pod\n      name: c\n  - at: 1s   # first"),
+            "{out}"
+        );
         // An empty list, a flow list.
         let out = insert_steps("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n", 0, item).unwrap();
         assert_eq!(out, format!("{TIMELINE_HEADER}{item}"));
@@ -669,7 +734,10 @@ mod tests {
     #[test]
     fn yaml_quotes_what_would_read_as_something_else() {
         let v = json!({"a": "4", "b": "true", "c": "16Gi", "d": "", "e": "x: y", "f": [], "g": {}, "h": [["x"]], "i": 1});
-        assert_eq!(to_yaml(&v), "a: '4'\nb: 'true'\nc: 16Gi\nd: ''\ne: 'x: y'\nf: []\ng: {}\nh:\n-\n  - x\ni: 1\n");
+        assert_eq!(
+            to_yaml(&v),
+            "a: '4'\nb: 'true'\nc: 16Gi\nd: ''\ne: 'x: y'\nf: []\ng: {}\nh:\n-\n  - x\ni: 1\n"
+        );
     }
 
     #[test]
@@ -683,7 +751,11 @@ mod tests {
         loads(&parts);
         assert_eq!(workloads(&parts, 1999)[0].replicas, 4);
         assert_eq!(workloads(&parts, 2000)[0].replicas, 6);
-        assert!(parts.timeline.contains("merge:\n    spec:\n      replicas: 6\n"), "{}", parts.timeline);
+        assert!(
+            parts.timeline.contains("merge:\n    spec:\n      replicas: 6\n"),
+            "{}",
+            parts.timeline
+        );
         let w = owner_workload(&parts, "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
         assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
         assert_eq!(owner_workload(&parts, "default", "agent", None, 0), None);

@@ -112,7 +112,6 @@ impl Bridge {
         }
     }
 
-
     /// The frame request in flight was answered (or refused): send the newest waiting one.
     fn frame_answered(&mut self) {
         self.frame_in_flight = false;

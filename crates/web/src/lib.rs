@@ -10,7 +10,7 @@ pub mod embed;
 pub mod fmt;
 pub mod generate;
 pub mod link;
-pub mod protocol;
+pub use schedlab_view::protocol;
 pub mod scenario;
 pub mod state;
 pub mod storage;

@@ -87,7 +87,12 @@ impl From<StoredParts> for Parts {
             config: s.config,
             timeline: s.timeline,
         };
-        if parts.timeline.trim().is_empty() && parts.other.lines().any(|l| l.trim_start().starts_with("kind:") && l.contains("Timeline")) {
+        if parts.timeline.trim().is_empty()
+            && parts
+                .other
+                .lines()
+                .any(|l| l.trim_start().starts_with("kind:") && l.contains("Timeline"))
+        {
             let moved = split(&parts.other);
             if !moved.timeline.is_empty() {
                 parts.other = moved.other;
@@ -246,7 +251,9 @@ pub fn story(parts: &Parts) -> Vec<String> {
             joining = false;
             continue;
         }
-        let item = c.split_once(". ").is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|d| d.is_ascii_digit()))
+        let item = c
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|d| d.is_ascii_digit()))
             || c.starts_with("- ")
             || c.contains(": ") && c.split(": ").next().is_some_and(|k| !k.contains(' ') && k.len() <= 12);
         match out.last_mut() {
@@ -285,8 +292,18 @@ fn part_of(kind: Option<&str>) -> Part {
         Some("Pod") | Some("PodList") => Part::Pods,
         // Workloads make pods: they sit with them.
         Some(
-            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "ReplicationController" | "DeploymentList"
-            | "ReplicaSetList" | "StatefulSetList" | "DaemonSetList" | "JobList" | "ReplicationControllerList",
+            "Deployment"
+            | "ReplicaSet"
+            | "StatefulSet"
+            | "DaemonSet"
+            | "Job"
+            | "ReplicationController"
+            | "DeploymentList"
+            | "ReplicaSetList"
+            | "StatefulSetList"
+            | "DaemonSetList"
+            | "JobList"
+            | "ReplicationControllerList",
         ) => Part::Pods,
         Some("KubeSchedulerConfiguration") => Part::Config,
         Some("Timeline") => Part::Timeline,
@@ -627,7 +644,10 @@ mod tests {
     #[test]
     fn the_leading_comment_is_the_story() {
         let parts = split("# A tour. Press space.\n# It goes on here.\n# 1. first\n# 2. second\n# intent: why\n---\napiVersion: v1\nkind: Pod\n# not this\nmetadata: {name: p}\n");
-        assert_eq!(story(&parts), ["A tour. Press space. It goes on here.", "1. first", "2. second", "intent: why"]);
+        assert_eq!(
+            story(&parts),
+            ["A tour. Press space. It goes on here.", "1. first", "2. second", "intent: why"]
+        );
         assert!(story(&split("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")).is_empty());
     }
 
@@ -642,7 +662,9 @@ mod tests {
     #[test]
     fn adding_a_file_keeps_every_document_separate() {
         let mut parts = split("apiVersion: v1\nkind: Node\nmetadata: {name: a}\n");
-        parts.add(&split("apiVersion: v1\nkind: Node\nmetadata: {name: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}"));
+        parts.add(&split(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}",
+        ));
         assert_eq!(
             parts.nodes,
             "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
@@ -720,7 +742,10 @@ mod tests {
     fn the_timeline_has_its_tab_joins_last_and_maps_lines() {
         let text = "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n- at: 1s\n  delete: {kind: Pod, name: p}\n- at: 2s\n  delete: {kind: Node, name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n";
         let parts = split(text);
-        assert!(parts.timeline.starts_with("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline"), "{parts:?}");
+        assert!(
+            parts.timeline.starts_with("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline"),
+            "{parts:?}"
+        );
         assert_eq!(parts.other, "");
         assert_eq!(parts.doc_count(Part::Timeline), 2, "the Timeline tab counts steps");
         let (joined, map) = join(&parts);
@@ -744,7 +769,10 @@ mod tests {
         let json = r#"{"parts":{"nodes":"","pods":"","other":"apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n","config":""},"seed":1}"#;
         let saved: Saved = serde_json::from_str(json).unwrap();
         assert_eq!(saved.parts.other, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n");
-        assert_eq!(saved.parts.timeline, "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n");
+        assert_eq!(
+            saved.parts.timeline,
+            "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n"
+        );
         let back: Saved = serde_json::from_str(&serde_json::to_string(&saved).unwrap()).unwrap();
         assert_eq!(back, saved);
         let plain: Saved = serde_json::from_str(r#"{"parts":{"nodes":"n","pods":"p","other":"","config":""},"seed":2}"#).unwrap();

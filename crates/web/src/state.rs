@@ -409,7 +409,6 @@ impl AppState {
         self.set_menu.set((!same).then_some(Menu { target, x, y }));
     }
 
-
     /// Shows a transient message (never inside an embed: the host page did not ask for it).
     pub fn flash(&self, msg: impl Into<String>) {
         if self.embed {

@@ -54,7 +54,9 @@ pub enum SaveOutcome {
 pub fn save(saved: &Saved, force: bool) -> SaveOutcome {
     let Some(s) = storage() else { return SaveOutcome::Failed };
     let seen = SEEN_REV.with(|r| r.borrow().clone());
-    let Ok(text) = serde_json::to_string(saved) else { return SaveOutcome::Failed };
+    let Ok(text) = serde_json::to_string(saved) else {
+        return SaveOutcome::Failed;
+    };
     // Another tab wrote since: a conflict, unless it wrote exactly this scenario.
     if !force && current_rev() != seen && s.get_item(KEY).ok().flatten().as_deref() != Some(text.as_str()) {
         return SaveOutcome::Conflict;
@@ -131,7 +133,9 @@ pub fn query_param(name: &str) -> Option<String> {
 /// Drops the query (`?preset=…`) from the address without a reload or a history entry, so that
 /// reloading shows the user's edits rather than the preset again.
 pub fn clear_query() {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
     replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.hash().unwrap_or_default()));
 }
 
@@ -143,7 +147,9 @@ pub fn embed_mode() -> bool {
 /// This page's address for a link state: the full playground (`embed` None: no query) or the
 /// embedded one (`?embed…`, the given query without its `?`).
 pub fn share_url(state: &crate::link::LinkState, embed: Option<&str>) -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
     let query = match embed {
         Some("") => "?embed".to_string(),
         Some(q) => format!("?{q}"),
@@ -174,7 +180,9 @@ pub fn own_address_payload() -> Option<String> {
 }
 
 pub fn set_own_address_payload(payload: Option<&str>) {
-    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else { return };
+    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
+        return;
+    };
     let _ = match payload {
         Some(p) => s.set_item(ADDRESS_KEY, p),
         None => s.remove_item(ADDRESS_KEY),
@@ -196,8 +204,14 @@ pub fn replace_url(url: &str) {
 /// Replaces the URL's hash without adding a history entry.
 pub fn set_hash(hash: &str) {
     if hash.is_empty() {
-        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
-        replace_url(&format!("{}{}", loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default()));
+        let Some(loc) = web_sys::window().map(|w| w.location()) else {
+            return;
+        };
+        replace_url(&format!(
+            "{}{}",
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        ));
     } else {
         replace_url(hash);
     }

@@ -77,15 +77,7 @@ impl WorkerState {
         }
     }
 
-    fn load(
-        &mut self,
-        id: u64,
-        text: &str,
-        seed: u64,
-        controllers: bool,
-        post: &mut dyn FnMut(Response),
-        now: &dyn Fn() -> f64,
-    ) {
+    fn load(&mut self, id: u64, text: &str, seed: u64, controllers: bool, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         let t0 = now();
         match schedlab_core::load_str(text, "scenario.yaml") {
             Err(errs) => post(Response::Invalid {

@@ -9,8 +9,8 @@
 mod core;
 mod meta;
 mod other;
-mod workloads;
 pub mod resource;
+mod workloads;
 
 pub use self::core::*;
 pub use self::meta::*;

@@ -27,7 +27,13 @@ fn run(objects: &str) -> (Engine, Vec<String>) {
     let mut sc = load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
     let mut c = Controllers::new(1);
     c.reconcile(&mut sc);
-    let mut e = Engine::new(sc, EngineOptions { seed: 1, ..Default::default() });
+    let mut e = Engine::new(
+        sc,
+        EngineOptions {
+            seed: 1,
+            ..Default::default()
+        },
+    );
     e.enable_controllers(c);
     e.run();
     let lines = e
@@ -43,7 +49,11 @@ fn run(objects: &str) -> (Engine, Vec<String>) {
                 by,
                 skipped: None,
                 ..
-            } => Some(format!("{at_ms} {action} {} {}", object.as_deref().unwrap_or(""), by.as_deref().unwrap_or(""))),
+            } => Some(format!(
+                "{at_ms} {action} {} {}",
+                object.as_deref().unwrap_or(""),
+                by.as_deref().unwrap_or("")
+            )),
             _ => None,
         })
         .collect();
@@ -121,7 +131,10 @@ spec:
         let objects = format!("{workload}---\n{}{}", owned(kind, name, pod, ""), DELETE_AT_10S.replace("POD", pod));
         let (e, lines) = run(&objects);
         assert_eq!(lines.len(), 1, "{kind}: {lines:?}");
-        assert!(lines[0].starts_with("10000 create Pod/default/") && lines[0].ends_with(by), "{kind}: {lines:?}");
+        assert!(
+            lines[0].starts_with("10000 create Pod/default/") && lines[0].ends_with(by),
+            "{kind}: {lines:?}"
+        );
         if kind == "StatefulSet" {
             // The same name again, a new pod.
             assert_eq!(lines[0], "10000 create Pod/default/db-0 StatefulSet/db");
@@ -134,8 +147,7 @@ spec:
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn daemon_set_follows_nodes() {
-    let (e, lines) = run(
-        "apiVersion: apps/v1
+    let (e, lines) = run("apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: agent}
 spec:
@@ -149,8 +161,7 @@ steps:
   create: {apiVersion: v1, kind: Node, metadata: {name: node-c}, status: {capacity: {cpu: '4', memory: 8Gi, pods: '20'}}}
 - at: 20s
   delete: {kind: Node, name: node-a}
-",
-    );
+");
     // A pod for the new node; nothing replaces the one deleted with its node.
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("10000 create Pod/default/agent-") && lines[0].ends_with("DaemonSet/agent"));
@@ -166,8 +177,7 @@ steps:
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn job_runs_its_completions_one_after_another() {
-    let (e, lines) = run(
-        "apiVersion: batch/v1
+    let (e, lines) = run("apiVersion: batch/v1
 kind: Job
 metadata: {name: batch}
 spec:
@@ -176,8 +186,7 @@ spec:
   template:
     metadata: {annotations: {schedlab.dev/duration: 20s}}
     spec: {restartPolicy: Never, containers: [{name: c, image: x}]}
-",
-    );
+");
     let at: Vec<&str> = lines.iter().map(|l| l.split(' ').next().unwrap_or("")).collect();
     assert_eq!(at, vec!["20000", "40000"], "{lines:?}");
     assert!(lines.iter().all(|l| l.starts_with("20000 create") || l.starts_with("40000 create")));
@@ -186,8 +195,7 @@ spec:
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn deployment_scaled_by_a_patch() {
-    let (e, lines) = run(
-        "apiVersion: apps/v1
+    let (e, lines) = run("apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
@@ -204,8 +212,7 @@ steps:
 - at: 20s
   patch: {kind: Deployment, name: web}
   merge: {spec: {replicas: 1}}
-",
-    );
+");
     let kinds: Vec<(&str, &str)> = lines
         .iter()
         .map(|l| {
@@ -213,7 +220,11 @@ steps:
             (w.next().unwrap_or(""), w.next().unwrap_or(""))
         })
         .collect();
-    assert_eq!(kinds, vec![("10000", "create"), ("10000", "create"), ("20000", "delete"), ("20000", "delete")], "{lines:?}");
+    assert_eq!(
+        kinds,
+        vec![("10000", "create"), ("10000", "create"), ("20000", "delete"), ("20000", "delete")],
+        "{lines:?}"
+    );
     // Three pods on two nodes: the two sharing a node go first (upstream's ranking), the
     // newer of them first.
     let deleted: Vec<usize> = lines[2..]
@@ -253,8 +264,14 @@ steps:
 "
     );
     let err = load_str(&text, "t.yaml").expect_err("invalid").to_string();
-    assert!(err.contains("spec.replicas: Invalid value: -2: must be greater than or equal to 0"), "{err}");
-    assert!(err.contains("cannot patch Deployment \"default/api\": neither the file nor an earlier step creates it"), "{err}");
+    assert!(
+        err.contains("spec.replicas: Invalid value: -2: must be greater than or equal to 0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cannot patch Deployment \"default/api\": neither the file nor an earlier step creates it"),
+        "{err}"
+    );
     assert!(err.contains("delete takes a Pod or a Node"), "{err}");
 }
 
@@ -262,16 +279,14 @@ steps:
 /// pods before scheduling starts (no `change` events).
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn untimed_runs_do_not_react() {
-    let (e, lines) = run(
-        "apiVersion: apps/v1
+    let (e, lines) = run("apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: web}
 spec:
   replicas: 2
   selector: {matchLabels: {app: web}}
   template: {metadata: {labels: {app: web}}, spec: SPEC}
-",
-    );
+");
     assert!(lines.is_empty());
     assert!(!e.timed);
 }

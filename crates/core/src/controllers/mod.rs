@@ -12,9 +12,9 @@
 //! missing ones; it can be called again whenever pods finish or are deleted (a later timeline),
 //! and then only makes up the difference.
 
-mod pods;
 #[cfg(test)]
 mod live_tests;
+mod pods;
 #[cfg(test)]
 mod tests;
 
@@ -174,7 +174,9 @@ impl Reconciler<'_> {
             }
             let mut statuses = Vec::new();
             for entry in &p.spec.resource_claims {
-                let Some(tname) = &entry.resource_claim_template_name else { continue };
+                let Some(tname) = &entry.resource_claim_template_name else {
+                    continue;
+                };
                 let Some(t) = dra.templates.get(&format!("{ns}/{tname}")).cloned() else {
                     self.report.failed.push(format!(
                         "ResourceClaim for pod {ns}/{}: resourceclaimtemplate.resource.k8s.io {tname:?} not found",
@@ -185,7 +187,10 @@ impl Reconciler<'_> {
                 let claim = crate::load::template_claim(p, &ns, &entry.name, &t);
                 let key = crate::dra::claim_key(&claim);
                 if dra.claims.contains_key(&key) {
-                    self.report.failed.push(format!("ResourceClaim {key} for pod {ns}/{}: a claim of that name exists", p.metadata.name));
+                    self.report.failed.push(format!(
+                        "ResourceClaim {key} for pod {ns}/{}: a claim of that name exists",
+                        p.metadata.name
+                    ));
                     continue;
                 }
                 statuses.push(serde_json::json!({"name": entry.name, "resourceClaimName": claim.metadata.name}));

@@ -584,10 +584,20 @@ fn created_pods_get_their_template_claims() {
     let pods: Vec<String> = created(&sc).iter().map(|p| p.metadata.name.clone()).collect();
     assert_eq!(pods.len(), 2);
     for p in &pods {
-        let c = sc.cluster.dra.claims.get(&format!("default/{p}-gpu")).unwrap_or_else(|| panic!("{p}: {:?}", sc.cluster.dra.claims.keys()));
+        let c = sc
+            .cluster
+            .dra
+            .claims
+            .get(&format!("default/{p}-gpu"))
+            .unwrap_or_else(|| panic!("{p}: {:?}", sc.cluster.dra.claims.keys()));
         assert_eq!(c.metadata.owner_references[0].name, *p);
         assert_eq!(c.metadata.owner_references[0].kind, "Pod");
     }
     // The missing template is reported, once per pod.
-    assert_eq!(report.failed.iter().filter(|f| f.contains("\"nope\" not found")).count(), 2, "{:?}", report.failed);
+    assert_eq!(
+        report.failed.iter().filter(|f| f.contains("\"nope\" not found")).count(),
+        2,
+        "{:?}",
+        report.failed
+    );
 }

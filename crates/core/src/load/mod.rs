@@ -13,8 +13,8 @@ pub(crate) mod yaml;
 #[cfg(test)]
 mod tests;
 
-pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
 pub(crate) use dra::template_claim;
+pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
 
 use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;

@@ -22,8 +22,8 @@ use crate::config::DefaultPreemptionArgs;
 use crate::engine::fit_error_message;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{
-    Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, Plugin, PodInfo, PostFilterResult,
-    PickRule, PreemptionCandidate, PreemptionDetail, Status,
+    Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo, PostFilterResult,
+    PreemptionCandidate, PreemptionDetail, Status,
 };
 use crate::labels::Selector;
 use crate::plugins::PluginName;
@@ -813,7 +813,10 @@ mod tests {
             assert_eq!(by, rule, "{name}");
         }
         assert_eq!(pick_one_candidate(&[]), None);
-        assert_eq!(pick_one_candidate_by(&[cand("a", &[(1, 1)], 0)]), Some((0, PickRule::OnlyCandidate)));
+        assert_eq!(
+            pick_one_candidate_by(&[cand("a", &[(1, 1)], 0)]),
+            Some((0, PickRule::OnlyCandidate))
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -314,7 +314,10 @@ mod tests {
             (json!({"spec": {"replicas": 5}}), Ok(5)),
             (json!({"spec": {"replicas": 0}}), Ok(0)),
             (json!({"spec": {"replicas": null}}), Ok(1)),
-            (json!({"spec": {"replicas": -1}}), Err("spec.replicas: Invalid value: -1: must be greater than or equal to 0")),
+            (
+                json!({"spec": {"replicas": -1}}),
+                Err("spec.replicas: Invalid value: -1: must be greater than or equal to 0"),
+            ),
             (
                 json!({"spec": {"paused": true}}),
                 Err("field spec.paused may not be patched (a Deployment patch may change spec.replicas)"),

@@ -394,7 +394,9 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
                 format!("{path}.{verb}.kind"),
                 ErrorReason::Invalid,
                 if verb == "patch" {
-                    format!("Unsupported value: {k:?}: patch takes a Pod, a Node, or a Deployment, ReplicaSet or StatefulSet (spec.replicas)")
+                    format!(
+                        "Unsupported value: {k:?}: patch takes a Pod, a Node, or a Deployment, ReplicaSet or StatefulSet (spec.replicas)"
+                    )
                 } else {
                     format!("Unsupported value: {k:?}: {verb} takes a Pod or a Node")
                 },

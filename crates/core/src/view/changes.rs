@@ -308,7 +308,11 @@ pub(super) fn view(events: &[TraceEvent], pods: &[String], changes: &Changes, at
             let why = match decided {
                 Some(h) if h.unhinted => format!("{} registered {event} without a hint, so it is retried", h.plugin.as_str()),
                 Some(h) if h.hint == crate::framework::events::QueueingHint::Queue => {
-                    let may = if h.plugin.as_str() == "NodeResourcesFit" { "fit" } else { "schedule" };
+                    let may = if h.plugin.as_str() == "NodeResourcesFit" {
+                        "fit"
+                    } else {
+                        "schedule"
+                    };
                     format!("{}'s hint says it may {may} now", h.plugin.as_str())
                 }
                 Some(h) => format!("{}'s hint says this does not help it", h.plugin.as_str()),

@@ -195,11 +195,17 @@ fn a_preemption_says_which_rule_chose_the_node_and_the_retry_why_it_did_not_wait
     let urgent = pod(&s, "urgent");
     let pf = stop_of(&s, urgent, Stage::PostFilter);
     let post = s.frame(pf, false).cycle_view.unwrap().post_filter.unwrap();
-    assert_eq!(post.decided_by.as_deref(), Some(crate::framework::PickRule::OnlyCandidate.sentence()));
+    assert_eq!(
+        post.decided_by.as_deref(),
+        Some(crate::framework::PickRule::OnlyCandidate.sentence())
+    );
     // The first attempt came from activeQ; the retry after the eviction is popped from backoffQ
     // (activeQ is empty) with its whole 1 s backoff left, as the logical clock has not moved.
     let sum = s.summary();
-    let tries: Vec<u32> = (0..sum.cycle_pod.len()).filter(|&c| sum.cycle_pod[c] == urgent).map(|c| sum.cycle_first_stop[c]).collect();
+    let tries: Vec<u32> = (0..sum.cycle_pod.len())
+        .filter(|&c| sum.cycle_pod[c] == urgent)
+        .map(|c| sum.cycle_first_stop[c])
+        .collect();
     assert_eq!(tries.len(), 2, "{tries:?}");
     assert_eq!(s.frame(tries[0], false).cycle_view.unwrap().backoff_left_ms, None);
     assert_eq!(s.frame(tries[1], false).cycle_view.unwrap().backoff_left_ms, Some(1000));
@@ -311,7 +317,7 @@ fn frames_round_trip_through_json() {
 
 #[test]
 fn amounts_read_like_kubectl() {
-    use super::explain::format_amount;
+    use schedlab_view::view::format_amount;
     assert_eq!(format_amount("cpu", 500), "500m");
     assert_eq!(format_amount("cpu", 2000), "2");
     assert_eq!(format_amount("cpu", 2500), "2.5");
@@ -1430,12 +1436,20 @@ fn timeline_sessions_replay_every_stop() {
 /// system).
 fn timeline_session(file: &str) -> Session {
     let text = match file {
-        "timeline-backoff-vs-active.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-backoff-vs-active.yaml"),
+        "timeline-backoff-vs-active.yaml" => {
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-backoff-vs-active.yaml")
+        }
         "timeline-cordon-uncordon.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-cordon-uncordon.yaml"),
         "timeline-gate-removed.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-gate-removed.yaml"),
-        "timeline-labels-patched-affinity.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-labels-patched-affinity.yaml"),
-        "timeline-node-added-pending-pods.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-added-pending-pods.yaml"),
-        "timeline-node-deleted-with-pods.yaml" => include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-deleted-with-pods.yaml"),
+        "timeline-labels-patched-affinity.yaml" => {
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-labels-patched-affinity.yaml")
+        }
+        "timeline-node-added-pending-pods.yaml" => {
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-added-pending-pods.yaml")
+        }
+        "timeline-node-deleted-with-pods.yaml" => {
+            include_str!("../../../../tests/conformance/timeline/scenarios/timeline-node-deleted-with-pods.yaml")
+        }
         other => panic!("{other} is not embedded"),
     };
     Session::new(load_str(text, file).expect("loads"), 1)
@@ -1443,7 +1457,9 @@ fn timeline_session(file: &str) -> Session {
 
 /// The `Change` stops' frames, in order.
 fn change_frames(s: &mut Session) -> Vec<Frame> {
-    let stops: Vec<u32> = (0..s.stops().len() as u32).filter(|&i| s.stops()[i as usize].stage == Stage::Change).collect();
+    let stops: Vec<u32> = (0..s.stops().len() as u32)
+        .filter(|&i| s.stops()[i as usize].stage == Stage::Change)
+        .collect();
     stops.into_iter().map(|i| s.frame(i, false)).collect()
 }
 
@@ -1462,8 +1478,14 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
     assert!(frames[0].nodes[d].absent);
     assert!(!frames[1].nodes[d].absent);
     let sentences: Vec<&str> = frames[0].changes[0].moves.iter().map(|m| m.sentence.as_str()).collect();
-    assert_eq!(sentences[0], "pool-a-3 was added: ml-trainer — NodeResourcesFit's hint says this does not help it (stays in the unschedulable pool)");
-    assert_eq!(sentences[1], "pool-a-3 was added: web-0 — NodeResourcesFit's hint says it may fit now → activeQ");
+    assert_eq!(
+        sentences[0],
+        "pool-a-3 was added: ml-trainer — NodeResourcesFit's hint says this does not help it (stays in the unschedulable pool)"
+    );
+    assert_eq!(
+        sentences[1],
+        "pool-a-3 was added: web-0 — NodeResourcesFit's hint says it may fit now → activeQ"
+    );
     assert_eq!(frames[0].changes[0].moves[1].hint.as_deref(), Some("Queue"));
 
     // A node deleted: absent, its pods gone (not counted as evicted).
@@ -1503,9 +1525,15 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
     let mut s = timeline_session("timeline-labels-patched-affinity.yaml");
     let n3 = node(&s, "node-3") as usize;
     let frames = change_frames(&mut s);
-    let f = frames.iter().find(|f| f.changes[0].sentence == "node-3 got label workload=analytics").expect("label patch");
+    let f = frames
+        .iter()
+        .find(|f| f.changes[0].sentence == "node-3 got label workload=analytics")
+        .expect("label patch");
     assert!(f.nodes[n3].labels.contains(&("workload".to_string(), "analytics".to_string())));
-    let f = frames.iter().find(|f| f.changes[0].sentence == "node-3 lost label workload").expect("label removal");
+    let f = frames
+        .iter()
+        .find(|f| f.changes[0].sentence == "node-3 lost label workload")
+        .expect("label removal");
     assert!(!f.nodes[n3].labels.iter().any(|(k, _)| k == "workload"));
 
     // A lifted gate.

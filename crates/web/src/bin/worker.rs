@@ -28,7 +28,9 @@ fn main() {
     let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         // Requests come as UTF-8 JSON in a transferred buffer (see the page's bridge).
-        let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else { return };
+        let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
+            return;
+        };
         let bytes = arr.to_vec();
         let mut post = post.clone();
         match serde_json::from_slice::<Request>(&bytes) {

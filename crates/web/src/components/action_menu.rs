@@ -41,7 +41,11 @@ pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action)
                 s.parts.timeline = text;
                 s.preset = None;
             });
-            st.flash(format!("At t = {}: {} — a step in the Timeline tab", fmt::clock(at_ms), action.describe()));
+            st.flash(format!(
+                "At t = {}: {} — a step in the Timeline tab",
+                fmt::clock(at_ms),
+                action.describe()
+            ));
         }
     }
 }
@@ -89,7 +93,10 @@ fn NodeActions(node: u32) -> impl IntoView {
     let ed: EditorHandle = expect_context();
     let bridge: BridgeHandle = expect_context();
     let name = st.node_name(node);
-    let live = st.frame.with_untracked(|f| f.as_ref().and_then(|f| f.nodes.get(node as usize).cloned())).unwrap_or_default();
+    let live = st
+        .frame
+        .with_untracked(|f| f.as_ref().and_then(|f| f.nodes.get(node as usize).cloned()))
+        .unwrap_or_default();
     let do_ = move |a: Action| act(st, ed, bridge, a);
     let (taint_text, set_taint_text) = signal(String::new());
     let (label_text, set_label_text) = signal(String::new());
@@ -101,7 +108,9 @@ fn NodeActions(node: u32) -> impl IntoView {
     let drain = move |_| {
         // The pods on the node now, but those a DaemonSet controls (kubectl drain leaves them).
         let pods: Vec<(String, String)> = st.frame.with_untracked(|f| {
-            let Some(l) = f.as_ref().and_then(|f| f.nodes.get(node as usize)) else { return Vec::new() };
+            let Some(l) = f.as_ref().and_then(|f| f.nodes.get(node as usize)) else {
+                return Vec::new();
+            };
             st.summary.with_untracked(|s| {
                 let Some(s) = s else { return Vec::new() };
                 st.saved.with_untracked(|saved| {
@@ -118,7 +127,11 @@ fn NodeActions(node: u32) -> impl IntoView {
     };
     let n3 = name.clone();
     let copy = move |_| {
-        let taken: Vec<String> = st.summary.with_untracked(|s| s.as_ref().map(|s| s.model.nodes.iter().map(|n| n.name.clone()).collect()).unwrap_or_default());
+        let taken: Vec<String> = st.summary.with_untracked(|s| {
+            s.as_ref()
+                .map(|s| s.model.nodes.iter().map(|n| n.name.clone()).collect())
+                .unwrap_or_default()
+        });
         match st.saved.with_untracked(|s| actions::copy_node(&s.parts, &n3, &taken)) {
             Some(obj) => do_(Action::Create(obj)),
             None => st.flash(format!("The text of node {n3} was not found in the scenario")),
@@ -136,7 +149,9 @@ fn NodeActions(node: u32) -> impl IntoView {
                 all.push(t);
                 do_(Action::SetTaints(n4.clone(), all));
             }
-            None => set_problem.set(Some("A taint is key=value:Effect (NoSchedule, PreferNoSchedule or NoExecute)".into())),
+            None => set_problem.set(Some(
+                "A taint is key=value:Effect (NoSchedule, PreferNoSchedule or NoExecute)".into(),
+            )),
         }
     };
     let n5 = name.clone();
@@ -208,18 +223,26 @@ fn PodActions(pod: u32) -> impl IntoView {
     let ed: EditorHandle = expect_context();
     let bridge: BridgeHandle = expect_context();
     let do_ = move |a: Action| act(st, ed, bridge, a);
-    let Some(model) = st.summary.with_untracked(|s| s.as_ref().and_then(|s| s.model.pods.get(pod as usize).cloned())) else {
+    let Some(model) = st
+        .summary
+        .with_untracked(|s| s.as_ref().and_then(|s| s.model.pods.get(pod as usize).cloned()))
+    else {
         return view! { <div class="menu-title">"Unknown pod"</div> }.into_any();
     };
     let (gated, present) = st.frame.with_untracked(|f| {
         let Some(f) = f else { return (false, false) };
         let q = &f.queue;
         let gated = q.gated.iter().any(|i| i.pod == pod);
-        let queued = q.in_flight == Some(pod) || [&q.active, &q.backoff, &q.unschedulable, &q.gated].iter().any(|l| l.iter().any(|i| i.pod == pod));
+        let queued = q.in_flight == Some(pod)
+            || [&q.active, &q.backoff, &q.unschedulable, &q.gated]
+                .iter()
+                .any(|l| l.iter().any(|i| i.pod == pod));
         (gated, queued || f.nodes.iter().any(|n| n.pods.contains(&pod)))
     });
     let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
-    let owner = st.saved.with_untracked(|s| actions::owner_workload(&s.parts, &model.namespace, &model.name, model.created_by.as_deref(), at_ms));
+    let owner = st
+        .saved
+        .with_untracked(|s| actions::owner_workload(&s.parts, &model.namespace, &model.name, model.created_by.as_deref(), at_ms));
     let (ns, name) = (model.namespace.clone(), model.name.clone());
     let (ns2, name2) = (ns.clone(), name.clone());
     let gates = model.gates.clone();

@@ -2,17 +2,17 @@
 //! (worker requests, autosave, theme, keyboard, playback clock), and the layout.
 
 use crate::bridge::{self, BridgeHandle};
-use crate::components::{
-    action_menu::ActionMenu,
-    cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, generate_dialog::GenerateDialog,
-    help::HelpDialog, notices::Notices, splitter::Splitter, queue::QueuePanel, topbar::TopBar, transport::Transport,
-};
 use crate::components::embed_shell::EmbedShell;
+use crate::components::{
+    action_menu::ActionMenu, cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel,
+    generate_dialog::GenerateDialog, help::HelpDialog, notices::Notices, queue::QueuePanel, splitter::Splitter, topbar::TopBar,
+    transport::Transport,
+};
 use crate::editor_js::TabbedEditor;
+use crate::embed::{self, EmbedOptions};
 use crate::link;
 use crate::scenario::{self, Part, Saved};
 use crate::state::{speed_ms, AppState, LowerTab, Theme};
-use crate::embed::{self, EmbedOptions};
 use crate::storage;
 use leptos::ev;
 use leptos::prelude::*;
@@ -52,7 +52,9 @@ pub fn App() -> impl IntoView {
     let embed = storage::embed_mode();
     // `?preset=<id>` opens a preset (a docs page can link straight to one); an embedded page
     // never reads or writes the visitor's autosaved scenario.
-    let asked = storage::query_param("preset").and_then(|id| scenario::preset(&id)).map(Saved::from_preset);
+    let asked = storage::query_param("preset")
+        .and_then(|id| scenario::preset(&id))
+        .map(Saved::from_preset);
     let autosaved = if embed { None } else { storage::load_saved() };
     let mine = if embed { None } else { storage::load_mine() };
     // Embedded: the author's options from the address (`crate::embed`).
@@ -88,7 +90,9 @@ pub fn App() -> impl IntoView {
     // link's scenario is read, so the visitor's own scenario does not flash by first.
     let (link_pending, set_link_pending) = signal(false);
     match link::parse(&storage::hash()) {
-        Err(e) => st.set_notice.set(Some(format!("This link could not be read: {e}. {}", own_words(embed)))),
+        Err(e) => st
+            .set_notice
+            .set(Some(format!("This link could not be read: {e}. {}", own_words(embed)))),
         Ok(None) => {}
         Ok(Some(ls)) => {
             if let Some(tab) = ls.tab.as_deref().and_then(Part::from_id) {
@@ -124,7 +128,9 @@ pub fn App() -> impl IntoView {
                                 }
                             }
                         }
-                        Err(why) => st.set_notice.set(Some(format!("This link could not be read: {why}. {}", own_words(embed)))),
+                        Err(why) => st
+                            .set_notice
+                            .set(Some(format!("This link could not be read: {why}. {}", own_words(embed)))),
                     }
                     set_link_pending.set(false);
                 });
@@ -179,9 +185,7 @@ pub fn App() -> impl IntoView {
         }
     };
     let save_conflicting = move || {
-        if !st.conflict.get_untracked()
-            && st.saved.with_untracked(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict
-        {
+        if !st.conflict.get_untracked() && st.saved.with_untracked(|s| storage::save(s, false)) == storage::SaveOutcome::Conflict {
             st.set_conflict.set(true);
         }
     };

@@ -36,10 +36,17 @@ pub fn ChangeStory() -> impl IntoView {
 #[component]
 fn Change(change: ChangeView) -> impl IntoView {
     let cause = match change.cause.as_str() {
-        "step" => change.step.map(|s| format!("timeline step {}", s + 1)).unwrap_or_else(|| "timeline step".into()),
+        "step" => change
+            .step
+            .map(|s| format!("timeline step {}", s + 1))
+            .unwrap_or_else(|| "timeline step".into()),
         "finish" => "a pod finished".into(),
         "flush" => "5-minute flush".into(),
-        "controller" => change.by.clone().map(|b| format!("controller {b}")).unwrap_or_else(|| "controller".into()),
+        "controller" => change
+            .by
+            .clone()
+            .map(|b| format!("controller {b}"))
+            .unwrap_or_else(|| "controller".into()),
         other => other.to_string(),
     };
     let prefix = format!("{}: ", change.sentence);

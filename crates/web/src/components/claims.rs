@@ -52,7 +52,9 @@ pub fn Claims() -> impl IntoView {
                             .and_then(|m| m.owner)
                             .and_then(|p| s.model.pods.get(p as usize))
                             .map(|p| p.name.clone()),
-                        devices: l.map(|l| l.devices.iter().map(|d| (d.clone(), where_is(d))).collect()).unwrap_or_default(),
+                        devices: l
+                            .map(|l| l.devices.iter().map(|d| (d.clone(), where_is(d))).collect())
+                            .unwrap_or_default(),
                         reserved_for: l.map(|l| l.reserved_for.clone()).unwrap_or_default(),
                         key,
                     }

@@ -2,7 +2,8 @@
 //! preemption, the FailedScheduling message) or the profiles.
 
 use crate::components::{
-    claims::Claims, events::Events, filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles, score_table::ScoreTable,
+    claims::Claims, events::Events, filter_matrix::FilterMatrix, pipeline::Pipeline, preemption::Preemption, profiles::Profiles,
+    score_table::ScoreTable,
 };
 use crate::fmt;
 use crate::state::{use_app, LowerTab};

@@ -74,7 +74,10 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
     };
     let src = move || {
         let p = payload.get()?;
-        let link = crate::link::LinkState { payload: Some(p), ..Default::default() };
+        let link = crate::link::LinkState {
+            payload: Some(p),
+            ..Default::default()
+        };
         Some(with_query(&storage::share_url(&link, None), &effective().to_query()))
     };
     let code = move || src().map(|s| snippet(&s, width.get(), height.get())).unwrap_or_default();

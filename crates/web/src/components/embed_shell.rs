@@ -4,8 +4,14 @@
 //! fit (nothing scrolls sideways). No toasts, no dialogs, no editor, no autosave.
 
 use crate::components::{
-    cluster::ClusterView, cycle::CycleBody, embed_summary::{EmbedSummary, QueueStrip}, events::Events, explain_panel::ExplainPanel,
-    pipeline::Pipeline, queue::QueuePanel, transport::Transport,
+    cluster::ClusterView,
+    cycle::CycleBody,
+    embed_summary::{EmbedSummary, QueueStrip},
+    events::Events,
+    explain_panel::ExplainPanel,
+    pipeline::Pipeline,
+    queue::QueuePanel,
+    transport::Transport,
 };
 use crate::embed::{EmbedOptions, Panels};
 use crate::state::use_app;
@@ -77,7 +83,12 @@ pub fn EmbedShell(opts: EmbedOptions) -> impl IntoView {
             set_size.set(s);
         }
     });
-    let Panels { cluster, queue, cycle, events } = opts.panels;
+    let Panels {
+        cluster,
+        queue,
+        cycle,
+        events,
+    } = opts.panels;
     let (lower_events, set_lower_events) = signal(events && !cycle);
     let panels_attr = opts.panels.list().replace(',', " ");
     let full = move || size.get() == Size::Full;
@@ -184,9 +195,15 @@ fn EmbedBar() -> impl IntoView {
     };
     let title = move || {
         st.frame.with(|f| {
-            let Some(f) = f.as_ref() else { return ("".to_string(), "Loading…".to_string(), String::new()) };
+            let Some(f) = f.as_ref() else {
+                return ("".to_string(), "Loading…".to_string(), String::new());
+            };
             match &f.cycle_view {
-                Some(cv) => (format!("cycle {} · ", cv.cycle), st.pod_name(cv.pod), format!(" · {}", f.stage.label())),
+                Some(cv) => (
+                    format!("cycle {} · ", cv.cycle),
+                    st.pod_name(cv.pod),
+                    format!(" · {}", f.stage.label()),
+                ),
                 None => (String::new(), String::new(), f.stage.label().to_string()),
             }
         })

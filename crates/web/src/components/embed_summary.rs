@@ -40,7 +40,12 @@ fn cycle_parts(st: &AppState, cv: &CycleView, nodes: usize) -> Vec<Part> {
         match pf.candidates.iter().find(|c| c.chosen) {
             Some(c) => out.push(part(
                 "purple",
-                format!("Preemption ⚔ {} ({} victim{})", c.node, c.victims.len() + c.other_victims.len(), plural(c.victims.len() + c.other_victims.len())),
+                format!(
+                    "Preemption ⚔ {} ({} victim{})",
+                    c.node,
+                    c.victims.len() + c.other_victims.len(),
+                    plural(c.victims.len() + c.other_victims.len())
+                ),
             )),
             None if cv.stage >= Stage::PostFilter => out.push(part("bad", "Preemption: no candidate")),
             None => {}
@@ -48,9 +53,16 @@ fn cycle_parts(st: &AppState, cv: &CycleView, nodes: usize) -> Vec<Part> {
     }
     if let Some(s) = &cv.score {
         if s.single_feasible {
-            out.push(part("gold", format!("Score skipped: ★ {} is the only feasible node", st.node_name(s.selected))));
+            out.push(part(
+                "gold",
+                format!("Score skipped: ★ {} is the only feasible node", st.node_name(s.selected)),
+            ));
         } else if let Some(w) = s.rows.iter().find(|r| r.node == s.selected) {
-            let tie = if s.tied.len() > 1 { format!(" (tie of {})", s.tied.len()) } else { String::new() };
+            let tie = if s.tied.len() > 1 {
+                format!(" (tie of {})", s.tied.len())
+            } else {
+                String::new()
+            };
             out.push(part("gold", format!("Score ★ {} {}{tie}", st.node_name(s.selected), w.total)));
         } else {
             out.push(part("gold", format!("Score ★ {}", st.node_name(s.selected))));
@@ -84,10 +96,22 @@ fn summary_parts(st: &AppState, f: Option<&Frame>, nodes: usize) -> Vec<Part> {
             }
             v
         }
-        (None, Stage::Ready) => vec![part("muted", format!("{} pending pod(s) queued: press ▶ to schedule them", f.pending))],
+        (None, Stage::Ready) => vec![part(
+            "muted",
+            format!("{} pending pod(s) queued: press ▶ to schedule them", f.pending),
+        )],
         (None, Stage::Quiet) => vec![part(
             "muted",
-            format!("Quiet: {} running, {} pending{}", f.running, f.pending, if f.evicted > 0 { format!(", {} evicted", f.evicted) } else { String::new() }),
+            format!(
+                "Quiet: {} running, {} pending{}",
+                f.running,
+                f.pending,
+                if f.evicted > 0 {
+                    format!(", {} evicted", f.evicted)
+                } else {
+                    String::new()
+                }
+            ),
         )],
         (None, s) => vec![part("muted", s.label().to_string())],
     }

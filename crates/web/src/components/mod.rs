@@ -2,8 +2,8 @@
 
 pub mod action_menu;
 pub mod app;
-pub mod claims;
 pub mod change_story;
+pub mod claims;
 pub mod cluster;
 pub mod controllers_toggle;
 pub mod cycle;

@@ -135,39 +135,38 @@ pub fn NodeCard(node: u32) -> impl IntoView {
     };
     // Cordon, taints and labels as they are at the playhead (the timeline may change them).
     let badges = move || {
-        live
-            .with(|m| {
-                let mut v: Vec<(String, &'static str, String)> = Vec::new();
-                if m.unschedulable {
-                    v.push(("⚠ cordoned".into(), "taint", "spec.unschedulable: true".into()));
-                }
-                for t in &m.taints {
-                    v.push((format!("☂ {t}"), "taint", format!("Taint {t}")));
-                }
-                for (k, val) in &m.labels {
-                    // A deprecated beta.* label beside its stable twin says the same thing.
-                    if let Some(stable) = k.strip_prefix("beta.") {
-                        if m.labels.iter().any(|(k2, v2)| k2 == stable && v2 == val) {
-                            continue;
-                        }
-                    }
-                    let short = k.rsplit('/').next().unwrap_or(k);
-                    // A label with an empty value is a flag (node-role.kubernetes.io/master=).
-                    let (text, title) = if val.is_empty() {
-                        (short.to_string(), format!("Label {k} (empty value)"))
-                    } else {
-                        (format!("{short}={val}"), format!("Label {k}={val}"))
-                    };
-                    if v.iter().any(|(t, kind, _)| *kind == "label" && *t == text) {
+        live.with(|m| {
+            let mut v: Vec<(String, &'static str, String)> = Vec::new();
+            if m.unschedulable {
+                v.push(("⚠ cordoned".into(), "taint", "spec.unschedulable: true".into()));
+            }
+            for t in &m.taints {
+                v.push((format!("☂ {t}"), "taint", format!("Taint {t}")));
+            }
+            for (k, val) in &m.labels {
+                // A deprecated beta.* label beside its stable twin says the same thing.
+                if let Some(stable) = k.strip_prefix("beta.") {
+                    if m.labels.iter().any(|(k2, v2)| k2 == stable && v2 == val) {
                         continue;
                     }
-                    v.push((text, "label", title));
                 }
-                v
-            })
-            .into_iter()
-            .map(|(text, kind, title)| view! { <span class=format!("badge {kind}") title=title>{text}</span> })
-            .collect_view()
+                let short = k.rsplit('/').next().unwrap_or(k);
+                // A label with an empty value is a flag (node-role.kubernetes.io/master=).
+                let (text, title) = if val.is_empty() {
+                    (short.to_string(), format!("Label {k} (empty value)"))
+                } else {
+                    (format!("{short}={val}"), format!("Label {k}={val}"))
+                };
+                if v.iter().any(|(t, kind, _)| *kind == "label" && *t == text) {
+                    continue;
+                }
+                v.push((text, "label", title));
+            }
+            v
+        })
+        .into_iter()
+        .map(|(text, kind, title)| view! { <span class=format!("badge {kind}") title=title>{text}</span> })
+        .collect_view()
     };
     let role_view = move || {
         match role.get() {

@@ -20,7 +20,9 @@ pub fn Notices() -> impl IntoView {
                 // Ours is kept as "my scenario" (replace_scenario never drops an edited one).
                 st.replace_scenario(theirs);
             }
-            None => st.set_notice.set(Some("The other tab's scenario could not be read; yours is kept.".into())),
+            None => st
+                .set_notice
+                .set(Some("The other tab's scenario could not be read; yours is kept.".into())),
         }
     };
     view! {

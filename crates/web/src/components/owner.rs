@@ -53,14 +53,12 @@ pub fn group(items: Vec<QueueItem>, owner_of: impl Fn(u32) -> Option<String>) ->
     let mut out: Vec<QueueEntry> = Vec::new();
     let mut run: Vec<QueueItem> = Vec::new();
     let mut run_owner: Option<String> = None;
-    let flush = |out: &mut Vec<QueueEntry>, run: &mut Vec<QueueItem>, owner: &Option<String>| {
-        match (owner, run.len()) {
-            (Some(o), n) if n >= 2 => out.push(QueueEntry::Group {
-                owner: o.clone(),
-                items: std::mem::take(run),
-            }),
-            _ => out.extend(run.drain(..).map(QueueEntry::One)),
-        }
+    let flush = |out: &mut Vec<QueueEntry>, run: &mut Vec<QueueItem>, owner: &Option<String>| match (owner, run.len()) {
+        (Some(o), n) if n >= 2 => out.push(QueueEntry::Group {
+            owner: o.clone(),
+            items: std::mem::take(run),
+        }),
+        _ => out.extend(run.drain(..).map(QueueEntry::One)),
     };
     for i in items {
         let o = owner_of(i.pod);

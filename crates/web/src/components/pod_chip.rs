@@ -77,20 +77,21 @@ pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl
     // Read reactively: a chip kept across runs (same index, same state) shows the name of the
     // run on screen, never the one it was made in.
     let info = Memo::new(move |_| {
-        st.summary.with(|s| {
-            s.as_ref().and_then(|s| {
-                let p = s.model.pods.get(pod as usize)?;
-                let mut req: Vec<String> = Vec::new();
-                for (i, c) in s.model.resources.iter().enumerate() {
-                    let v = p.requests.get(i).copied().unwrap_or(0);
-                    if v > 0 && c.name != "pods" {
-                        req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+        st.summary
+            .with(|s| {
+                s.as_ref().and_then(|s| {
+                    let p = s.model.pods.get(pod as usize)?;
+                    let mut req: Vec<String> = Vec::new();
+                    for (i, c) in s.model.resources.iter().enumerate() {
+                        let v = p.requests.get(i).copied().unwrap_or(0);
+                        if v > 0 && c.name != "pods" {
+                            req.push(format!("{} {}", c.name, fmt::amount(c, v)));
+                        }
                     }
-                }
-                Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone(), p.created_by.clone()))
+                    Some((p.name.clone(), p.priority, req.join(", "), p.profile.clone(), p.created_by.clone()))
+                })
             })
-        })
-        .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None))
+            .unwrap_or_else(|| (format!("#{pod}"), 0, String::new(), String::new(), None))
     });
     let name = move || info.with(|i| i.0.clone());
     let title = move || {

@@ -1,8 +1,8 @@
 //! The scheduling queue at the playhead: the pod in flight, activeQ in pop order, backoffQ with
 //! the remaining backoff, the unschedulable pool with reasons, gated pods with their gates.
 
-use crate::components::owner::{self, QueueEntry};
 use crate::components::change_story::ChangeStory;
+use crate::components::owner::{self, QueueEntry};
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
@@ -18,7 +18,14 @@ pub fn QueuePanel() -> impl IntoView {
     let moved = Memo::new(move |_| {
         st.frame.with(|f| {
             f.as_ref()
-                .map(|f| f.changes.iter().flat_map(|c| c.moves.iter()).filter(|m| m.moved).map(|m| m.pod).collect::<Vec<u32>>())
+                .map(|f| {
+                    f.changes
+                        .iter()
+                        .flat_map(|c| c.moves.iter())
+                        .filter(|m| m.moved)
+                        .map(|m| m.pod)
+                        .collect::<Vec<u32>>()
+                })
                 .unwrap_or_default()
         })
     });
@@ -198,7 +205,11 @@ fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl In
         }
     }
     let prios: Vec<i32> = items.iter().map(|i| i.priority).collect();
-    let prio = if prios.iter().all(|p| *p == prios[0]) { format!("p={}", prios[0]) } else { String::new() };
+    let prio = if prios.iter().all(|p| *p == prios[0]) {
+        format!("p={}", prios[0])
+    } else {
+        String::new()
+    };
     view! {
         <li class="q-item q-group" data-owner=owner.clone() data-count=n>
             <div class="q-row">

@@ -37,7 +37,10 @@ pub fn Splitter() -> impl IntoView {
     let dragging = StoredValue::new(false);
     // The remembered width, once the workspace is laid out.
     request_animation_frame(|| {
-        if let Some(w) = storage().and_then(|s| s.get_item(KEY).ok().flatten()).and_then(|v| v.parse::<f64>().ok()) {
+        if let Some(w) = storage()
+            .and_then(|s| s.get_item(KEY).ok().flatten())
+            .and_then(|v| v.parse::<f64>().ok())
+        {
             apply(w);
         }
     });

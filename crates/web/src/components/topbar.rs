@@ -62,7 +62,12 @@ pub fn TopBar() -> impl IntoView {
                 s.as_ref()
                     .map(|s| {
                         (
-                            format!("{} nodes · {} pods · {:.0} ms", s.model.nodes.len(), s.model.pods.len(), st.run_ms.get()),
+                            format!(
+                                "{} nodes · {} pods · {:.0} ms",
+                                s.model.nodes.len(),
+                                s.model.pods.len(),
+                                st.run_ms.get()
+                            ),
                             format!(
                                 "{} bound · {} pending{}",
                                 s.bound,
@@ -169,7 +174,11 @@ fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) ->
     let copy_it = move |_| {
         let url = url2.clone();
         spawn_local(async move {
-            st.flash(if copy(&url).await { "Link copied" } else { "Could not copy: select the link and copy it" });
+            st.flash(if copy(&url).await {
+                "Link copied"
+            } else {
+                "Could not copy: select the link and copy it"
+            });
         });
     };
     view! {

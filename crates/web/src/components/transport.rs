@@ -17,7 +17,9 @@ pub fn Transport() -> impl IntoView {
     let clock_ms = Memo::new(move |_| st.frame.with(|f| f.as_ref().map(|f| f.clock_ms)));
     // Made anew when the clock moves, so its jump animation plays again.
     let clock = move || {
-        clock_ms.get().map(|ms| view! { <span class="clock-value" data-clock-ms=ms>{format!("t = {}", fmt::clock(ms))}</span> })
+        clock_ms
+            .get()
+            .map(|ms| view! { <span class="clock-value" data-clock-ms=ms>{format!("t = {}", fmt::clock(ms))}</span> })
     };
     let cycle_now = move || st.cycle_of(st.stop.get());
     let pause = move || st.set_playing.set(false);

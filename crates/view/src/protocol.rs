@@ -1,8 +1,8 @@
 //! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
 //! through postMessage).
 
-use schedlab_core::import::ImportReport;
-use schedlab_core::view::{Explanation, Frame, Summary};
+use crate::import::ImportReport;
+use crate::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of a generated (synthetic) cluster.
