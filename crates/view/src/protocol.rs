@@ -51,6 +51,19 @@ pub enum Request {
     Import { id: u64, text: String },
 }
 
+/// The largest generated cluster.
+pub const MAX_NODES: u32 = 20_000;
+pub const MAX_PODS: u32 = 50_000;
+
+/// The spec with its numbers brought into the supported range.
+pub fn clamp(spec: &GenSpec) -> GenSpec {
+    GenSpec {
+        nodes: spec.nodes.clamp(1, MAX_NODES),
+        pods: spec.pods.clamp(0, MAX_PODS),
+        zones: spec.zones.clamp(1, 26),
+    }
+}
+
 fn yes() -> bool {
     true
 }

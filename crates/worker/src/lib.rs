@@ -1,10 +1,13 @@
-//! The engine side of the worker: loads scenarios, runs them into a `Session` and answers the
-//! page's requests. Independent of the browser (the `schedlab-worker` binary wires it to
-//! postMessage), so it is tested natively.
+//! schedlab-worker: the playground's engine, run in a Web Worker. `WorkerState` loads scenarios,
+//! runs them into a `Session` and answers the page's requests (`schedlab_view::protocol`);
+//! it is independent of the browser (the `schedlab-worker` binary wires it to postMessage), so
+//! it is tested natively. The page (`schedlab-web`) never links this crate nor the engine: it
+//! only talks to the worker.
 
-use crate::generate;
-use crate::protocol::{LoadIssue, Request, Response};
+pub mod generate;
+
 use schedlab_core::view::{Session, SessionOptions};
+use schedlab_view::protocol::{LoadIssue, Request, Response};
 
 #[derive(Default)]
 pub struct WorkerState {
