@@ -49,6 +49,10 @@ pub enum Request {
     /// Import `kubectl` output (a cluster dump) into a scenario (`schedlab_core::import`).
     #[serde(rename_all = "camelCase")]
     Import { id: u64, text: String },
+    /// The YAML documents of each text, as JSON (`Response::Documents`): the page reads the
+    /// scenario's own objects (a node to copy, a pod's owner) without a YAML parser of its own.
+    #[serde(rename_all = "camelCase")]
+    Documents { id: u64, texts: Vec<String> },
 }
 
 /// The largest generated cluster.
@@ -129,5 +133,12 @@ pub enum Response {
         id: u64,
         text: String,
         report: Box<ImportReport>,
+    },
+    /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
+    /// place; documents that do not parse are left out).
+    #[serde(rename_all = "camelCase")]
+    Documents {
+        id: u64,
+        docs: Vec<Vec<serde_json::Value>>,
     },
 }

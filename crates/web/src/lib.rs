@@ -1,6 +1,7 @@
 //! The schedlab playground: a Leptos (client-side rendered) app. The page edits the scenario and
 //! renders views; the engine runs in a Web Worker (`schedlab-worker`), which owns the run and
-//! answers with the views of `schedlab_core::view`. No scheduling logic lives in this crate.
+//! answers with the views of `schedlab_view` (the page does not link the engine: `schedlab-core`
+//! is only a dev-dependency, for unit tests). No scheduling logic lives in this crate.
 
 pub mod actions;
 pub mod bridge;

@@ -2,7 +2,7 @@
 
 use crate::scenario::{Part, Saved};
 use leptos::prelude::*;
-use schedlab_core::view::{Explanation, Frame, Stage, Summary};
+use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod changes;
 mod cycle;
+mod documents;
 mod dra;
 mod explain;
 mod frame;
@@ -30,6 +31,7 @@ mod session;
 mod stops;
 
 // The data types live in `schedlab-view` (the page renders them without the engine).
+pub use documents::documents;
 pub use schedlab_view::view::format_amount as explain_format_amount;
 pub use schedlab_view::view::{
     CandidateView, ChangeView, ClaimLive, ClaimModel, CycleView, DeviceModel, DraModel, EventLine, Explanation, FilterRow, FilterView,
