@@ -51,6 +51,8 @@ pub struct Bridge {
     import_waiter: Option<(u64, ImportWaiter)>,
     /// `Documents` requests waiting for their answer (each is answered).
     docs_waiters: Vec<(u64, DocsWaiter)>,
+    /// The Timeline text whose step titles were last asked for.
+    titles_text: String,
     /// Playhead to restore after the next successful load: (cycle, offset within it, at end).
     pub keep_playhead: bool,
     /// A link's playhead (cycle, phase label), applied to the next run that loads.
@@ -251,6 +253,31 @@ fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
                 )
             }
         };
+        // The step titles of the text about to run, asked for first: the worker answers them
+        // before the run (its markers then never show a stale title).
+        let timeline = if source.generated.is_none() {
+            source.parts.timeline.clone()
+        } else {
+            String::new()
+        };
+        if timeline != b.titles_text {
+            b.titles_text = timeline.clone();
+            if timeline.trim().is_empty() {
+                st.set_step_titles.set(Vec::new());
+            } else {
+                let docs_id = b.id();
+                b.docs_waiters.push((
+                    docs_id,
+                    Box::new(move |mut docs: Vec<Vec<serde_json::Value>>| {
+                        st.set_step_titles.set(crate::actions::step_titles(&docs.pop().unwrap_or_default()))
+                    }),
+                ));
+                b.post(&Request::Documents {
+                    id: docs_id,
+                    texts: vec![timeline],
+                });
+            }
+        }
         let job = LoadJob { id, map, source, fallback };
         if b.load_in_flight.is_some() {
             b.load_next = Some((req, job));

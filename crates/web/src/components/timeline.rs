@@ -2,7 +2,6 @@
 //! timeline step at the stop where it happens, and the playhead. A native range input over a
 //! canvas: drag, click and keyboard for free.
 
-use crate::bridge::{self, BridgeHandle};
 use crate::state::{use_app, Theme};
 use leptos::ev;
 use leptos::html;
@@ -64,29 +63,9 @@ pub fn Timeline() -> impl IntoView {
         request_animation_frame(move || paint(dark));
     });
 
-    // The steps' titles, from the Timeline tab's documents (read by the worker: the page has no
-    // YAML parser); only the newest request's answer is kept.
-    let (titles, set_titles) = signal(Vec::<String>::new());
-    if let Some(bridge) = use_context::<BridgeHandle>() {
-        let asked = StoredValue::new(0u64);
-        Effect::new(move |_| {
-            let text = st.saved.with(|s| s.parts.timeline.clone());
-            asked.update_value(|n| *n += 1);
-            let mine = asked.get_value();
-            if text.trim().is_empty() {
-                set_titles.set(Vec::new());
-                return;
-            }
-            bridge::documents(bridge, vec![text], move |mut docs| {
-                if asked.get_value() == mine {
-                    set_titles.set(crate::actions::step_titles(&docs.pop().unwrap_or_default()));
-                }
-            });
-        });
-    }
     // (stop, title) per timeline step the run reached; titles read from the Timeline tab.
     let steps = Memo::new(move |_| {
-        let titles = titles.get();
+        let titles = st.step_titles.get();
         st.summary.with(|s| {
             let Some(s) = s else { return Vec::new() };
             // Steps at one instant sit a stop or two apart: markers close together are set
