@@ -1544,3 +1544,9 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
     assert!(frames.iter().all(|f| f.cycle_view.is_none() && f.stage == Stage::Change));
     assert_eq!(Stage::from_code(Stage::Change.code()), Some(Stage::Change));
 }
+
+/// schedlab-view cannot name core's constant: its copy of the default profile's name must agree.
+#[test]
+fn the_view_crate_knows_the_default_scheduler_name() {
+    assert_eq!(schedlab_view::view::DEFAULT_SCHEDULER_NAME, crate::config::DEFAULT_SCHEDULER_NAME);
+}
