@@ -14,6 +14,7 @@ echo "== clippy (workspace lints, warnings are errors)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p schedlab-web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p schedlab-worker --target wasm32-unknown-unknown -- -D warnings
 
 echo "== cargo test (wasm32, headless Chromium)"
 CHROMEDRIVER="$(command -v chromedriver)" cargo test -p schedlab-core --target wasm32-unknown-unknown

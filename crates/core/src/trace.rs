@@ -43,17 +43,8 @@ pub struct TraceHeader {
     pub seed: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub enum QueueName {
-    /// Not in the queue (new, bound, deleted).
-    None,
-    ActiveQ,
-    BackoffQ,
-    Unschedulable,
-    Gated,
-    /// Popped and being scheduled.
-    InFlight,
-}
+/// Where a pod is in the scheduling queue (a `schedlab-view` type: the page shows it).
+pub use schedlab_view::QueueName;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

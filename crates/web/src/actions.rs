@@ -79,7 +79,7 @@ pub fn step_lines(timeline: &str) -> Vec<StepLine> {
                 indent: ii,
                 at_ns: first
                     .strip_prefix("at:")
-                    .and_then(|v| schedlab_core::timeline::parse_go_duration(scalar(v)).ok()),
+                    .and_then(|v| schedlab_view::duration::parse_go_duration(scalar(v)).ok()),
             });
             continue;
         }
@@ -87,7 +87,7 @@ pub fn step_lines(timeline: &str) -> Vec<StepLine> {
             cur.end = i + 1;
             if cur.at_ns.is_none() && ind == ii + 2 {
                 if let Some(v) = t.strip_prefix("at:") {
-                    cur.at_ns = schedlab_core::timeline::parse_go_duration(scalar(v)).ok();
+                    cur.at_ns = schedlab_view::duration::parse_go_duration(scalar(v)).ok();
                 }
             }
         }
@@ -404,54 +404,58 @@ impl Action {
 /// Adds the action's steps at `at_ms` (logical milliseconds) to the scenario's Timeline.
 pub fn apply(parts: &Parts, at_ms: i64, action: &Action) -> Result<String, String> {
     let at_ns = at_ms.saturating_mul(1_000_000);
-    let at = schedlab_core::timeline::format_go_duration(at_ns);
+    let at = schedlab_view::duration::format_go_duration(at_ns);
     insert_steps(&parts.timeline, at_ns, &action.steps(&at))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reading the scenario's own objects (for a copy, or an owner).
 
-/// The documents of a part, parsed (unparseable ones are left out).
-fn documents(text: &str) -> Vec<Value> {
-    let mut docs = Vec::new();
-    let mut cur = String::new();
-    let mut flush = |cur: &mut String| {
-        if let Ok(v) = serde_yaml::from_str::<Value>(cur) {
-            match v.get("items").and_then(Value::as_array) {
-                Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
-                _ => docs.push(v),
-            }
-        }
-        cur.clear();
-    };
-    for line in text.split_inclusive('\n') {
-        if line.starts_with("---") {
-            flush(&mut cur);
-        } else {
-            cur.push_str(line);
+/// The scenario's documents per part, parsed (as JSON) by the worker: the page has no YAML
+/// parser (`Request::Documents`, `schedlab_core::view::documents`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Docs {
+    pub nodes: Vec<Value>,
+    pub pods: Vec<Value>,
+    pub other: Vec<Value>,
+    pub timeline: Vec<Value>,
+}
+
+impl Docs {
+    /// The texts to ask the worker for, in the order `from_answer` takes them.
+    pub fn texts(parts: &Parts) -> Vec<String> {
+        vec![parts.nodes.clone(), parts.pods.clone(), parts.other.clone(), parts.timeline.clone()]
+    }
+
+    /// The worker's answer to a request for `texts`.
+    pub fn from_answer(docs: Vec<Vec<Value>>) -> Docs {
+        let mut it = docs.into_iter();
+        Docs {
+            nodes: it.next().unwrap_or_default(),
+            pods: it.next().unwrap_or_default(),
+            other: it.next().unwrap_or_default(),
+            timeline: it.next().unwrap_or_default(),
         }
     }
-    flush(&mut cur);
-    docs
 }
 
 /// An object of the scenario by kind and name: a document of the file, or one a timeline step
 /// creates.
-pub fn find_object(parts: &Parts, kind: &str, namespace: &str, name: &str) -> Option<Value> {
+pub fn find_object(docs: &Docs, kind: &str, namespace: &str, name: &str) -> Option<Value> {
     let matches = |v: &Value| {
         v["kind"].as_str() == Some(kind)
             && v["metadata"]["name"].as_str() == Some(name)
             && (kind == "Node" || v["metadata"]["namespace"].as_str().unwrap_or("default") == namespace)
     };
     // Workloads sit in the Pods tab beside their pods; other kinds in Other.
-    let text = match kind {
-        "Node" => parts.nodes.clone(),
-        "Pod" => parts.pods.clone(),
-        _ => format!("{}\n---\n{}", parts.pods, parts.other),
+    let found = match kind {
+        "Node" => docs.nodes.iter().find(|v| matches(v)),
+        "Pod" => docs.pods.iter().find(|v| matches(v)),
+        _ => docs.pods.iter().chain(&docs.other).find(|v| matches(v)),
     };
-    documents(&text).into_iter().find(matches).or_else(|| {
-        documents(&parts.timeline)
-            .into_iter()
+    found.cloned().or_else(|| {
+        docs.timeline
+            .iter()
             .flat_map(|t| t["steps"].as_array().cloned().unwrap_or_default())
             .filter_map(|s| s.get("create").cloned())
             .find(matches)
@@ -461,8 +465,8 @@ pub fn find_object(parts: &Parts, kind: &str, namespace: &str, name: &str) -> Op
 /// A copy of node `name` for "Add a node like this": named `<name>-copy` (or `-copy-2`, … when
 /// taken by one of `taken` or anywhere in the scenario's text), its hostname label following
 /// the name, without the identity fields the API sets.
-pub fn copy_node(parts: &Parts, name: &str, taken: &[String]) -> Option<Value> {
-    let mut obj = find_object(parts, "Node", "", name)?;
+pub fn copy_node(parts: &Parts, docs: &Docs, name: &str, taken: &[String]) -> Option<Value> {
+    let mut obj = find_object(docs, "Node", "", name)?;
     let all = format!("{}\n{}", parts.nodes, parts.timeline);
     let used = |n: &str| {
         taken.iter().any(|t| t == n)
@@ -489,11 +493,11 @@ pub fn copy_node(parts: &Parts, name: &str, taken: &[String]) -> Option<Value> {
 
 /// Whether a DaemonSet controls the pod (drain leaves such pods), by the pod's own owner
 /// references or the controller that created it (`created_by`, `Kind/name`).
-pub fn daemonset_pod(parts: &Parts, namespace: &str, name: &str, created_by: Option<&str>) -> bool {
+pub fn daemonset_pod(docs: &Docs, namespace: &str, name: &str, created_by: Option<&str>) -> bool {
     if created_by.is_some_and(|c| c.starts_with("DaemonSet/")) {
         return true;
     }
-    find_object(parts, "Pod", namespace, name).is_some_and(|p| {
+    find_object(docs, "Pod", namespace, name).is_some_and(|p| {
         p["metadata"]["ownerReferences"]
             .as_array()
             .is_some_and(|o| o.iter().any(|r| r["kind"] == "DaemonSet" && r["controller"] == true))
@@ -511,11 +515,12 @@ pub struct Workload {
 }
 
 /// The scenario's Deployments, ReplicaSets and StatefulSets, with their replicas at `at_ms`.
-pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
+pub fn workloads(docs: &Docs, at_ms: i64) -> Vec<Workload> {
     // Workloads sit in the Pods tab (older scenarios may hold them in Other).
-    let mut out: Vec<Workload> = documents(&parts.pods)
-        .into_iter()
-        .chain(documents(&parts.other))
+    let mut out: Vec<Workload> = docs
+        .pods
+        .iter()
+        .chain(&docs.other)
         .filter(|v| matches!(v["kind"].as_str(), Some("Deployment" | "ReplicaSet" | "StatefulSet")))
         .filter_map(|v| {
             Some(Workload {
@@ -526,11 +531,12 @@ pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
             })
         })
         .collect();
-    let steps = documents(&parts.timeline)
-        .into_iter()
+    let steps = docs
+        .timeline
+        .iter()
         .flat_map(|t| t["steps"].as_array().cloned().unwrap_or_default());
     for s in steps {
-        let at = s["at"].as_str().and_then(|a| schedlab_core::timeline::parse_go_duration(a).ok());
+        let at = s["at"].as_str().and_then(|a| schedlab_view::duration::parse_go_duration(a).ok());
         let (Some(at), Some(r)) = (at, s["merge"]["spec"]["replicas"].as_i64()) else {
             continue;
         };
@@ -553,8 +559,8 @@ pub fn workloads(parts: &Parts, at_ms: i64) -> Vec<Workload> {
 /// ReplicaSet or StatefulSet of the scenario, and a ReplicaSet's own Deployment when it has one
 /// (scaling the ReplicaSet under a Deployment would be undone by it). `created_by` names the
 /// controller that made the pod (`Kind/name`).
-pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Option<&str>, at_ms: i64) -> Option<Workload> {
-    let all = workloads(parts, at_ms);
+pub fn owner_workload(docs: &Docs, namespace: &str, pod: &str, created_by: Option<&str>, at_ms: i64) -> Option<Workload> {
+    let all = workloads(docs, at_ms);
     let controller = |v: &Value| -> Option<(String, String)> {
         v["metadata"]["ownerReferences"]
             .as_array()?
@@ -564,10 +570,10 @@ pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Opt
     };
     let (mut kind, mut name) = match created_by.and_then(|c| c.split_once('/')) {
         Some((k, n)) => (k.to_string(), n.to_string()),
-        None => controller(&find_object(parts, "Pod", namespace, pod)?)?,
+        None => controller(&find_object(docs, "Pod", namespace, pod)?)?,
     };
     if kind == "ReplicaSet" {
-        match find_object(parts, "ReplicaSet", namespace, &name) {
+        match find_object(docs, "ReplicaSet", namespace, &name) {
             Some(rs) => {
                 if let Some((k, n)) = controller(&rs).filter(|(k, _)| k == "Deployment") {
                     (kind, name) = (k, n);
@@ -589,10 +595,10 @@ pub fn owner_workload(parts: &Parts, namespace: &str, pod: &str, created_by: Opt
 }
 
 /// One line per step for the scrubber's markers: `verb Kind/name`, in list order (from the
-/// text; a step that does not read gets `step n`).
-pub fn step_titles(timeline: &str) -> Vec<String> {
-    let steps: Vec<Value> = documents(timeline)
-        .into_iter()
+/// Timeline tab's documents; a step that does not read gets `step n`).
+pub fn step_titles(timeline: &[Value]) -> Vec<String> {
+    let steps: Vec<Value> = timeline
+        .iter()
         .find(|d| d["kind"] == "Timeline")
         .and_then(|d| d["steps"].as_array().cloned())
         .unwrap_or_default();
@@ -626,6 +632,11 @@ mod tests {
 
     const BASE: &str = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  labels:\n    kubernetes.io/hostname: node-1\nstatus:\n  capacity: {cpu: '4', memory: 8Gi, pods: '110'}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team}\nspec:\n  schedulingGates: [{name: a}, {name: b}]\n  containers: [{name: c, image: i}]\n";
 
+    /// The documents as the worker parses them (`Request::Documents`).
+    fn docs(parts: &Parts) -> Docs {
+        Docs::from_answer(Docs::texts(parts).iter().map(|t| schedlab_core::view::documents(t)).collect())
+    }
+
     fn loads(parts: &Parts) {
         let (text, _) = join(parts);
         schedlab_core::load_str(&text, "t").unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -634,7 +645,7 @@ mod tests {
     #[test]
     fn the_first_action_makes_the_timeline_and_each_action_loads() {
         let mut parts = split(BASE);
-        let copy = copy_node(&parts, "node-1", &[]).unwrap();
+        let copy = copy_node(&parts, &docs(&parts), "node-1", &[]).unwrap();
         assert_eq!(copy["metadata"]["name"], "node-1-copy");
         assert_eq!(copy["metadata"]["labels"]["kubernetes.io/hostname"], "node-1-copy");
         let actions = [
@@ -679,12 +690,12 @@ mod tests {
         assert!(parts.timeline.contains("      capacity:\n        cpu: '4'\n"), "{}", parts.timeline);
         assert_eq!(step_lines(&parts.timeline).len(), actions.len());
         assert_eq!(parts.doc_count(crate::scenario::Part::Timeline), actions.len());
-        assert_eq!(step_titles(&parts.timeline)[1], "create Node/node-1-copy");
+        assert_eq!(step_titles(&docs(&parts).timeline)[1], "create Node/node-1-copy");
         // Drain: cordon, then one delete per pod, all at the same time.
         let mut parts = split(BASE);
         parts.timeline = apply(&parts, 60_000, &Action::Drain("node-1".into(), vec![("team".into(), "p".into())])).unwrap();
         loads(&parts);
-        assert_eq!(step_titles(&parts.timeline), ["patch Node/node-1", "delete Pod/p"]);
+        assert_eq!(step_titles(&docs(&parts).timeline), ["patch Node/node-1", "delete Pod/p"]);
         assert!(
             parts
                 .timeline
@@ -743,21 +754,21 @@ mod tests {
     #[test]
     fn workloads_scale_and_daemonset_pods() {
         let mut parts = split("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: agent\n  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, controller: true, uid: u}]\nspec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n");
-        assert!(daemonset_pod(&parts, "default", "agent", None));
-        assert!(daemonset_pod(&parts, "default", "x", Some("DaemonSet/log")));
-        assert!(!daemonset_pod(&parts, "default", "x", Some("ReplicaSet/web-1")));
-        assert_eq!(workloads(&parts, 0)[0].replicas, 4);
+        assert!(daemonset_pod(&docs(&parts), "default", "agent", None));
+        assert!(daemonset_pod(&docs(&parts), "default", "x", Some("DaemonSet/log")));
+        assert!(!daemonset_pod(&docs(&parts), "default", "x", Some("ReplicaSet/web-1")));
+        assert_eq!(workloads(&docs(&parts), 0)[0].replicas, 4);
         parts.timeline = apply(&parts, 2000, &Action::Scale("Deployment".into(), "default".into(), "web".into(), 6)).unwrap();
         loads(&parts);
-        assert_eq!(workloads(&parts, 1999)[0].replicas, 4);
-        assert_eq!(workloads(&parts, 2000)[0].replicas, 6);
+        assert_eq!(workloads(&docs(&parts), 1999)[0].replicas, 4);
+        assert_eq!(workloads(&docs(&parts), 2000)[0].replicas, 6);
         assert!(
             parts.timeline.contains("merge:\n    spec:\n      replicas: 6\n"),
             "{}",
             parts.timeline
         );
-        let w = owner_workload(&parts, "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
+        let w = owner_workload(&docs(&parts), "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
         assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
-        assert_eq!(owner_workload(&parts, "default", "agent", None, 0), None);
+        assert_eq!(owner_workload(&docs(&parts), "default", "agent", None, 0), None);
     }
 }

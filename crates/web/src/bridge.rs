@@ -17,7 +17,10 @@ const WORKER_URL: &str = "./schedlab-worker_loader.js";
 type TextWaiter = Box<dyn FnOnce(String)>;
 
 /// Called with what an `Import` request made: the scenario text and the report.
-type ImportWaiter = Box<dyn FnOnce(String, schedlab_core::import::ImportReport)>;
+type ImportWaiter = Box<dyn FnOnce(String, schedlab_view::import::ImportReport)>;
+
+/// Called with the documents a `Documents` request asked for.
+type DocsWaiter = Box<dyn FnOnce(Vec<Vec<serde_json::Value>>)>;
 
 #[derive(Default)]
 pub struct Bridge {
@@ -46,6 +49,10 @@ pub struct Bridge {
     explain_id: u64,
     text_waiter: Option<(u64, TextWaiter)>,
     import_waiter: Option<(u64, ImportWaiter)>,
+    /// `Documents` requests waiting for their answer (each is answered).
+    docs_waiters: Vec<(u64, DocsWaiter)>,
+    /// The Timeline text whose step titles were last asked for.
+    titles_text: String,
     /// Playhead to restore after the next successful load: (cycle, offset within it, at end).
     pub keep_playhead: bool,
     /// A link's playhead (cycle, phase label), applied to the next run that loads.
@@ -74,7 +81,7 @@ struct LoadJob {
 /// A finished run waiting for its first frame.
 struct PendingRun {
     run: u64,
-    summary: Arc<schedlab_core::view::Summary>,
+    summary: Arc<schedlab_view::view::Summary>,
     stop: u32,
     run_ms: f64,
     source: Saved,
@@ -246,6 +253,31 @@ fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
                 )
             }
         };
+        // The step titles of the text about to run, asked for first: the worker answers them
+        // before the run (its markers then never show a stale title).
+        let timeline = if source.generated.is_none() {
+            source.parts.timeline.clone()
+        } else {
+            String::new()
+        };
+        if timeline != b.titles_text {
+            b.titles_text = timeline.clone();
+            if timeline.trim().is_empty() {
+                st.set_step_titles.set(Vec::new());
+            } else {
+                let docs_id = b.id();
+                b.docs_waiters.push((
+                    docs_id,
+                    Box::new(move |mut docs: Vec<Vec<serde_json::Value>>| {
+                        st.set_step_titles.set(crate::actions::step_titles(&docs.pop().unwrap_or_default()))
+                    }),
+                ));
+                b.post(&Request::Documents {
+                    id: docs_id,
+                    texts: vec![timeline],
+                });
+            }
+        }
         let job = LoadJob { id, map, source, fallback };
         if b.load_in_flight.is_some() {
             b.load_next = Some((req, job));
@@ -302,7 +334,7 @@ pub fn generated_text(handle: BridgeHandle, spec: GenSpec, then: impl FnOnce(Str
 
 /// Asks the worker to import a cluster dump; `then` gets the scenario and the report (only the
 /// newest request's answer is delivered).
-pub fn import(handle: BridgeHandle, text: String, then: impl FnOnce(String, schedlab_core::import::ImportReport) + 'static) {
+pub fn import(handle: BridgeHandle, text: String, then: impl FnOnce(String, schedlab_view::import::ImportReport) + 'static) {
     handle.update_value(|b| {
         let id = b.id();
         b.import_waiter = Some((id, Box::new(then)));
@@ -310,8 +342,31 @@ pub fn import(handle: BridgeHandle, text: String, then: impl FnOnce(String, sche
     });
 }
 
+/// Asks the worker for the YAML documents of `texts` (the page has no YAML parser); `then`
+/// gets them, per text, as JSON.
+pub fn documents(handle: BridgeHandle, texts: Vec<String>, then: impl FnOnce(Vec<Vec<serde_json::Value>>) + 'static) {
+    handle.update_value(|b| {
+        let id = b.id();
+        b.docs_waiters.push((id, Box::new(then)));
+        b.post(&Request::Documents { id, texts });
+    });
+}
+
 fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
     match r {
+        Response::Documents { id, docs } => {
+            let waiter = handle
+                .try_update_value(|b| {
+                    b.docs_waiters
+                        .iter()
+                        .position(|(i, _)| *i == id)
+                        .map(|k| b.docs_waiters.remove(k).1)
+                })
+                .flatten();
+            if let Some(then) = waiter {
+                then(docs);
+            }
+        }
         Response::Ready => handle.update_value(|b| {
             b.ready = true;
             if let Some(w) = &b.worker {
@@ -346,7 +401,7 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                 .try_update_value(|b| b.seek_after_load.take())
                 .flatten()
                 .and_then(|(cycle, phase)| {
-                    let stage = phase.as_deref().and_then(schedlab_core::view::Stage::from_label);
+                    let stage = phase.as_deref().and_then(schedlab_view::view::Stage::from_label);
                     summary.stop_at(cycle, stage)
                 });
             let held = handle.try_update_value(|b| b.hold_playhead.take()).flatten();
@@ -521,7 +576,7 @@ fn finish_load(st: AppState, handle: BridgeHandle) {
 
 /// The stop in the new run at the same cycle and phase (by offset within the cycle) as `stop`
 /// in the old one.
-fn map_playhead(old: &schedlab_core::view::Summary, stop: u32, new: &schedlab_core::view::Summary) -> u32 {
+fn map_playhead(old: &schedlab_view::view::Summary, stop: u32, new: &schedlab_view::view::Summary) -> u32 {
     let last_new = new.stops.saturating_sub(1);
     if stop + 1 >= old.stops {
         return last_new;

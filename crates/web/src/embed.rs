@@ -7,7 +7,7 @@
 //! or as `preset=<id>`).
 
 use crate::state::{AppState, Theme};
-use schedlab_core::view::Stage;
+use schedlab_view::view::Stage;
 
 /// Which panels an embed shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! Formatting for the views: amounts, times, names.
 
-use schedlab_core::view::{ResourceCol, Unit};
+use schedlab_view::view::{ResourceCol, Unit};
 
 pub fn amount(col: &ResourceCol, v: i64) -> String {
     match col.unit {
-        Unit::MilliCpu => schedlab_core::view::explain_format_amount("cpu", v),
-        Unit::Bytes => schedlab_core::view::explain_format_amount("memory", v),
+        Unit::MilliCpu => schedlab_view::view::format_amount("cpu", v),
+        Unit::Bytes => schedlab_view::view::format_amount("memory", v),
         Unit::Count => v.to_string(),
     }
 }

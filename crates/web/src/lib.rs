@@ -1,6 +1,7 @@
 //! The schedlab playground: a Leptos (client-side rendered) app. The page edits the scenario and
 //! renders views; the engine runs in a Web Worker (`schedlab-worker`), which owns the run and
-//! answers with the views of `schedlab_core::view`. No scheduling logic lives in this crate.
+//! answers with the views of `schedlab_view` (the page does not link the engine: `schedlab-core`
+//! is only a dev-dependency, for unit tests). No scheduling logic lives in this crate.
 
 pub mod actions;
 pub mod bridge;
@@ -8,10 +9,8 @@ pub mod components;
 pub mod editor_js;
 pub mod embed;
 pub mod fmt;
-pub mod generate;
 pub mod link;
-pub mod protocol;
+pub use schedlab_view::protocol;
 pub mod scenario;
 pub mod state;
 pub mod storage;
-pub mod worker;

@@ -2,7 +2,7 @@
 
 use crate::scenario::{Part, Saved};
 use leptos::prelude::*;
-use schedlab_core::view::{Explanation, Frame, Stage, Summary};
+use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +159,10 @@ pub struct AppState {
     /// The engine has not answered for a while (seconds), or has stopped.
     pub engine_note: ReadSignal<Option<String>>,
     pub set_engine_note: WriteSignal<Option<String>>,
+    /// The titles of the Timeline tab's steps (`verb Kind/name`), read by the worker from the
+    /// text of the scenario last sent to run (answered before that run).
+    pub step_titles: ReadSignal<Vec<String>>,
+    pub set_step_titles: WriteSignal<Vec<String>>,
     /// The actions menu of a node or pod (its actions become timeline steps).
     pub menu: ReadSignal<Option<Menu>>,
     pub set_menu: WriteSignal<Option<Menu>>,
@@ -199,6 +203,7 @@ impl AppState {
         let (conflict, set_conflict) = signal(false);
         let (notice, set_notice) = signal(None);
         let (engine_note, set_engine_note) = signal(None);
+        let (step_titles, set_step_titles) = signal(Vec::new());
         let (menu, set_menu) = signal(None);
         AppState {
             menu,
@@ -209,6 +214,8 @@ impl AppState {
             set_notice,
             engine_note,
             set_engine_note,
+            step_titles,
+            set_step_titles,
             saved,
             set_saved,
             tab,

@@ -5,65 +5,17 @@
 use crate::dra::allocator::{slice_matches_node, NodeRef};
 use crate::dra::claim_state;
 use crate::engine::Engine;
-use serde::{Deserialize, Serialize};
+use schedlab_view::view::{ClaimLive, ClaimModel, DeviceModel, DraModel};
 use std::collections::BTreeMap;
 
-/// One device a ResourceSlice publishes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeviceModel {
-    pub slice: String,
-    pub driver: String,
-    pub pool: String,
-    pub device: String,
-    /// `driver/pool/device`, as claims name their devices.
-    pub id: String,
-    /// Nodes (trace header indices) that can use it: one for a node-local slice, several for a
-    /// node selector, all for `allNodes`.
-    pub nodes: Vec<u32>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub all_nodes: bool,
-    /// Attributes and capacities as `name=value`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attributes: Vec<String>,
-}
-
-/// A claim as declared or generated.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClaimModel {
-    /// `namespace/name`.
-    pub key: String,
-    /// Requests as `name: class ×count` (or `All`), subrequests listed in order.
-    pub requests: Vec<String>,
-    /// The pod (trace header index) that controls it: generated from its template.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<u32>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DraModel {
-    pub devices: Vec<DeviceModel>,
-    pub claims: Vec<ClaimModel>,
-    /// The device classes by name.
-    pub classes: Vec<String>,
-}
-
-/// A claim at one stop.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClaimLive {
-    pub key: String,
-    /// Allocated devices (`driver/pool/device`), empty when unallocated.
-    pub devices: Vec<String>,
-    /// Names of the pods it is reserved for.
-    pub reserved_for: Vec<String>,
-}
-
-impl DraModel {
+/// Building the DRA model (the type is `schedlab-view`'s).
+pub(super) trait BuildDra: Sized {
     /// None when the scenario has no DRA objects.
-    pub fn build(e: &Engine) -> Option<DraModel> {
+    fn build(e: &Engine) -> Option<Self>;
+}
+
+impl BuildDra for DraModel {
+    fn build(e: &Engine) -> Option<DraModel> {
         let dra = &e.cluster.dra;
         if !dra.reported && dra.slices.is_empty() && dra.classes.is_empty() {
             return None;

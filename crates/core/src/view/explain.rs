@@ -25,48 +25,8 @@ use crate::plugins::{
     volume_zone, PluginName,
 };
 use crate::trace::{Detail, PluginScoreRow, TraceEvent};
-use serde::{Deserialize, Serialize};
+use schedlab_view::view::{format_amount, format_bytes, Explanation};
 use std::collections::BTreeMap;
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Explanation {
-    pub title: String,
-    pub lines: Vec<String>,
-}
-
-/// A resource amount in the units people read: cores, binary bytes, counts.
-pub fn format_amount(resource: &str, v: i64) -> String {
-    if resource == RESOURCE_CPU {
-        if v % 1000 == 0 {
-            format!("{}", v / 1000)
-        } else if v.abs() >= 1000 {
-            let s = format!("{:.3}", v as f64 / 1000.0);
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            format!("{v}m")
-        }
-    } else if resource == RESOURCE_MEMORY || resource == "ephemeral-storage" || resource.starts_with("hugepages-") {
-        format_bytes(v)
-    } else {
-        v.to_string()
-    }
-}
-
-pub fn format_bytes(v: i64) -> String {
-    const UNITS: [(&str, i64); 4] = [("Ti", 1 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)];
-    for (u, s) in UNITS {
-        if v.abs() >= s {
-            if v % s == 0 {
-                return format!("{}{u}", v / s);
-            }
-            let x = v as f64 / s as f64;
-            let t = format!("{x:.2}");
-            return format!("{}{u}", t.trim_end_matches('0').trim_end_matches('.'));
-        }
-    }
-    v.to_string()
-}
 
 /// The engine just before cycle `c` begins (after cycle c-1 and everything it caused).
 fn engine_before(s: &Session, c: u32) -> Engine {

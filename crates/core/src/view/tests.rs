@@ -317,7 +317,7 @@ fn frames_round_trip_through_json() {
 
 #[test]
 fn amounts_read_like_kubectl() {
-    use super::explain::format_amount;
+    use schedlab_view::view::format_amount;
     assert_eq!(format_amount("cpu", 500), "500m");
     assert_eq!(format_amount("cpu", 2000), "2");
     assert_eq!(format_amount("cpu", 2500), "2.5");
@@ -1596,4 +1596,10 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
     // Change stops have no cycle view, and their stage code round-trips.
     assert!(frames.iter().all(|f| f.cycle_view.is_none() && f.stage == Stage::Change));
     assert_eq!(Stage::from_code(Stage::Change.code()), Some(Stage::Change));
+}
+
+/// schedlab-view cannot name core's constant: its copy of the default profile's name must agree.
+#[test]
+fn the_view_crate_knows_the_default_scheduler_name() {
+    assert_eq!(schedlab_view::view::DEFAULT_SCHEDULER_NAME, crate::config::DEFAULT_SCHEDULER_NAME);
 }

@@ -2,13 +2,14 @@
 //! action is added to the Timeline tab as a step at the logical time on screen (`actions.rs`
 //! writes the text); the scenario is then re-run and playback goes on from the same stop.
 
-use crate::actions::{self, Action, Taint};
-use crate::bridge::BridgeHandle;
+use crate::actions::{self, Action, Docs, Taint};
+use crate::bridge::{self, BridgeHandle};
 use crate::components::app::EditorHandle;
 use crate::fmt;
 use crate::scenario::Part;
-use crate::state::{use_app, AppState, MenuTarget};
+use crate::state::{use_app, AppState, Menu, MenuTarget};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Adds the action's steps at the playhead's time and re-runs.
 pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action) {
@@ -53,14 +54,31 @@ pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action)
 #[component]
 pub fn ActionMenu() -> impl IntoView {
     let st = use_app();
+    let bridge: BridgeHandle = expect_context();
+    // The scenario's own objects (a node to copy, a pod's owner), read by the worker from the
+    // editor's text when the menu opens (the page has no YAML parser): the menu they were read
+    // for, and the documents.
+    let (docs, set_docs) = signal(None::<(Menu, Arc<Docs>)>);
+    Effect::new(move |_| match st.menu.get() {
+        None => set_docs.set(None),
+        Some(m) => {
+            let texts = st.saved.with_untracked(|s| Docs::texts(&s.parts));
+            bridge::documents(bridge, texts, move |d| {
+                if st.menu.get_untracked() == Some(m) {
+                    set_docs.set(Some((m, Arc::new(Docs::from_answer(d)))));
+                }
+            });
+        }
+    });
     view! {
         {move || {
             st.menu.get().map(|m| {
                 let vw = window().inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(1280.0);
                 let left = m.x.min(vw - 300.0).max(4.0);
-                let body = match m.target {
-                    MenuTarget::Node(n) => view! { <NodeActions node=n/> }.into_any(),
-                    MenuTarget::Pod(p) => view! { <PodActions pod=p/> }.into_any(),
+                let body = match (docs.get().filter(|(dm, _)| *dm == m), m.target) {
+                    (Some((_, d)), MenuTarget::Node(n)) => view! { <NodeActions node=n docs=d/> }.into_any(),
+                    (Some((_, d)), MenuTarget::Pod(p)) => view! { <PodActions pod=p docs=d/> }.into_any(),
+                    (None, _) => view! { <p class="muted menu-note">"Reading the scenario…"</p> }.into_any(),
                 };
                 view! {
                     <div class="menu-backdrop" on:click=move |_| st.set_menu.set(None)></div>
@@ -88,7 +106,7 @@ pub fn ActionMenu() -> impl IntoView {
 }
 
 #[component]
-fn NodeActions(node: u32) -> impl IntoView {
+fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
     let st = use_app();
     let ed: EditorHandle = expect_context();
     let bridge: BridgeHandle = expect_context();
@@ -105,6 +123,7 @@ fn NodeActions(node: u32) -> impl IntoView {
     let n = name.clone();
     let cordon = live.unschedulable;
     let n2 = name.clone();
+    let docs1 = docs.clone();
     let drain = move |_| {
         // The pods on the node now, but those a DaemonSet controls (kubectl drain leaves them).
         let pods: Vec<(String, String)> = st.frame.with_untracked(|f| {
@@ -113,14 +132,12 @@ fn NodeActions(node: u32) -> impl IntoView {
             };
             st.summary.with_untracked(|s| {
                 let Some(s) = s else { return Vec::new() };
-                st.saved.with_untracked(|saved| {
-                    l.pods
-                        .iter()
-                        .filter_map(|&p| s.model.pods.get(p as usize))
-                        .filter(|p| !actions::daemonset_pod(&saved.parts, &p.namespace, &p.name, p.created_by.as_deref()))
-                        .map(|p| (p.namespace.clone(), p.name.clone()))
-                        .collect()
-                })
+                l.pods
+                    .iter()
+                    .filter_map(|&p| s.model.pods.get(p as usize))
+                    .filter(|p| !actions::daemonset_pod(&docs1, &p.namespace, &p.name, p.created_by.as_deref()))
+                    .map(|p| (p.namespace.clone(), p.name.clone()))
+                    .collect()
             })
         });
         do_(Action::Drain(n2.clone(), pods));
@@ -132,7 +149,7 @@ fn NodeActions(node: u32) -> impl IntoView {
                 .map(|s| s.model.nodes.iter().map(|n| n.name.clone()).collect())
                 .unwrap_or_default()
         });
-        match st.saved.with_untracked(|s| actions::copy_node(&s.parts, &n3, &taken)) {
+        match st.saved.with_untracked(|s| actions::copy_node(&s.parts, &docs, &n3, &taken)) {
             Some(obj) => do_(Action::Create(obj)),
             None => st.flash(format!("The text of node {n3} was not found in the scenario")),
         }
@@ -218,7 +235,7 @@ fn NodeActions(node: u32) -> impl IntoView {
 }
 
 #[component]
-fn PodActions(pod: u32) -> impl IntoView {
+fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
     let st = use_app();
     let ed: EditorHandle = expect_context();
     let bridge: BridgeHandle = expect_context();
@@ -240,9 +257,7 @@ fn PodActions(pod: u32) -> impl IntoView {
         (gated, queued || f.nodes.iter().any(|n| n.pods.contains(&pod)))
     });
     let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
-    let owner = st
-        .saved
-        .with_untracked(|s| actions::owner_workload(&s.parts, &model.namespace, &model.name, model.created_by.as_deref(), at_ms));
+    let owner = actions::owner_workload(&docs, &model.namespace, &model.name, model.created_by.as_deref(), at_ms);
     let (ns, name) = (model.namespace.clone(), model.name.clone());
     let (ns2, name2) = (ns.clone(), name.clone());
     let gates = model.gates.clone();

@@ -6,8 +6,8 @@ use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
-use schedlab_core::trace::QueueName;
-use schedlab_core::view::ChangeView;
+use schedlab_view::view::ChangeView;
+use schedlab_view::QueueName;
 
 fn pool(q: QueueName) -> (&'static str, ChipState) {
     match q {

@@ -4,7 +4,7 @@
 use crate::components::devices::claim_short;
 use crate::state::use_app;
 use leptos::prelude::*;
-use schedlab_core::view::ClaimLive;
+use schedlab_view::view::ClaimLive;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct ClaimRow {

@@ -8,7 +8,7 @@ use crate::components::{
 use crate::fmt;
 use crate::state::{use_app, LowerTab};
 use leptos::prelude::*;
-use schedlab_core::view::{CycleView, Marker, Stage};
+use schedlab_view::view::{CycleView, Marker, Stage};
 
 #[component]
 pub fn LowerPanel() -> impl IntoView {

@@ -7,7 +7,7 @@ use crate::state::{use_app, Theme, SPEEDS};
 use crate::storage;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use schedlab_core::view::Stage;
+use schedlab_view::view::Stage;
 
 /// Size presets: (label, width, height); the last one is the custom size.
 const SIZES: [(&str, u32, u32); 3] = [("800 × 500", 800, 500), ("720 × 450", 720, 450), ("480 × 360", 480, 360)];

@@ -5,7 +5,7 @@
 use crate::components::pod_chip::{ChipState, PodChip};
 use crate::state::{use_app, AppState};
 use leptos::prelude::*;
-use schedlab_core::view::{CycleView, Frame, Marker, Stage};
+use schedlab_view::view::{CycleView, Frame, Marker, Stage};
 
 /// One part of the summary line: text and a class for its colour (the text carries the glyph).
 #[derive(Clone, Debug, PartialEq, Eq)]

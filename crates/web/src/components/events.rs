@@ -4,7 +4,7 @@
 use crate::state::use_app;
 use leptos::html;
 use leptos::prelude::*;
-use schedlab_core::view::EventLine;
+use schedlab_view::view::EventLine;
 
 #[component]
 pub fn Events() -> impl IntoView {

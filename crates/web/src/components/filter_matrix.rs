@@ -6,7 +6,7 @@
 use crate::fmt;
 use crate::state::{speed_ms, use_app, AppState, CellRef};
 use leptos::prelude::*;
-use schedlab_core::view::{CycleView, FilterRow, Stage};
+use schedlab_view::view::{CycleView, FilterRow, Stage};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, PartialEq, Eq)]

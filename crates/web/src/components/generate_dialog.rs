@@ -12,7 +12,7 @@ pub fn GenerateDialog() -> impl IntoView {
     let (pods, set_pods) = signal(10000u32);
     let (zones, set_zones) = signal(3u32);
     let go = move |_| {
-        let spec = crate::generate::clamp(&GenSpec {
+        let spec = schedlab_view::protocol::clamp(&GenSpec {
             nodes: nodes.get_untracked(),
             pods: pods.get_untracked(),
             zones: zones.get_untracked(),
@@ -53,8 +53,8 @@ pub fn GenerateDialog() -> impl IntoView {
                     <h2>"Generate a large cluster"</h2>
                     <p class="muted">"Nodes of 4–16 cpu spread over the zones, and pending pods of assorted sizes (250m–6 cpu). The engine schedules them in a Web Worker; the cluster is shown as a heatmap."</p>
                     <div class="gen-fields">
-                        {num("Nodes", nodes, set_nodes, crate::generate::MAX_NODES, "nodes")}
-                        {num("Pods", pods, set_pods, crate::generate::MAX_PODS, "pods")}
+                        {num("Nodes", nodes, set_nodes, schedlab_view::protocol::MAX_NODES, "nodes")}
+                        {num("Pods", pods, set_pods, schedlab_view::protocol::MAX_PODS, "pods")}
                         {num("Zones", zones, set_zones, 26, "zones")}
                     </div>
                     <div class="modal-actions">

@@ -1,5 +1,5 @@
 //! "Import from a cluster": paste or drop `kubectl get … -o yaml|json` (or `kubectl
-//! cluster-info dump`) output; the worker turns it into a scenario (`schedlab_core::import`)
+//! cluster-info dump`) output; the worker turns it into a scenario (`schedlab_core::import`, in the worker)
 //! and the dialog shows what was imported, skipped and found (pods' and nodes' real state)
 //! before the user replaces the scenario with it. Nothing leaves the browser.
 
@@ -9,7 +9,7 @@ use crate::scenario::{self, Saved};
 use crate::state::use_app;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use schedlab_core::import::{ImportReport, Issue};
+use schedlab_view::import::{ImportReport, Issue};
 
 /// Texts larger than this are refused (as files opened in the editor are).
 const MAX_TEXT: usize = 64 * 1024 * 1024;

@@ -6,7 +6,7 @@ use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::{use_app, CellRef, MenuTarget};
 use leptos::prelude::*;
-use schedlab_core::view::{NodeLive, Stage};
+use schedlab_view::view::{NodeLive, Stage};
 
 /// The node's part in the cycle on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             let Some(cv) = f.as_ref().and_then(|f| f.cycle_view.as_ref()) else {
                 return Role::None;
             };
-            if cv.stage >= Stage::Reserve && cv.node == Some(node) && cv.outcome != Some(schedlab_core::view::Marker::Unschedulable) {
+            if cv.stage >= Stage::Reserve && cv.node == Some(node) && cv.outcome != Some(schedlab_view::view::Marker::Unschedulable) {
                 return Role::Chosen;
             }
             if cv.stage >= Stage::NormalizeScore && cv.node == Some(node) {
@@ -81,7 +81,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         st.frame.with(|f| {
             f.as_ref()
                 .and_then(|f| f.cycle_view.as_ref())
-                .filter(|cv| cv.stage >= Stage::Bind && cv.outcome != Some(schedlab_core::view::Marker::Unschedulable))
+                .filter(|cv| cv.stage >= Stage::Bind && cv.outcome != Some(schedlab_view::view::Marker::Unschedulable))
                 .and_then(|cv| (cv.node == Some(node)).then_some(cv.pod))
         })
     });

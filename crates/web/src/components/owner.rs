@@ -1,7 +1,7 @@
 //! Pods a workload controller made: the owner's short forms (a mark on pod chips, a group
 //! label in the queue) and the grouping of queue items by owner.
 
-use schedlab_core::view::QueueItem;
+use schedlab_view::view::QueueItem;
 
 /// The mark on a chip: the owner kind, abbreviated as kubectl does (`rs`, `sts`, `ds`, …).
 pub fn kind_mark(created_by: &str) -> String {

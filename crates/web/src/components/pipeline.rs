@@ -1,7 +1,7 @@
 //! The extension points as a pipeline, the current one lit.
 
 use leptos::prelude::*;
-use schedlab_core::view::{CycleView, PointState};
+use schedlab_view::view::{CycleView, PointState};
 
 #[component]
 pub fn Pipeline(cv: Memo<Option<CycleView>>) -> impl IntoView {

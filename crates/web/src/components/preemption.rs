@@ -3,7 +3,7 @@
 
 use crate::components::pod_chip::{ChipState, PodChip};
 use leptos::prelude::*;
-use schedlab_core::view::CycleView;
+use schedlab_view::view::CycleView;
 
 #[component]
 pub fn Preemption(cv: Memo<Option<CycleView>>) -> impl IntoView {

@@ -7,7 +7,7 @@ use crate::components::pod_chip::{ChipState, PodChip};
 use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
-use schedlab_core::view::{QueueItem, QueueView};
+use schedlab_view::view::{QueueItem, QueueView};
 
 #[component]
 pub fn QueuePanel() -> impl IntoView {

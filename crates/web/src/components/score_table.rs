@@ -5,7 +5,7 @@ use crate::components::filter_matrix::{window, ROW_H, VIRTUAL_FROM};
 use crate::fmt;
 use crate::state::{use_app, AppState, CellRef};
 use leptos::prelude::*;
-use schedlab_core::view::{CycleView, ScoreRow, Stage};
+use schedlab_view::view::{CycleView, ScoreRow, Stage};
 use std::sync::Arc;
 
 fn score_row(st: AppState, cycle: Memo<u32>, r: &ScoreRow, plugins: &Arc<Vec<(String, i64)>>, raw: bool) -> impl IntoView {

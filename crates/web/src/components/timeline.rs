@@ -6,7 +6,7 @@ use crate::state::{use_app, Theme};
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
-use schedlab_core::view::Marker;
+use schedlab_view::view::Marker;
 use wasm_bindgen::JsCast;
 
 #[component]
@@ -65,7 +65,7 @@ pub fn Timeline() -> impl IntoView {
 
     // (stop, title) per timeline step the run reached; titles read from the Timeline tab.
     let steps = Memo::new(move |_| {
-        let titles = st.saved.with(|s| crate::actions::step_titles(&s.parts.timeline));
+        let titles = st.step_titles.get();
         st.summary.with(|s| {
             let Some(s) = s else { return Vec::new() };
             // Steps at one instant sit a stop or two apart: markers close together are set
@@ -88,7 +88,7 @@ pub fn Timeline() -> impl IntoView {
                     } else {
                         cluster = (x, 0);
                     }
-                    let title = format!("{what} at {}", schedlab_core::timeline::format_go_duration(at * 1_000_000));
+                    let title = format!("{what} at {}", schedlab_view::duration::format_go_duration(at * 1_000_000));
                     Some((i, stop, format!("calc({:.3}% + {}px)", cluster.0, cluster.1 * 15), title))
                 })
                 .collect::<Vec<_>>()

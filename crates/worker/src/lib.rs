@@ -1,10 +1,13 @@
-//! The engine side of the worker: loads scenarios, runs them into a `Session` and answers the
-//! page's requests. Independent of the browser (the `schedlab-worker` binary wires it to
-//! postMessage), so it is tested natively.
+//! schedlab-worker: the playground's engine, run in a Web Worker. `WorkerState` loads scenarios,
+//! runs them into a `Session` and answers the page's requests (`schedlab_view::protocol`);
+//! it is independent of the browser (the `schedlab-worker` binary wires it to postMessage), so
+//! it is tested natively. The page (`schedlab-web`) never links this crate nor the engine: it
+//! only talks to the worker.
 
-use crate::generate;
-use crate::protocol::{LoadIssue, Request, Response};
+pub mod generate;
+
 use schedlab_core::view::{Session, SessionOptions};
+use schedlab_view::protocol::{LoadIssue, Request, Response};
 
 #[derive(Default)]
 pub struct WorkerState {
@@ -45,6 +48,10 @@ impl WorkerState {
                     report: Box::new(report),
                 });
             }
+            Request::Documents { id, texts } => post(Response::Documents {
+                id,
+                docs: texts.iter().map(|t| schedlab_core::view::documents(t)).collect(),
+            }),
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
                     id,
@@ -142,6 +149,24 @@ mod tests {
                     report.skipped_line().as_deref(),
                     Some("skipped 1 Secret — Secret data is never read")
                 );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn documents_answer_each_text_in_order() {
+        let mut w = WorkerState::default();
+        let texts = vec![
+            "kind: Node\nmetadata: {name: a}\n---\nkind: NodeList\nitems: [{kind: Node, metadata: {name: b}}]\n".to_string(),
+            "not: [yaml\n".to_string(),
+        ];
+        let r = ask(&mut w, Request::Documents { id: 4, texts });
+        match &r[..] {
+            [Response::Documents { id: 4, docs }] => {
+                let names: Vec<&str> = docs[0].iter().filter_map(|d| d["metadata"]["name"].as_str()).collect();
+                assert_eq!(names, ["a", "b"]);
+                assert!(docs[1].is_empty(), "{docs:?}");
             }
             other => panic!("{other:?}"),
         }

@@ -1,10 +1,10 @@
 //! The Web Worker that runs the engine: receives JSON requests through postMessage and answers
-//! with JSON responses (see `schedlab_web::protocol`), both as UTF-8 bytes in transferred buffers. Built by Trunk as a no-modules worker.
+//! with JSON responses (see `schedlab_view::protocol`), both as UTF-8 bytes in transferred buffers. Built by Trunk as a no-modules worker.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use schedlab_web::protocol::{Request, Response};
-    use schedlab_web::worker::WorkerState;
+    use schedlab_view::protocol::{Request, Response};
+    use schedlab_worker::WorkerState;
     use std::cell::RefCell;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
@@ -48,7 +48,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 fn post_ready(scope: &web_sys::DedicatedWorkerGlobalScope) {
-    if let Ok(bytes) = serde_json::to_vec(&schedlab_web::protocol::Response::Ready) {
+    if let Ok(bytes) = serde_json::to_vec(&schedlab_view::protocol::Response::Ready) {
         let arr = js_sys::Uint8Array::from(&bytes[..]);
         let _ = scope.post_message(&arr);
     }

@@ -3,7 +3,7 @@
 //! 2 pods per node), as compact (flow-style) YAML. Sizes come
 //! from a small deterministic generator, so a spec always gives the same text.
 
-use crate::protocol::GenSpec;
+use schedlab_view::protocol::{clamp, GenSpec};
 use std::fmt::Write;
 
 /// SplitMix64: a few lines, good enough to vary sizes.
@@ -19,18 +19,6 @@ impl Mix {
     }
     fn pick<T: Copy>(&mut self, v: &[T]) -> T {
         v[(self.next() % v.len() as u64) as usize]
-    }
-}
-
-pub const MAX_NODES: u32 = 20_000;
-pub const MAX_PODS: u32 = 50_000;
-
-/// The spec with its numbers brought into the supported range.
-pub fn clamp(spec: &GenSpec) -> GenSpec {
-    GenSpec {
-        nodes: spec.nodes.clamp(1, MAX_NODES),
-        pods: spec.pods.clamp(0, MAX_PODS),
-        zones: spec.zones.clamp(1, 26),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
 //! through postMessage).
 
-use schedlab_core::import::ImportReport;
-use schedlab_core::view::{Explanation, Frame, Summary};
+use crate::import::ImportReport;
+use crate::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of a generated (synthetic) cluster.
@@ -49,6 +49,23 @@ pub enum Request {
     /// Import `kubectl` output (a cluster dump) into a scenario (`schedlab_core::import`).
     #[serde(rename_all = "camelCase")]
     Import { id: u64, text: String },
+    /// The YAML documents of each text, as JSON (`Response::Documents`): the page reads the
+    /// scenario's own objects (a node to copy, a pod's owner) without a YAML parser of its own.
+    #[serde(rename_all = "camelCase")]
+    Documents { id: u64, texts: Vec<String> },
+}
+
+/// The largest generated cluster.
+pub const MAX_NODES: u32 = 20_000;
+pub const MAX_PODS: u32 = 50_000;
+
+/// The spec with its numbers brought into the supported range.
+pub fn clamp(spec: &GenSpec) -> GenSpec {
+    GenSpec {
+        nodes: spec.nodes.clamp(1, MAX_NODES),
+        pods: spec.pods.clamp(0, MAX_PODS),
+        zones: spec.zones.clamp(1, 26),
+    }
 }
 
 fn yes() -> bool {
@@ -116,5 +133,12 @@ pub enum Response {
         id: u64,
         text: String,
         report: Box<ImportReport>,
+    },
+    /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
+    /// place; documents that do not parse are left out).
+    #[serde(rename_all = "camelCase")]
+    Documents {
+        id: u64,
+        docs: Vec<Vec<serde_json::Value>>,
     },
 }

@@ -1,0 +1,32 @@
+//! schedlab-view: the data a front end renders, shared by the engine (`schedlab-core`, which
+//! builds it) and the playground's page (`schedlab-web`, which only reads it). Pure data and
+//! pure helpers on it: serde and serde_json, nothing of the engine, so the page cannot reach the
+//! engine through this crate.
+//!
+//! - `view`: the serializable views of a run (`Summary`, `Frame`, `CycleView`, …);
+//! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
+//! - `import`: what importing a cluster reports (`ImportReport`);
+//! - `duration`: Go durations (`1m30s`), as timeline steps write them;
+//! - `protocol`: the messages between the page and the engine's Web Worker.
+
+pub mod duration;
+pub mod import;
+pub mod protocol;
+pub mod view;
+
+pub use duration::{format_go_duration, parse_go_duration};
+
+use serde::{Deserialize, Serialize};
+
+/// Where a pod is in the scheduling queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum QueueName {
+    /// Not in the queue (new, bound, deleted).
+    None,
+    ActiveQ,
+    BackoffQ,
+    Unschedulable,
+    Gated,
+    /// Popped and being scheduled.
+    InFlight,
+}
