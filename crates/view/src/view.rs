@@ -296,6 +296,12 @@ impl Stage {
         Stage::ALL.get(i).copied()
     }
 
+    /// Whether the stage is a phase of a scheduling cycle (a stop a link can open at with
+    /// `cycle=N&phase=…`): every stage but the start, the end and a cluster change.
+    pub fn in_cycle(self) -> bool {
+        !matches!(self, Stage::Ready | Stage::Quiet | Stage::Change)
+    }
+
     /// The stage a label names (as `label` writes it).
     pub fn from_label(label: &str) -> Option<Stage> {
         Stage::ALL.into_iter().find(|s| s.label().eq_ignore_ascii_case(label))
@@ -812,4 +818,20 @@ pub fn format_bytes(v: i64) -> String {
         }
     }
     v.to_string()
+}
+
+#[cfg(test)]
+mod stage_tests {
+    use super::Stage;
+
+    /// The phases a link can open at: every stage of a cycle, each found again by its label.
+    #[test]
+    fn cycle_phases_round_trip_by_name() {
+        let phases: Vec<Stage> = Stage::ALL.into_iter().filter(|s| s.in_cycle()).collect();
+        assert_eq!(phases.len(), Stage::ALL.len() - 3);
+        assert!(!phases.contains(&Stage::Ready) && !phases.contains(&Stage::Quiet) && !phases.contains(&Stage::Change));
+        for p in phases {
+            assert_eq!(Stage::from_name(p.label()), Some(p), "{}", p.label());
+        }
+    }
 }

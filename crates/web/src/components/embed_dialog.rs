@@ -12,23 +12,6 @@ use schedlab_view::view::Stage;
 /// Size presets: (label, width, height); the last one is the custom size.
 const SIZES: [(&str, u32, u32); 3] = [("800 × 500", 800, 500), ("720 × 450", 720, 450), ("480 × 360", 480, 360)];
 
-/// The phases one can start at, as the pipeline names them.
-const PHASES: [Stage; 13] = [
-    Stage::QueueSort,
-    Stage::PreFilter,
-    Stage::Filter,
-    Stage::PostFilter,
-    Stage::PreScore,
-    Stage::Score,
-    Stage::NormalizeScore,
-    Stage::Reserve,
-    Stage::Permit,
-    Stage::PreBind,
-    Stage::Bind,
-    Stage::Failed,
-    Stage::Done,
-];
-
 /// The `<iframe>` snippet for a page.
 pub fn snippet(src: &str, width: u32, height: u32) -> String {
     format!(
@@ -181,9 +164,10 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
                                             prop:disabled=move || !start_on.get()
                                             on:change=move |ev| set_opts.update(|o| o.phase = Stage::from_name(&event_target_value(&ev)))
                                         >
-                                            {PHASES
-                                                .iter()
-                                                .map(|&p| view! { <option value=p.label() selected=move || opts.with(|o| o.phase == Some(p))>{p.label()}</option> })
+                                            {Stage::ALL
+                                                .into_iter()
+                                                .filter(|s| s.in_cycle())
+                                                .map(|p| view! { <option value=p.label() selected=move || opts.with(|o| o.phase == Some(p))>{p.label()}</option> })
                                                 .collect_view()}
                                         </select>
                                     </label>
