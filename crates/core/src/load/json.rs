@@ -61,6 +61,25 @@ impl<'de> MapAccess<'de> for Obj {
     }
 }
 
+/// The error for a value of the wrong JSON type, worded as serde_json words it. Answering here,
+/// instead of handing the value to serde_json's own deserializer, keeps every visitor from
+/// being compiled a second time against serde_json's access types (the worker's size).
+fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
+    let unexpected = match v {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Unexpected::Unsigned(u),
+            (None, Some(i)) => Unexpected::Signed(i),
+            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    };
+    de::Error::invalid_type(unexpected, exp)
+}
+
 fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
     let len = a.len();
     let mut seq = Seq { items: a.into_iter() };
@@ -101,7 +120,14 @@ impl<'de> Deserializer<'de> for Strict {
         match self.0 {
             Value::Array(a) => visit_array(a, visitor),
             Value::Object(m) => visit_object(m, visitor),
-            scalar => scalar.deserialize_any(visitor),
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(b),
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => visitor.visit_u64(u),
+                (None, Some(i)) => visitor.visit_i64(i),
+                _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => visitor.visit_string(s),
         }
     }
 
@@ -119,7 +145,7 @@ impl<'de> Deserializer<'de> for Strict {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Array(a) => visit_array(a, visitor),
-            other => other.deserialize_seq(visitor),
+            other => Err(invalid_type(&other, &visitor)),
         }
     }
 
@@ -134,20 +160,19 @@ impl<'de> Deserializer<'de> for Strict {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Object(m) => visit_object(m, visitor),
-            other => other.deserialize_map(visitor),
+            other => Err(invalid_type(&other, &visitor)),
         }
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        fields: &'static [&'static str],
+        _name: &'static str,
+        _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Object(m) => visit_object(m, visitor),
-            Value::Array(_) => Err(de::Error::invalid_type(Unexpected::Seq, &visitor)),
-            other => other.deserialize_struct(name, fields, visitor),
+            other => Err(invalid_type(&other, &visitor)),
         }
     }
 
