@@ -437,10 +437,17 @@ fn core_sources() -> BTreeMap<String, String> {
     let src = shipping_sources(&workspace().join("crates/core/src"));
     // The walk must see the engine and must have skipped the test-only files.
     assert!(
-        src.contains_key("engine.rs") && src.contains_key("rng.rs"),
+        src.contains_key("engine/mod.rs") && src.contains_key("rng.rs"),
         "core sources not found"
     );
-    for t in ["plugins/testing.rs", "load/tests.rs", "view/tests.rs", "controllers/live_tests.rs"] {
+    for t in [
+        "plugins/testing.rs",
+        "load/tests.rs",
+        "view/tests.rs",
+        "controllers/live_tests.rs",
+        "engine/tests.rs",
+        "queue/tests.rs",
+    ] {
         assert!(!src.contains_key(t), "{t} is test code and should have been skipped");
     }
     src

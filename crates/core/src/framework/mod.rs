@@ -3,12 +3,14 @@
 
 mod cycle_state;
 pub mod events;
+mod fit_error;
 mod interface;
 pub mod runtime;
 mod status;
 mod types;
 
 pub use cycle_state::*;
+pub use fit_error::fit_error_message;
 pub use interface::*;
 pub use runtime::Framework;
 pub use status::*;

@@ -19,11 +19,10 @@
 use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
 use crate::config::DefaultPreemptionArgs;
-use crate::engine::fit_error_message;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{
-    Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo, PostFilterResult,
-    PreemptionCandidate, PreemptionDetail, Status,
+    fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo,
+    PostFilterResult, PreemptionCandidate, PreemptionDetail, Status,
 };
 use crate::labels::Selector;
 use crate::plugins::PluginName;

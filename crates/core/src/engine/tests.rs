@@ -1,0 +1,125 @@
+use super::*;
+use crate::framework::events::{ActionType, EventResource};
+use crate::framework::{Ctx, Plugin, Status};
+use crate::plugins::PluginName;
+
+const NODES: &str = r#"
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low}
+value: 100
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}}
+"#;
+
+fn pod(name: &str, extra: &str, cpu: &str) -> String {
+    format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n{extra}  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '{cpu}'}}}}}}]\n")
+}
+
+fn engine(docs: &[String]) -> Engine {
+    let text = format!("{NODES}{}", docs.concat());
+    let sc = crate::load_str(&text, "test.yaml").unwrap_or_else(|e| panic!("{e}"));
+    Engine::new(sc, EngineOptions::default())
+}
+
+fn state<'a>(e: &'a Engine, name: &str) -> &'a PodState {
+    &e.pods[e.pod_by_key(&format!("default/{name}")).unwrap()]
+}
+
+/// A PreFilter that always fails with an error.
+struct Broken;
+impl Plugin for Broken {
+    fn name(&self) -> PluginName {
+        PluginName::NodeAffinity
+    }
+    fn pre_filter(&self, _cx: &Ctx, _state: &mut CycleState, _pod: &PodInfo) -> (Option<crate::framework::PreFilterResult>, Status) {
+        (None, Status::error("boom"))
+    }
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn pods_of_other_schedulers_are_not_queued() {
+    let mut e = engine(&[pod("mine", "", "1"), pod("theirs", "  schedulerName: someone-else\n", "1")]);
+    e.run();
+    assert_eq!(state(&e, "mine").phase, Phase::Running);
+    let theirs = state(&e, "theirs");
+    assert_eq!(
+        (theirs.phase, theirs.attempts, theirs.message.as_deref()),
+        (Phase::Pending, 0, None)
+    );
+    assert_eq!(e.cycles.len(), 1);
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn error_pods_are_not_retried_in_an_unchanged_cluster() {
+    let mut e = engine(&[pod("p", "", "1")]);
+    e.frameworks.get_mut("default-scheduler").unwrap().set_instance(Box::new(Broken));
+    e.run();
+    let p = state(&e, "p");
+    assert_eq!((p.attempts, p.phase), (1, Phase::Pending));
+    assert_eq!(p.message.as_deref(), Some("running PreFilter plugin \"NodeAffinity\": boom"));
+    assert_eq!(e.queue.backoff().count(), 1, "waits in the error backoff queue");
+    // Once the cluster changes it is retried, when its backoff ends (the clock jumps).
+    e.cluster_event(
+        ClusterEvent::new(EventResource::AssignedPod, ActionType::ADD),
+        EventObject::Pod { old: None, new: None },
+    );
+    e.run();
+    assert_eq!(state(&e, "p").attempts, 2);
+    assert_eq!(e.now_ms(), 2000);
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn preemption_nominates_evicts_and_retries() {
+    let mut e = engine(&[
+        pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+        pod("urgent", "  priorityClassName: high\n", "2"),
+        pod("small", "", "3"),
+    ]);
+    e.run();
+    let urgent = state(&e, "urgent");
+    assert_eq!(urgent.node.as_deref(), Some("node-a"));
+    assert_eq!(urgent.nominated_node.as_deref(), Some("node-a"), "kept after binding");
+    assert_eq!(urgent.attempts, 2);
+    assert!(state(&e, "victim").evicted);
+    assert!(e.nominator.is_empty());
+    // The lower-priority pod failed while urgent was nominated; urgent's binding (a
+    // nominated pod leaving the queue) retried it once more.
+    let small = state(&e, "small");
+    assert_eq!((small.attempts, small.phase), (2, Phase::Pending));
+    let reasons: Vec<(&str, &str)> = e.events.iter().map(|ev| (ev.reason.as_str(), e.pods[ev.pod].info.name())).collect();
+    assert_eq!(
+        reasons,
+        [
+            ("FailedScheduling", "urgent"),
+            ("Preempted", "victim"),
+            ("FailedScheduling", "small"),
+            ("Scheduled", "urgent"),
+            ("FailedScheduling", "small")
+        ]
+    );
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
+    // `mid` already carries a nomination for node-a; `urgent` preempts there.
+    let mut e = engine(&[
+        pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+        pod("urgent", "  priorityClassName: high\n", "2"),
+        pod("mid", "  priority: 500\n", "1") + "status: {nominatedNodeName: node-a}\n",
+    ]);
+    let on_a = |e: &Engine| -> Vec<String> { e.nominator.pods_for_node("node-a").iter().map(|p| p.name().to_string()).collect() };
+    assert_eq!(on_a(&e), ["mid"]);
+    assert_eq!(e.step(), StepOutcome::Unschedulable { pod: 1 });
+    assert_eq!(state(&e, "mid").nominated_node, None, "priority 500 < 1000: the nomination goes");
+    assert_eq!(state(&e, "urgent").nominated_node.as_deref(), Some("node-a"));
+    assert_eq!(on_a(&e), ["urgent"]);
+}
