@@ -5,7 +5,7 @@
 //! The trace records which object changed; how a node looks after a patch is worked out here
 //! from the timeline's steps (the same merge patches the engine applied), once per session.
 
-use super::{ChangeView, MoveView, HIDDEN_LABELS};
+use super::{shown_labels, ChangeView, MoveView};
 use crate::api;
 use crate::engine::Engine;
 use crate::timeline::{Change, Object};
@@ -25,13 +25,7 @@ impl NodeState {
         NodeState {
             unschedulable: n.spec.unschedulable.unwrap_or(false),
             taints: n.spec.taints.iter().map(taint_text).collect(),
-            labels: n
-                .metadata
-                .labels
-                .iter()
-                .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            labels: shown_labels(&n.metadata.labels),
         }
     }
 }

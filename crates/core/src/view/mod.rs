@@ -68,5 +68,15 @@ const HIDDEN_LABELS: [&str; 5] = [
     "failure-domain.beta.kubernetes.io/region",
 ];
 
+/// A node's labels as its card shows them: without the ones the card already says (hostname,
+/// zone, region).
+fn shown_labels(labels: &BTreeMap<String, String>) -> Vec<(String, String)> {
+    labels
+        .iter()
+        .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

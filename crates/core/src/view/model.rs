@@ -1,6 +1,7 @@
 //! The static model of a run: what the scenario declares, in the units the scheduler uses
 //! (resource columns, nodes in visiting and display order, pods, profiles, DRA devices).
 
+use super::changes::taint_text;
 use super::dra::BuildDra;
 use super::*;
 use schedlab_view::view::{DraModel, Model, NodeModel, PodModel, ProfileModel, ResourceCol, Unit};
@@ -14,17 +15,19 @@ pub(super) trait BuildModel: Sized {
     fn build(sc: &Scenario, e: &Engine) -> Self;
 }
 
+/// A resource column's amount in `r`, in the column's unit (as NodeResourcesFit counts it).
+fn amount(r: &Resource, col: &ResourceCol) -> i64 {
+    match col.name.as_str() {
+        RESOURCE_CPU => r.milli_cpu,
+        RESOURCE_MEMORY => r.memory,
+        RESOURCE_PODS => r.allowed_pod_number,
+        RESOURCE_EPHEMERAL_STORAGE => r.ephemeral_storage,
+        n => r.scalar(n),
+    }
+}
+
 impl BuildModel for Model {
     fn add_created(&mut self, e: &Engine) {
-        let amount = |r: &Resource, col: &ResourceCol| -> i64 {
-            match col.name.as_str() {
-                RESOURCE_CPU => r.milli_cpu,
-                RESOURCE_MEMORY => r.memory,
-                RESOURCE_PODS => r.allowed_pod_number,
-                RESOURCE_EPHEMERAL_STORAGE => r.ephemeral_storage,
-                n => r.scalar(n),
-            }
-        };
         if e.pods.len() > self.pods.len() {
             self.created_pods_from = Some(self.pods.len() as u32);
         }
@@ -102,22 +105,8 @@ impl BuildModel for Model {
             self.nodes.push(NodeModel {
                 name: name.clone(),
                 zone,
-                labels: n
-                    .metadata
-                    .labels
-                    .iter()
-                    .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-                taints: n
-                    .spec
-                    .taints
-                    .iter()
-                    .map(|t| match t.value.as_deref() {
-                        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-                        _ => format!("{}:{}", t.key, t.effect),
-                    })
-                    .collect(),
+                labels: shown_labels(&n.metadata.labels),
+                taints: n.spec.taints.iter().map(taint_text).collect(),
                 unschedulable: n.spec.unschedulable.unwrap_or(false),
                 allocatable: self.resources.iter().map(|c| amount(&alloc, c)).collect(),
             });
@@ -169,15 +158,6 @@ impl BuildModel for Model {
             let unit = if name.starts_with("hugepages-") { Unit::Bytes } else { Unit::Count };
             resources.push(ResourceCol { name, unit });
         }
-        let amount = |r: &Resource, col: &ResourceCol| -> i64 {
-            match col.name.as_str() {
-                RESOURCE_CPU => r.milli_cpu,
-                RESOURCE_MEMORY => r.memory,
-                RESOURCE_PODS => r.allowed_pod_number,
-                RESOURCE_EPHEMERAL_STORAGE => r.ephemeral_storage,
-                n => r.scalar(n),
-            }
-        };
 
         let node_index: HashMap<&str, u32> = e
             .trace
@@ -203,27 +183,11 @@ impl BuildModel for Model {
             .iter()
             .map(|ni| {
                 let n = &ni.node;
-                let labels = if large {
-                    Vec::new()
-                } else {
-                    n.metadata
-                        .labels
-                        .iter()
-                        .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect()
-                };
+                let labels = if large { Vec::new() } else { shown_labels(&n.metadata.labels) };
                 let taints = if large {
                     Vec::new()
                 } else {
-                    n.spec
-                        .taints
-                        .iter()
-                        .map(|t| match t.value.as_deref() {
-                            Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-                            _ => format!("{}:{}", t.key, t.effect),
-                        })
-                        .collect()
+                    n.spec.taints.iter().map(taint_text).collect()
                 };
                 NodeModel {
                     name: ni.name().to_string(),
