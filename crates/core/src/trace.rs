@@ -8,7 +8,7 @@
 
 use crate::framework::events::QueueingHint;
 use crate::framework::{Code, PreemptionDetail};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use serde::Serialize;
 use std::collections::BTreeSet;
 

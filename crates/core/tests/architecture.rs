@@ -16,6 +16,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+use schedlab_core::vocabulary::ExtensionPoint;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -647,7 +648,7 @@ fn core_reads_no_clock_and_does_no_io() {
 const GLOBAL_STATE_EXCEPTIONS: &[(&str, &str)] = &[
     // A constant built on first use (a Taint holds Strings, so it cannot be a `const`); it is
     // never written after that and holds nothing that depends on a run.
-    ("plugins/node_unschedulable.rs", "UNSCHEDULABLE_TAINT"),
+    ("plugins/node_unschedulable/mod.rs", "UNSCHEDULABLE_TAINT"),
 ];
 
 /// ARCHITECTURE: core has no global mutable state.
@@ -995,27 +996,27 @@ fn plugin_methods(src: &str) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
-/// The extension points (`plugins::ep` bits) a set of overridden methods implements; the
-/// methods that only serve another point (`unreserve`, `queueing_hint`, the PreFilter
-/// extensions, score normalisation) add nothing.
-fn points_of(methods: &BTreeSet<String>) -> Result<u16, String> {
-    use schedlab_core::plugins::ep::*;
-    let mut bits = 0;
+/// The extension points a set of overridden methods implements; the methods that only serve
+/// another point (`unreserve`, `queueing_hint`, the PreFilter extensions, score
+/// normalisation) add nothing.
+fn points_of(methods: &BTreeSet<String>) -> Result<BTreeSet<ExtensionPoint>, String> {
+    use ExtensionPoint::*;
+    let mut points = BTreeSet::new();
     for m in methods {
-        bits |= match m.as_str() {
-            "pre_enqueue" => PRE_ENQUEUE,
-            "less" => QUEUE_SORT,
-            "events_to_register" => ENQUEUE_EXT,
-            "pre_filter" => PRE_FILTER,
-            "filter" => FILTER,
-            "post_filter" => POST_FILTER,
-            "pre_score" => PRE_SCORE,
-            "score" => SCORE,
-            "reserve" => RESERVE,
-            "permit" => PERMIT,
-            "pre_bind" => PRE_BIND,
-            "bind" => BIND,
-            "post_bind" => POST_BIND,
+        points.extend(match m.as_str() {
+            "pre_enqueue" => Some(PreEnqueue),
+            "less" => Some(QueueSort),
+            "events_to_register" => Some(EnqueueExtensions),
+            "pre_filter" => Some(PreFilter),
+            "filter" => Some(Filter),
+            "post_filter" => Some(PostFilter),
+            "pre_score" => Some(PreScore),
+            "score" => Some(Score),
+            "reserve" => Some(Reserve),
+            "permit" => Some(Permit),
+            "pre_bind" => Some(PreBind),
+            "bind" => Some(Bind),
+            "post_bind" => Some(PostBind),
             "unreserve"
             | "queueing_hint"
             | "has_pre_filter_extensions"
@@ -1023,23 +1024,24 @@ fn points_of(methods: &BTreeSet<String>) -> Result<u16, String> {
             | "remove_pod"
             | "has_normalize_score"
             | "normalize_score"
-            | "as_any" => 0,
+            | "as_any" => None,
             other => {
                 return Err(format!(
                     "`{other}` is not a Plugin method this test knows: say which extension point it serves"
                 ))
             }
-        };
+        });
     }
-    Ok(bits)
+    Ok(points)
 }
 
-/// The framework runs a plugin at an extension point only if the registry's table says it
-/// implements it: a missing bit silently disables the method, an extra one runs the trait's
-/// default. Every plugin's table entry must equal what its `impl Plugin` block overrides.
+/// The framework runs a plugin at an extension point only if its descriptor says it
+/// implements it: a missing point silently disables the method, an extra one runs the trait's
+/// default. Every descriptor's points must equal what its `impl Plugin` block overrides.
 #[test]
-fn extension_point_table_matches_the_methods_each_plugin_overrides() {
-    use schedlab_core::plugins::PluginName;
+fn extension_points_match_the_methods_each_plugin_overrides() {
+    use schedlab_core::plugins::IN_TREE;
+    use schedlab_core::vocabulary::PluginName;
     let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for code in shipping_sources(&workspace().join("crates/core/src/plugins")).values() {
         found.extend(plugin_methods(code));
@@ -1050,12 +1052,12 @@ fn extension_point_table_matches_the_methods_each_plugin_overrides() {
             wrong.push(format!("{}: no `impl Plugin` block whose `fn name` returns it", p.as_str()));
             continue;
         };
+        let declared: BTreeSet<ExtensionPoint> = IN_TREE.get(p).points.iter().collect();
         match points_of(methods) {
-            Ok(bits) if bits == p.extension_points() => {}
-            Ok(bits) => wrong.push(format!(
-                "{}: the table says {:#015b}, the methods ({}) implement {bits:#015b}",
+            Ok(points) if points == declared => {}
+            Ok(points) => wrong.push(format!(
+                "{}: the descriptor says {declared:?}, the methods ({}) implement {points:?}",
                 p.as_str(),
-                p.extension_points(),
                 methods.iter().cloned().collect::<Vec<_>>().join(", ")
             )),
             Err(e) => wrong.push(format!("{}: {e}", p.as_str())),
@@ -1078,7 +1080,9 @@ fn plugin_method_reader_sees_overrides_and_names() {
     let m = plugin_methods(sample);
     assert_eq!(m.len(), 1);
     assert_eq!(m["Alpha"], BTreeSet::from(["filter".to_string(), "score".to_string()]));
-    use schedlab_core::plugins::ep::{FILTER, SCORE};
-    assert_eq!(points_of(&m["Alpha"]), Ok(FILTER | SCORE));
+    assert_eq!(
+        points_of(&m["Alpha"]),
+        Ok(BTreeSet::from([ExtensionPoint::Filter, ExtensionPoint::Score]))
+    );
     assert!(points_of(&BTreeSet::from(["frobnicate".to_string()])).is_err());
 }

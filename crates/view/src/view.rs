@@ -171,6 +171,9 @@ pub struct Model {
     /// Nodes from this index on were added by the timeline: absent until their `change`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_nodes_from: Option<u32>,
+    /// Each plugin's short column header (name, label), from the plugin registry.
+    #[serde(default)]
+    pub plugin_labels: Vec<(String, String)>,
 }
 
 /// One device a ResourceSlice publishes.

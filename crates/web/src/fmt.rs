@@ -42,28 +42,6 @@ pub fn sentence_case(s: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-/// A short column header for a plugin.
-pub fn plugin_short(p: &str) -> &str {
-    match p {
-        "NodeUnschedulable" => "Unsched",
-        "NodeName" => "Name",
-        "TaintToleration" => "Taints",
-        "NodeAffinity" => "NodeAff",
-        "NodePorts" => "Ports",
-        "NodeResourcesFit" => "Fit",
-        "VolumeRestrictions" => "VolRestr",
-        "NodeVolumeLimits" => "VolLimits",
-        "VolumeBinding" => "VolBind",
-        "VolumeZone" => "VolZone",
-        "PodTopologySpread" => "Spread",
-        "InterPodAffinity" => "PodAff",
-        "DynamicResources" => "DRA",
-        "NodeResourcesBalancedAllocation" => "Balanced",
-        "ImageLocality" => "Images",
-        p => p,
-    }
-}
-
 pub fn percent(used: i64, total: i64) -> f64 {
     if total <= 0 {
         if used > 0 {

@@ -375,6 +375,17 @@ impl AppState {
         })
     }
 
+    /// A plugin's short column header, as the engine's registry gives it (the name itself
+    /// for a plugin it does not label).
+    pub fn plugin_short(&self, plugin: &str) -> String {
+        self.summary.with_untracked(|s| {
+            s.as_ref()
+                .and_then(|s| s.model.plugin_labels.iter().find(|(n, _)| n == plugin))
+                .map(|(_, short)| short.clone())
+                .unwrap_or_else(|| plugin.to_string())
+        })
+    }
+
     pub fn node_name(&self, node: u32) -> String {
         self.summary.with_untracked(|s| {
             s.as_ref()

@@ -803,20 +803,6 @@ fn plugins_cfg(pl: V1Plugins) -> PluginsCfg {
     }
 }
 
-/// Names enabled anywhere in the (merged) plugins, sorted and deduplicated.
-pub(crate) fn enabled_names(p: &PluginsCfg) -> Vec<String> {
-    let mut names: Vec<String> = p
-        .points()
-        .iter()
-        .flat_map(|(_, s)| s.enabled.iter())
-        .chain(p.multi_point.enabled.iter())
-        .map(|r| r.name.clone())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
 fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
     let le = raw.leader_election;
     let mut resource_lock = le.resource_lock;
@@ -878,7 +864,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
             plugin_config.push((pc.name, a.clone()));
         }
         let existing: Vec<String> = plugin_config.iter().map(|(n, _)| n.clone()).collect();
-        for name in enabled_names(&plugins) {
+        for name in plugins.enabled_names() {
             if existing.contains(&name) {
                 continue;
             }
@@ -1152,7 +1138,7 @@ fn framework_path(profile: &FieldPath, user: Option<&PluginsCfg>, e: &FrameworkE
         let at = user.and_then(|u| u.multi_point.enabled.iter().rposition(|p| p.name == name));
         ("multiPoint", at)
     } else {
-        (point_key(point), Some(index))
+        (point.config_key(), Some(index))
     };
     let set = plugins.child(key).child("enabled");
     match at {
@@ -1197,7 +1183,7 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
         };
         let mut args = PluginArgs::default();
         let mut extra = BTreeMap::new();
-        let needed = enabled_names(&p.plugins);
+        let needed = p.plugins.enabled_names();
         for (name, a) in &p.plugin_config {
             apply_engine_args(&mut args, a);
             if let V1Args::Unknown(Some(raw)) = a {

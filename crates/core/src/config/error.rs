@@ -4,8 +4,8 @@
 
 use super::decode::{GROUP, SCHEME_NAME};
 use super::golang::go_quote;
-use super::point_name;
 use crate::load::FieldPath;
+use crate::vocabulary::ExtensionPoint;
 
 /// What is wrong with a KubeSchedulerConfiguration, at which field. The text is kube-scheduler's
 /// (`path()` is where it points; some texts show a shorter path, as upstream prints them).
@@ -162,27 +162,27 @@ impl ConfigError {
 }
 
 /// Why a profile's framework cannot be built (the framework constructor's errors). The
-/// plugin errors say at which extension point (`point`, an `ep` bit) and at which index of
+/// plugin errors say at which extension point (`point`) and at which index of
 /// the merged set (`index`; `multi_point` when it comes from multiPoint).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FrameworkError {
-    #[error("{} {} does not exist", point_name(*.point), go_quote(.name))]
+    #[error("{} {} does not exist", .point.interface_name(), go_quote(.name))]
     NotExist {
-        point: u16,
+        point: ExtensionPoint,
         multi_point: bool,
         index: usize,
         name: String,
     },
-    #[error("plugin {} does not extend {} plugin", go_quote(.name), point_name(*.point))]
+    #[error("plugin {} does not extend {} plugin", go_quote(.name), .point.interface_name())]
     NotExtend {
-        point: u16,
+        point: ExtensionPoint,
         multi_point: bool,
         index: usize,
         name: String,
     },
-    #[error("plugin {} already registered as {}", go_quote(.name), go_quote(point_name(*.point)))]
+    #[error("plugin {} already registered as {}", go_quote(.name), go_quote(.point.interface_name()))]
     AlreadyRegistered {
-        point: u16,
+        point: ExtensionPoint,
         multi_point: bool,
         index: usize,
         name: String,
@@ -200,7 +200,7 @@ pub enum FrameworkError {
 impl FrameworkError {
     /// The plugin entry the error is about: (extension point, from multiPoint, index in the
     /// merged set, name).
-    pub fn plugin(&self) -> Option<(u16, bool, usize, &str)> {
+    pub fn plugin(&self) -> Option<(ExtensionPoint, bool, usize, &str)> {
         match self {
             FrameworkError::NotExist {
                 point,

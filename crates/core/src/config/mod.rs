@@ -17,110 +17,12 @@ pub use args::*;
 pub use error::{ConfigError, FrameworkError};
 pub use golang::GoDuration;
 
-use crate::plugins::{ep, PluginName};
+use crate::plugins::IN_TREE;
+pub use crate::vocabulary::{ExtensionPoint, PluginName, PluginRef, PluginSetCfg, PluginsCfg};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PluginRef {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub weight: Option<i32>,
-}
-
-impl PluginRef {
-    pub fn new(name: &str, weight: Option<i32>) -> PluginRef {
-        PluginRef {
-            name: name.to_string(),
-            weight,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PluginSetCfg {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub enabled: Vec<PluginRef>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub disabled: Vec<String>,
-}
-
-/// The v1 `Plugins` structure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PluginsCfg {
-    pub pre_enqueue: PluginSetCfg,
-    pub queue_sort: PluginSetCfg,
-    pub pre_filter: PluginSetCfg,
-    pub filter: PluginSetCfg,
-    pub post_filter: PluginSetCfg,
-    pub pre_score: PluginSetCfg,
-    pub score: PluginSetCfg,
-    pub reserve: PluginSetCfg,
-    pub permit: PluginSetCfg,
-    pub pre_bind: PluginSetCfg,
-    pub bind: PluginSetCfg,
-    pub post_bind: PluginSetCfg,
-    pub multi_point: PluginSetCfg,
-}
-
-impl PluginsCfg {
-    /// (extension point bit, the set) for every specific extension point, in upstream's order.
-    pub fn points(&self) -> [(u16, &PluginSetCfg); 12] {
-        [
-            (ep::PRE_ENQUEUE, &self.pre_enqueue),
-            (ep::QUEUE_SORT, &self.queue_sort),
-            (ep::PRE_FILTER, &self.pre_filter),
-            (ep::FILTER, &self.filter),
-            (ep::POST_FILTER, &self.post_filter),
-            (ep::PRE_SCORE, &self.pre_score),
-            (ep::SCORE, &self.score),
-            (ep::RESERVE, &self.reserve),
-            (ep::PERMIT, &self.permit),
-            (ep::PRE_BIND, &self.pre_bind),
-            (ep::BIND, &self.bind),
-            (ep::POST_BIND, &self.post_bind),
-        ]
-    }
-    /// The set of one specific extension point.
-    pub fn set(&self, point: u16) -> &PluginSetCfg {
-        match point {
-            ep::PRE_ENQUEUE => &self.pre_enqueue,
-            ep::QUEUE_SORT => &self.queue_sort,
-            ep::PRE_FILTER => &self.pre_filter,
-            ep::FILTER => &self.filter,
-            ep::POST_FILTER => &self.post_filter,
-            ep::PRE_SCORE => &self.pre_score,
-            ep::SCORE => &self.score,
-            ep::RESERVE => &self.reserve,
-            ep::PERMIT => &self.permit,
-            ep::PRE_BIND => &self.pre_bind,
-            ep::BIND => &self.bind,
-            _ => &self.post_bind,
-        }
-    }
-    fn points_mut(&mut self) -> [&mut PluginSetCfg; 13] {
-        [
-            &mut self.multi_point,
-            &mut self.pre_enqueue,
-            &mut self.queue_sort,
-            &mut self.pre_filter,
-            &mut self.filter,
-            &mut self.post_filter,
-            &mut self.pre_score,
-            &mut self.score,
-            &mut self.reserve,
-            &mut self.permit,
-            &mut self.pre_bind,
-            &mut self.bind,
-            &mut self.post_bind,
-        ]
-    }
-}
 
 /// The v1.34 default plugins (DynamicResources is on by default and sits before
 /// DefaultPreemption).
@@ -187,7 +89,7 @@ pub fn merge_plugins(custom: Option<&PluginsCfg>) -> PluginsCfg {
     let mut def = default_plugins();
     let Some(custom) = custom else { return def };
     let mut custom = custom.clone();
-    for (d, c) in def.points_mut().into_iter().zip(custom.points_mut()) {
+    for (d, c) in def.sets_mut().into_iter().zip(custom.sets_mut()) {
         *d = merge_set(d, c);
     }
     def
@@ -212,22 +114,40 @@ pub struct ExpandedPlugins {
 }
 
 impl ExpandedPlugins {
-    fn slot(&mut self, point: u16) -> &mut Vec<PluginName> {
+    fn slot(&mut self, point: ExtensionPoint) -> &mut Vec<PluginName> {
         match point {
-            ep::PRE_ENQUEUE => &mut self.pre_enqueue,
-            ep::QUEUE_SORT => &mut self.queue_sort,
-            ep::PRE_FILTER => &mut self.pre_filter,
-            ep::FILTER => &mut self.filter,
-            ep::POST_FILTER => &mut self.post_filter,
-            ep::PRE_SCORE => &mut self.pre_score,
-            ep::SCORE => &mut self.score,
-            ep::RESERVE => &mut self.reserve,
-            ep::PERMIT => &mut self.permit,
-            ep::PRE_BIND => &mut self.pre_bind,
-            ep::BIND => &mut self.bind,
-            _ => &mut self.post_bind,
+            ExtensionPoint::PreEnqueue => &mut self.pre_enqueue,
+            ExtensionPoint::QueueSort => &mut self.queue_sort,
+            ExtensionPoint::PreFilter => &mut self.pre_filter,
+            ExtensionPoint::Filter => &mut self.filter,
+            ExtensionPoint::PostFilter => &mut self.post_filter,
+            ExtensionPoint::PreScore => &mut self.pre_score,
+            ExtensionPoint::Score => &mut self.score,
+            ExtensionPoint::Reserve => &mut self.reserve,
+            ExtensionPoint::Permit => &mut self.permit,
+            ExtensionPoint::PreBind => &mut self.pre_bind,
+            ExtensionPoint::Bind => &mut self.bind,
+            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &mut self.post_bind,
         }
     }
+    /// The plugins of one extension point, in the order they run.
+    pub fn list(&self, point: ExtensionPoint) -> &[PluginName] {
+        match point {
+            ExtensionPoint::PreEnqueue => &self.pre_enqueue,
+            ExtensionPoint::QueueSort => &self.queue_sort,
+            ExtensionPoint::PreFilter => &self.pre_filter,
+            ExtensionPoint::Filter => &self.filter,
+            ExtensionPoint::PostFilter => &self.post_filter,
+            ExtensionPoint::PreScore => &self.pre_score,
+            ExtensionPoint::Score => &self.score,
+            ExtensionPoint::Reserve => &self.reserve,
+            ExtensionPoint::Permit => &self.permit,
+            ExtensionPoint::PreBind => &self.pre_bind,
+            ExtensionPoint::Bind => &self.bind,
+            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &self.post_bind,
+        }
+    }
+
     /// Every plugin used anywhere, in first-use order.
     pub fn all(&self) -> Vec<PluginName> {
         let mut out: Vec<PluginName> = Vec::new();
@@ -255,58 +175,7 @@ impl ExpandedPlugins {
     }
 }
 
-pub fn point_name(point: u16) -> &'static str {
-    match point {
-        ep::PRE_ENQUEUE => "PreEnqueuePlugin",
-        ep::QUEUE_SORT => "QueueSortPlugin",
-        ep::PRE_FILTER => "PreFilterPlugin",
-        ep::FILTER => "FilterPlugin",
-        ep::POST_FILTER => "PostFilterPlugin",
-        ep::PRE_SCORE => "PreScorePlugin",
-        ep::SCORE => "ScorePlugin",
-        ep::RESERVE => "ReservePlugin",
-        ep::PERMIT => "PermitPlugin",
-        ep::PRE_BIND => "PreBindPlugin",
-        ep::BIND => "BindPlugin",
-        _ => "PostBindPlugin",
-    }
-}
-
-/// The order in which the framework fills (and checks) the extension points.
-pub const FRAMEWORK_ORDER: [u16; 12] = [
-    ep::PRE_FILTER,
-    ep::FILTER,
-    ep::POST_FILTER,
-    ep::RESERVE,
-    ep::PRE_SCORE,
-    ep::SCORE,
-    ep::PRE_BIND,
-    ep::BIND,
-    ep::POST_BIND,
-    ep::PERMIT,
-    ep::PRE_ENQUEUE,
-    ep::QUEUE_SORT,
-];
-
-/// The v1 field of an extension point's plugin set (`filter`, `preScore`, ...).
-pub fn point_key(point: u16) -> &'static str {
-    match point {
-        ep::PRE_ENQUEUE => "preEnqueue",
-        ep::QUEUE_SORT => "queueSort",
-        ep::PRE_FILTER => "preFilter",
-        ep::FILTER => "filter",
-        ep::POST_FILTER => "postFilter",
-        ep::PRE_SCORE => "preScore",
-        ep::SCORE => "score",
-        ep::RESERVE => "reserve",
-        ep::PERMIT => "permit",
-        ep::PRE_BIND => "preBind",
-        ep::BIND => "bind",
-        _ => "postBind",
-    }
-}
-
-fn lookup(name: &str, point: u16, multi_point: bool, index: usize) -> Result<PluginName, FrameworkError> {
+fn lookup(name: &str, point: ExtensionPoint, multi_point: bool, index: usize) -> Result<PluginName, FrameworkError> {
     PluginName::parse(name).ok_or_else(|| FrameworkError::NotExist {
         point,
         multi_point,
@@ -323,11 +192,11 @@ const MAX_NODE_SCORE: i64 = 100;
 pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), FrameworkError> {
     let mut out = ExpandedPlugins::default();
     // The explicit per-extension-point lists.
-    for point in FRAMEWORK_ORDER {
+    for point in ExtensionPoint::FRAMEWORK_ORDER {
         let slot = out.slot(point);
         for (index, p) in cfg.set(point).enabled.iter().enumerate() {
             let name = lookup(&p.name, point, false, index)?;
-            if !name.implements(point) {
+            if !IN_TREE.get(name).implements(point) {
                 return Err(FrameworkError::NotExtend {
                     point,
                     multi_point: false,
@@ -349,7 +218,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
     // multiPoint expansion: per extension point, plugins also listed explicitly there keep
     // their explicit position first, then the multiPoint ones, then the other explicit ones.
     if !cfg.multi_point.enabled.is_empty() {
-        for point in FRAMEWORK_ORDER {
+        for point in ExtensionPoint::FRAMEWORK_ORDER {
             let set = cfg.set(point);
             if set.disabled.iter().any(|d| d == "*") {
                 continue;
@@ -359,7 +228,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
             let mut overrides: Vec<PluginName> = Vec::new();
             for (index, p) in cfg.multi_point.enabled.iter().enumerate() {
                 let name = lookup(&p.name, point, true, index)?;
-                if !name.implements(point) || set.disabled.iter().any(|d| d == &p.name) {
+                if !IN_TREE.get(name).implements(point) || set.disabled.iter().any(|d| d == &p.name) {
                     continue;
                 }
                 if explicit.contains(&name) {
@@ -401,7 +270,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
     let mut total: i64 = 0;
     for p in cfg.score.enabled.iter().chain(cfg.multi_point.enabled.iter()) {
         let Some(name) = PluginName::parse(&p.name) else { continue };
-        if !name.implements(ep::SCORE) || weights.contains_key(&name) {
+        if !IN_TREE.get(name).implements(ExtensionPoint::Score) || weights.contains_key(&name) {
             continue;
         }
         let w = match p.weight {
@@ -469,7 +338,8 @@ impl Profile {
     /// multiPoint, even where expansion then leaves it out), in name order. Each one registers
     /// its cluster events, whether or not it runs at any extension point.
     pub fn needed_plugins(&self) -> Vec<PluginName> {
-        decode::enabled_names(&self.plugins_config)
+        self.plugins_config
+            .enabled_names()
             .iter()
             .filter_map(|n| PluginName::parse(n))
             .collect()

@@ -6,8 +6,8 @@ use super::{AttemptScores, Engine};
 use crate::framework::{
     fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PodInfo, Status,
 };
-use crate::plugins::PluginSet;
 use crate::trace::*;
+use crate::vocabulary::PluginSet;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -95,7 +95,7 @@ impl Engine {
                 vec![]
             } else {
                 vec![PluginStatus {
-                    plugin: s.plugin.unwrap_or(crate::plugins::PluginName::PrioritySort),
+                    plugin: s.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
                     code: s.code,
                     reasons: s.reasons.iter().map(|r| r.to_string()).collect(),
                 }]
@@ -182,7 +182,7 @@ impl Engine {
                                     v.push(NodeVerdict {
                                         node: self.node_ids[idx],
                                         failed: Some(PluginStatus {
-                                            plugin: st.plugin.unwrap_or(crate::plugins::PluginName::PrioritySort),
+                                            plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
                                             code: st.code,
                                             reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
                                         }),

@@ -16,10 +16,10 @@ use crate::config::SchedulerConfig;
 use crate::framework::events::{ClusterEvent, EventObject};
 use crate::framework::{CycleState, Framework, PodInfo, QueuedPodInfo};
 use crate::load::Scenario;
-use crate::plugins::PluginSet;
 use crate::queue::{Move, QueueEnv, SchedulingQueue, NS_PER_MS};
 use crate::rng::Rng;
 use crate::trace::*;
+use crate::vocabulary::PluginSet;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -213,7 +213,7 @@ impl Engine {
             .config
             .profiles
             .iter()
-            .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone())))
+            .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone(), &crate::plugins::IN_TREE)))
             .collect();
         let queue = SchedulingQueue::with_profiles(
             sc.config.pod_initial_backoff_seconds,

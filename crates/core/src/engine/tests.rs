@@ -1,7 +1,7 @@
 use super::*;
 use crate::framework::events::{ActionType, EventResource};
 use crate::framework::{Ctx, Plugin, Status};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 const NODES: &str = r#"
 apiVersion: scheduling.k8s.io/v1

@@ -1,6 +1,6 @@
 //! Per-cycle plugin state: one typed slot per plugin, cloneable for preemption's what-ifs.
 
-use crate::plugins::{PluginName, PluginSet};
+use crate::vocabulary::{PluginName, PluginSet};
 use std::any::Any;
 
 /// Anything a plugin stores between its extension points in one scheduling cycle.

@@ -2,13 +2,16 @@
 //! the way upstream's frameworkImpl does (ordering, Skip handling, status plumbing).
 
 use super::interface::*;
+use super::registry::{Descriptor, Registry};
 use super::{Code, CycleState, NodeInfo, PodInfo, Status};
 use crate::config::Profile;
-use crate::plugins::{new_plugin, PluginName, PluginSet};
+use crate::vocabulary::{PluginName, PluginSet};
 use std::sync::Arc;
 
 pub struct Framework {
     pub profile: Profile,
+    /// Where plugins are built from and described (the in-tree registry, or a test's).
+    registry: &'static Registry,
     /// Instances indexed by `PluginName as usize` (only those the profile uses are present).
     instances: Vec<Option<Box<dyn Plugin>>>,
 }
@@ -33,16 +36,25 @@ pub struct ScoreResult {
 }
 
 impl Framework {
-    pub fn new(profile: Profile) -> Framework {
+    pub fn new(profile: Profile, registry: &'static Registry) -> Framework {
         let mut instances: Vec<Option<Box<dyn Plugin>>> = (0..PluginName::ALL.len()).map(|_| None).collect();
         // Every plugin the profile enables is instantiated (its cluster events count for
         // queueing even when it runs at no extension point), as upstream does.
         for p in profile.needed_plugins().into_iter().chain(profile.plugins.all()) {
             if instances[p as usize].is_none() {
-                instances[p as usize] = Some(new_plugin(p, &profile.args));
+                instances[p as usize] = Some((registry.get(p).new)(&profile.args));
             }
         }
-        Framework { profile, instances }
+        Framework {
+            profile,
+            registry,
+            instances,
+        }
+    }
+
+    /// What the registry says of a plugin.
+    pub fn descriptor(&self, p: PluginName) -> &'static Descriptor {
+        self.registry.get(p)
     }
 
     pub fn name(&self) -> &str {
@@ -499,7 +511,7 @@ mod tests {
     /// A framework whose Filter, Score and Reserve lists are exactly `order`, each plugin a stub.
     fn framework(order: &[PluginName], stubs: Vec<Stub>) -> Framework {
         let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
-        let mut fw = Framework::new(profile);
+        let mut fw = Framework::new(profile, &crate::plugins::IN_TREE);
         fw.profile.plugins.filter = order.to_vec();
         fw.profile.plugins.score = order.to_vec();
         fw.profile.plugins.reserve = order.to_vec();

@@ -1,6 +1,6 @@
 //! Status: the result of every extension point. Rejection is data, not an error.
 
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use serde::Serialize;
 use std::borrow::Cow;
 

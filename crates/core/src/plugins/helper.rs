@@ -3,7 +3,7 @@
 use crate::api::{Node, Pod, Taint, Toleration};
 use crate::framework::CycleState;
 use crate::labels::{CompiledNodeSelector, Selector};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::sync::Arc;
 
 /// Whether a toleration tolerates a taint (v1 Toleration.ToleratesTaint).

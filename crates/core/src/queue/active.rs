@@ -5,8 +5,8 @@
 use super::{Placed, QueueEnv, SchedulingQueue, EVENT_BACKOFF_COMPLETE};
 use crate::framework::events::{ClusterEvent, EventObject};
 use crate::framework::QueuedPodInfo;
-use crate::plugins::PluginName;
 use crate::trace::QueueName;
+use crate::vocabulary::PluginName;
 
 /// An entry of the in-flight log: a popped pod, or a cluster event received after it.
 #[derive(Clone, Debug)]

@@ -5,8 +5,8 @@
 
 use super::{Move, QueueEnv, SchedulingQueue, EVENT_BACKOFF_COMPLETE, NO_BACKOFF, ORDERING_WINDOW_NS};
 use crate::framework::QueuedPodInfo;
-use crate::plugins::PluginName;
 use crate::trace::QueueName;
+use crate::vocabulary::PluginName;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum BackoffKind {

@@ -6,8 +6,8 @@
 use super::{pool_name, InFlightEntry, Move, Placed, QueueEnv, SchedulingQueue};
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource, QueueingHint};
 use crate::framework::{Framework, PodInfo, QueuedPodInfo};
-use crate::plugins::{ep, PluginName, PluginSet};
 use crate::trace::{HintAnswer, QueueName};
+use crate::vocabulary::{ExtensionPoint as Ep, PluginName, PluginSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What an event did to one pending pod it reached.
@@ -104,14 +104,15 @@ impl SchedulingQueue {
     /// buildQueueingHintMap): plugins at PreEnqueue, PreFilter, Filter, Reserve or Permit
     /// register their EventsToRegister, or every event when they have none to offer.
     pub fn register_profiles(&mut self, frameworks: &BTreeMap<String, Framework>) {
-        let relevant = ep::PRE_ENQUEUE | ep::PRE_FILTER | ep::FILTER | ep::RESERVE | ep::PERMIT;
+        const RELEVANT: [Ep; 5] = [Ep::PreEnqueue, Ep::PreFilter, Ep::Filter, Ep::Reserve, Ep::Permit];
         for (name, fw) in frameworks {
             let mut regs = Vec::new();
             for (pn, pl) in fw.instances() {
-                if !pn.implements(relevant) {
+                let d = fw.descriptor(pn);
+                if !RELEVANT.iter().any(|p| d.implements(*p)) {
                     continue;
                 }
-                let events: Vec<(ClusterEvent, bool)> = if pn.implements(ep::ENQUEUE_EXT) {
+                let events: Vec<(ClusterEvent, bool)> = if d.implements(Ep::EnqueueExtensions) {
                     pl.events_to_register().into_iter().map(|e| (e.event, e.has_hint)).collect()
                 } else {
                     unrolled_wildcard().into_iter().map(|e| (e, false)).collect()

@@ -29,8 +29,8 @@
 use crate::cluster::{Cluster, Nominator, Snapshot};
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
 use crate::framework::{Ctx, Framework, PodInfo, QueuedPodInfo};
-use crate::plugins::PluginName;
 use crate::trace::QueueName;
+use crate::vocabulary::PluginName;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 

@@ -60,7 +60,10 @@ impl World {
     /// hears pod deletions (Queue when the pod was placed); InterPodAffinity hears pod
     /// additions without a hint.
     fn new() -> World {
-        let mut fw = Framework::new(Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap());
+        let mut fw = Framework::new(
+            Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap(),
+            &crate::plugins::IN_TREE,
+        );
         fw.set_instance(Box::new(Fake {
             name: PluginName::SchedulingGates,
             events: vec![ClusterEventWithHint::hinted(

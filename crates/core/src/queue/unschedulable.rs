@@ -5,8 +5,8 @@
 
 use super::{Move, QueueEnv, SchedulingQueue, Strategy, EVENT_UNSCHEDULABLE_TIMEOUT};
 use crate::framework::QueuedPodInfo;
-use crate::plugins::{PluginName, PluginSet};
 use crate::trace::QueueName;
+use crate::vocabulary::{PluginName, PluginSet};
 
 /// How a pod in the unschedulable pool is reported: gated or unschedulable.
 pub(super) fn pool_name(q: &QueuedPodInfo) -> QueueName {

@@ -5,8 +5,8 @@
 use super::stops::CycleInfo;
 use super::*;
 use crate::framework::{Code, PreemptionDetail};
-use crate::plugins::PluginName;
 use crate::trace::{NodeVerdict, PluginStatus, ScoreTable};
+use crate::vocabulary::PluginName;
 
 impl Session {
     pub(super) fn cycle_view(&mut self, st: Stop, want_detail: bool) -> CycleView {

@@ -22,9 +22,10 @@ use crate::plugins::inter_pod_affinity::ScoreSource;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::{
     image_locality, inter_pod_affinity, node_resources_fit, node_volume_limits, pod_topology_spread, volume_binding, volume_restrictions,
-    volume_zone, PluginName,
+    volume_zone,
 };
 use crate::trace::{Detail, PluginScoreRow, TraceEvent};
+use crate::vocabulary::PluginName;
 use schedlab_view::view::{format_amount, format_bytes, Explanation};
 use std::collections::BTreeMap;
 

@@ -4,6 +4,8 @@
 use super::changes::taint_text;
 use super::dra::BuildDra;
 use super::*;
+use crate::plugins::IN_TREE;
+use crate::vocabulary::ExtensionPoint;
 use schedlab_view::view::{DraModel, Model, NodeModel, PodModel, ProfileModel, ResourceCol, Unit};
 
 /// Building the model (the type is `schedlab-view`'s, the engine fills it in).
@@ -244,23 +246,12 @@ impl BuildModel for Model {
             .values()
             .map(|fw| {
                 let pl = &fw.profile.plugins;
-                let names = |v: &[crate::plugins::PluginName]| v.iter().map(|p| p.as_str().to_string()).collect::<Vec<_>>();
-                let points = vec![
-                    ("PreEnqueue".to_string(), names(&pl.pre_enqueue)),
-                    ("QueueSort".to_string(), names(&pl.queue_sort)),
-                    ("PreFilter".to_string(), names(&pl.pre_filter)),
-                    ("Filter".to_string(), names(&pl.filter)),
-                    ("PostFilter".to_string(), names(&pl.post_filter)),
-                    ("PreScore".to_string(), names(&pl.pre_score)),
-                    ("Score".to_string(), names(&pl.score)),
-                    ("Reserve".to_string(), names(&pl.reserve)),
-                    ("Permit".to_string(), names(&pl.permit)),
-                    ("PreBind".to_string(), names(&pl.pre_bind)),
-                    ("Bind".to_string(), names(&pl.bind)),
-                    ("PostBind".to_string(), names(&pl.post_bind)),
-                ];
+                let points = ExtensionPoint::CONFIGURABLE
+                    .iter()
+                    .map(|&p| (p.as_str().to_string(), pl.list(p).iter().map(|n| n.as_str().to_string()).collect()))
+                    .collect();
                 let mut notes = Vec::new();
-                if pl.score.contains(&crate::plugins::PluginName::NodeResourcesFit) {
+                if pl.score.contains(&crate::vocabulary::PluginName::NodeResourcesFit) {
                     let ss = &fw.profile.args.node_resources_fit.scoring_strategy;
                     let res: Vec<String> = ss.resources.iter().map(|r| format!("{}×{}", r.name, r.weight)).collect();
                     notes.push(format!("NodeResourcesFit scores with {:?} ({})", ss.kind, res.join(", ")));
@@ -289,6 +280,7 @@ impl BuildModel for Model {
             initial_claims: dra::initial_claims(e).into_values().collect(),
             created_pods_from: None,
             created_nodes_from: None,
+            plugin_labels: IN_TREE.iter().map(|d| (d.name.as_str().to_string(), d.short.to_string())).collect(),
         }
     }
 }

@@ -3,7 +3,6 @@
 //! (enough feasible nodes were found) or excluded by PreFilter are shown as such. Long tables
 //! render only the rows in view.
 
-use crate::fmt;
 use crate::state::{speed_ms, use_app, AppState, CellRef};
 use leptos::prelude::*;
 use schedlab_view::view::{CycleView, FilterRow, Stage};
@@ -58,7 +57,7 @@ fn row_view(st: AppState, cycle: Memo<u32>, k: usize, row: &FilterRow, plugins: 
     let verdict = if row.feasible {
         "✓ feasible".to_string()
     } else if let Some(i) = row.failed_at {
-        format!("✗ {}: {}", fmt::plugin_short(&plugins[i as usize]), row.reasons.join("; "))
+        format!("✗ {}: {}", st.plugin_short(&plugins[i as usize]), row.reasons.join("; "))
     } else if row.visit.is_some() {
         format!("✗ {}", row.reasons.join("; "))
     } else {
@@ -198,7 +197,7 @@ pub fn FilterMatrix(cv: Memo<Option<CycleView>>) -> impl IntoView {
                                         <th scope="col" class="node-col">"Node"</th>
                                         {head_plugins
                                             .iter()
-                                            .map(|p| view! { <th scope="col" class="plugin-col" title=p.clone() aria-label=p.clone()><span>{fmt::plugin_short(p).to_string()}</span></th> })
+                                            .map(|p| view! { <th scope="col" class="plugin-col" title=p.clone() aria-label=p.clone()><span>{st.plugin_short(p)}</span></th> })
                                             .collect_view()}
                                         <th scope="col" class="verdict-col">"Verdict"</th>
                                     </tr>

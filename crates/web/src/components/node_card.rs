@@ -168,14 +168,12 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         .map(|(text, kind, title)| view! { <span class=format!("badge {kind}") title=title>{text}</span> })
         .collect_view()
     };
-    let role_view = move || {
-        match role.get() {
+    let role_view = move || match role.get() {
         Role::None => None,
         Role::Feasible => Some(view! { <span class="role feasible">"✓ feasible"</span> }.into_any()),
         Role::Chosen => Some(view! { <span class="role chosen">"★ chosen"</span> }.into_any()),
         Role::Filtered { plugin, reason } => Some(
-            view! { <span class="role filtered" title=reason.clone()>"✗ "{fmt::plugin_short(&plugin).to_string()}": "{reason.clone()}</span> }
-                .into_any(),
+            view! { <span class="role filtered" title=reason.clone()>"✗ "{st.plugin_short(&plugin)}": "{reason.clone()}</span> }.into_any(),
         ),
         Role::NotEvaluated(note) => Some(view! { <span class="role skipped" title=note>"— not evaluated"</span> }.into_any()),
         Role::Candidate { victims, chosen } => Some(
@@ -188,7 +186,6 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             }
             .into_any(),
         ),
-    }
     };
     let role_class = move || match role.get() {
         Role::None => "",

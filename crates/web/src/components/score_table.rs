@@ -2,7 +2,6 @@
 //! the winner and any tie highlighted. At the Score phase only the raw scores are shown.
 
 use crate::components::filter_matrix::{window, ROW_H, VIRTUAL_FROM};
-use crate::fmt;
 use crate::state::{use_app, AppState, CellRef};
 use leptos::prelude::*;
 use schedlab_view::view::{CycleView, ScoreRow, Stage};
@@ -157,7 +156,7 @@ pub fn ScoreTable(cv: Memo<Option<CycleView>>) -> impl IntoView {
                                                 let title = format!("{p} (weight {w})");
                                                 view! {
                                                     <th scope="col" title=title.clone() aria-label=title>
-                                                        {fmt::plugin_short(p).to_string()}
+                                                        {st.plugin_short(p)}
                                                         <span class="weight">{format!("×{w}")}</span>
                                                     </th>
                                                 }

@@ -2,7 +2,7 @@
 
 use crate::framework::events::{ActionType, ClusterEventWithHint, EventResource};
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 
@@ -31,6 +31,17 @@ impl Plugin for NodeName {
         }
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeName,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Name",
+    new: |_| Box::new(NodeName),
+};
 
 #[cfg(test)]
 mod tests {

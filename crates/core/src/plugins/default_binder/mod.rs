@@ -2,7 +2,7 @@
 
 use crate::cluster::Cluster;
 use crate::framework::{CycleState, Plugin, PodInfo, Status};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 pub struct DefaultBinder;
 
@@ -14,3 +14,11 @@ impl Plugin for DefaultBinder {
         Status::success()
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::DefaultBinder,
+    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::Bind]),
+    short: "DefaultBinder",
+    new: |_| Box::new(DefaultBinder),
+};

@@ -3,7 +3,7 @@
 
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, CycleState, HostPort, HostPortInfo, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 pub const ERR_REASON: &str = "node(s) didn't have free ports for the requested pod ports";
 
@@ -83,6 +83,18 @@ impl Plugin for NodePorts {
         }
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodePorts,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Ports",
+    new: |_| Box::new(NodePorts),
+};
 
 #[cfg(test)]
 mod tests {

@@ -15,7 +15,7 @@ use crate::framework::{
 };
 use crate::labels::Selector;
 use crate::plugins::helper::PreStates;
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -850,6 +850,20 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
 
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::InterPodAffinity,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "PodAff",
+    new: |args| Box::new(InterPodAffinity::new(&args.inter_pod_affinity)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use crate::api::{Pod, Volume};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
 use crate::plugins::volume_util::not_found;
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::sync::Arc;
 
 pub const ERR_REASON_DISK_CONFLICT: &str = "node(s) had no available disk";
@@ -272,6 +272,18 @@ impl Plugin for VolumeRestrictions {
         Status::success()
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::VolumeRestrictions,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "VolRestr",
+    new: |_| Box::new(VolumeRestrictions),
+};
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use crate::api::Container;
 use crate::framework::{Ctx, CycleState, ImageStateSummary, NodeInfo, Plugin, PodInfo, Status, MAX_NODE_SCORE};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::borrow::Cow;
 
 const MB: i64 = 1024 * 1024;
@@ -155,6 +155,14 @@ impl Plugin for ImageLocality {
         Ok(calculate_priority(sum, spec.init_containers.len() + spec.containers.len()))
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::ImageLocality,
+    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::Score]),
+    short: "Images",
+    new: |_| Box::new(ImageLocality),
+};
 
 #[cfg(test)]
 mod tests {

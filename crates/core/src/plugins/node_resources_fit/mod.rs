@@ -10,7 +10,7 @@ use crate::framework::{
 };
 use crate::plugins::helper::div_trunc;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -430,6 +430,20 @@ impl Plugin for Fit {
         self.scorer.score(node, reqs, |r, a| self.combine(r, a))
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeResourcesFit,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Fit",
+    new: |args| Box::new(Fit::new(&args.node_resources_fit)),
+};
 
 #[cfg(test)]
 #[allow(clippy::type_complexity)]

@@ -9,7 +9,7 @@ use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, E
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
 use crate::labels::Selector;
 use crate::plugins::helper::{find_untolerated_taint, PreStates, RequiredNodeAffinity};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -966,6 +966,20 @@ impl Plugin for PodTopologySpread {
 
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::PodTopologySpread,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Spread",
+    new: |args| Box::new(PodTopologySpread::new(&args.pod_topology_spread)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use crate::plugins::volume_util::{
     claim_of_volume, limits_migration_on, namespace_of, not_found, pvc_class, translate_inline, translate_pv, volume_is_for_pod,
     InTreePlugin,
 };
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::collections::{BTreeMap, HashMap};
 
 pub const ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED: &str = "node(s) exceed max volume count";
@@ -278,6 +278,18 @@ impl Plugin for CsiLimits {
         }
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeVolumeLimits,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "VolLimits",
+    new: |_| Box::new(CsiLimits),
+};
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, E
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
 use crate::labels::{CompiledNodeSelector, CompiledNodeSelectorTerm};
 use crate::plugins::helper::{default_normalize_score, RequiredNodeAffinity};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::collections::BTreeSet;
 
 pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -237,6 +237,20 @@ impl Plugin for NodeAffinity {
         Status::success()
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeAffinity,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "NodeAff",
+    new: |args| Box::new(NodeAffinity::new(&args.node_affinity)),
+};
 
 #[cfg(test)]
 mod tests {

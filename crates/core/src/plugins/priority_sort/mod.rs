@@ -1,7 +1,7 @@
 //! PrioritySort: higher priority first, then the earlier queue timestamp.
 
 use crate::framework::{Plugin, QueuedPodInfo};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 pub struct PrioritySort;
 
@@ -14,6 +14,14 @@ impl Plugin for PrioritySort {
         pa > pb || (pa == pb && a.timestamp < b.timestamp)
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::PrioritySort,
+    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::QueueSort]),
+    short: "PrioritySort",
+    new: |_| Box::new(PrioritySort),
+};
 
 #[cfg(test)]
 mod tests {

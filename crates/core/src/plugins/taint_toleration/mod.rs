@@ -5,7 +5,7 @@ use crate::api::{Taint, Toleration};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::helper::{default_normalize_score, find_untolerated_taint, tolerations_tolerate_taint};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 const EFFECT_NO_SCHEDULE: &str = "NoSchedule";
 const EFFECT_NO_EXECUTE: &str = "NoExecute";
@@ -109,6 +109,19 @@ impl Plugin for TaintToleration {
         Status::success()
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::TaintToleration,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Taints",
+    new: |_| Box::new(TaintToleration),
+};
 
 #[cfg(test)]
 mod tests {

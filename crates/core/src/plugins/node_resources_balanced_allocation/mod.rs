@@ -4,7 +4,7 @@
 use crate::config::NodeResourcesBalancedAllocationArgs;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::sync::Arc;
 
 pub struct BalancedAllocation {
@@ -105,6 +105,17 @@ impl Plugin for BalancedAllocation {
         self.scorer.score(node, reqs, balanced_resource_score)
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeResourcesBalancedAllocation,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+    ]),
+    short: "Balanced",
+    new: |args| Box::new(BalancedAllocation::new(&args.node_resources_balanced_allocation)),
+};
 
 #[cfg(test)]
 #[allow(clippy::type_complexity)]

@@ -25,8 +25,8 @@ use crate::framework::{
     PostFilterResult, PreemptionCandidate, PreemptionDetail, Status,
 };
 use crate::labels::Selector;
-use crate::plugins::PluginName;
 use crate::rng::Rng;
+use crate::vocabulary::PluginName;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -548,6 +548,18 @@ pub fn fill_pdb_statuses(cluster: &mut Cluster, running: &[Arc<PodInfo>]) {
     }
 }
 
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::DefaultPreemption,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreEnqueue,
+        crate::vocabulary::ExtensionPoint::PostFilter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "DefaultPreemption",
+    new: |args| Box::new(DefaultPreemption::new(&args.default_preemption)),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,7 +569,10 @@ mod tests {
     use crate::plugins::testing::{Env, MakeNode, MakePod};
 
     fn framework() -> Framework {
-        Framework::new(Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap())
+        Framework::new(
+            Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap(),
+            &crate::plugins::IN_TREE,
+        )
     }
 
     fn node(name: &str, cpu: &str) -> api::Node {

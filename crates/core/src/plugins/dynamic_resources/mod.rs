@@ -17,8 +17,8 @@ use crate::framework::runtime::Framework;
 use crate::framework::{Code, Ctx, CycleState, NodeInfo, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status};
 use crate::labels::CompiledNodeSelector;
 use crate::plugins::volume_util::namespace_of;
-use crate::plugins::PluginName;
 use crate::rng::Rng;
+use crate::vocabulary::PluginName;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -507,6 +507,22 @@ impl Plugin for DynamicResources {
     }
 }
 
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::DynamicResources,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreEnqueue,
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PostFilter,
+        crate::vocabulary::ExtensionPoint::Reserve,
+        crate::vocabulary::ExtensionPoint::PreBind,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "DRA",
+    new: |args| Box::new(DynamicResources::new(&args.dynamic_resources)),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,7 +611,7 @@ mod tests {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());
         let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
-        let fw = Framework::new(profile);
+        let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let pod = MakePod::new("p").info();
         let mut rng = Rng::new(1);
         let statuses = NodeToStatus::default();
@@ -664,7 +680,7 @@ mod tests {
             p.info()
         };
         let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
-        let fw = Framework::new(profile);
+        let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let mut rng = Rng::new(1);
         // (claim, n-1 verdict, n-2 verdict, PostFilter message)
         let cases = [

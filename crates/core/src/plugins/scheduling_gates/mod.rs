@@ -3,7 +3,7 @@
 
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, Plugin, PodInfo, Status};
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 
 pub struct SchedulingGates;
 
@@ -41,6 +41,17 @@ impl Plugin for SchedulingGates {
         })
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::SchedulingGates,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreEnqueue,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "SchedulingGates",
+    new: |_| Box::new(SchedulingGates),
+};
 
 #[cfg(test)]
 mod tests {

@@ -14,8 +14,8 @@ use crate::plugins::volume_util::{
     plugin_migrated_on_node, pv_class, pvc_class, translate_pv, volume_is_for_pod, InTreePlugin, PvAffinity, ANN_BIND_COMPLETED,
     ANN_BOUND_BY_CONTROLLER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER,
 };
-use crate::plugins::PluginName;
 use crate::quantity::Quantity;
+use crate::vocabulary::PluginName;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -763,6 +763,22 @@ impl Plugin for VolumeBinding {
         Status::success()
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::VolumeBinding,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::PreFilter,
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::PreScore,
+        crate::vocabulary::ExtensionPoint::Score,
+        crate::vocabulary::ExtensionPoint::Reserve,
+        crate::vocabulary::ExtensionPoint::PreBind,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "VolBind",
+    new: |args| Box::new(VolumeBinding::new(&args.volume_binding)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@ use crate::api::{Node, Taint, Toleration};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
 use crate::plugins::helper::tolerations_tolerate_taint;
-use crate::plugins::PluginName;
+use crate::vocabulary::PluginName;
 use std::sync::LazyLock;
 
 pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
@@ -77,6 +77,17 @@ impl Plugin for NodeUnschedulable {
         Status::unresolvable(ERR_REASON_UNSCHEDULABLE)
     }
 }
+
+/// This plugin, for the registry (`plugins::registry`).
+pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
+    name: crate::vocabulary::PluginName::NodeUnschedulable,
+    points: crate::vocabulary::ExtensionPoints::of(&[
+        crate::vocabulary::ExtensionPoint::Filter,
+        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+    ]),
+    short: "Unsched",
+    new: |_| Box::new(NodeUnschedulable),
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,43 @@
+//! What the framework knows of a plugin: its descriptor. The framework is handed a registry of
+//! descriptors (the in-tree one is `plugins::registry::IN_TREE`) and builds, orders and asks
+//! plugins only through it; it imports no plugin.
+
+use super::interface::Plugin;
+use crate::config::PluginArgs;
+use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
+
+/// Everything the rest of the code needs to know about one plugin, declared beside it
+/// (`plugins/<name>/mod.rs`, `DESCRIPTOR`).
+pub struct Descriptor {
+    pub name: PluginName,
+    /// The extension points (and EnqueueExtensions) it implements: the interfaces upstream's
+    /// plugin asserts. Checked against the methods the plugin overrides by the architecture
+    /// test `extension_points_match_the_methods_each_plugin_overrides`.
+    pub points: ExtensionPoints,
+    /// A short column header for the page's tables ("Fit", "Taints").
+    pub short: &'static str,
+    /// Builds an instance from the profile's (defaulted, validated) args.
+    pub new: fn(&PluginArgs) -> Box<dyn Plugin>,
+}
+
+impl Descriptor {
+    pub fn implements(&self, point: ExtensionPoint) -> bool {
+        self.points.contains(point)
+    }
+}
+
+/// Descriptors indexed by `PluginName as usize` (checked by `Registry::new`'s test).
+pub struct Registry(pub [&'static Descriptor; 19]);
+
+impl Registry {
+    pub fn get(&self, name: PluginName) -> &'static Descriptor {
+        self.0[name as usize]
+    }
+    /// The descriptor of a name as written in a configuration.
+    pub fn find(&self, name: &str) -> Option<&'static Descriptor> {
+        PluginName::parse(name).map(|n| self.get(n))
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &'static Descriptor> + '_ {
+        self.0.iter().copied()
+    }
+}

@@ -1,0 +1,52 @@
+//! The in-tree registry: one descriptor per plugin, each declared in the plugin's folder. This
+//! list is the only place that names every plugin; configuration, framework, queue, views and
+//! the page's labels iterate it.
+
+use super::*;
+use crate::framework::registry::Registry;
+
+pub static IN_TREE: Registry = Registry([
+    &priority_sort::DESCRIPTOR,
+    &scheduling_gates::DESCRIPTOR,
+    &node_unschedulable::DESCRIPTOR,
+    &node_name::DESCRIPTOR,
+    &taint_toleration::DESCRIPTOR,
+    &node_affinity::DESCRIPTOR,
+    &node_ports::DESCRIPTOR,
+    &node_resources_fit::DESCRIPTOR,
+    &volume_restrictions::DESCRIPTOR,
+    &node_volume_limits::DESCRIPTOR,
+    &volume_binding::DESCRIPTOR,
+    &volume_zone::DESCRIPTOR,
+    &pod_topology_spread::DESCRIPTOR,
+    &inter_pod_affinity::DESCRIPTOR,
+    &default_preemption::DESCRIPTOR,
+    &node_resources_balanced_allocation::DESCRIPTOR,
+    &image_locality::DESCRIPTOR,
+    &default_binder::DESCRIPTOR,
+    &dynamic_resources::DESCRIPTOR,
+]);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocabulary::PluginName;
+
+    #[test]
+    fn descriptors_sit_at_their_names_index() {
+        for (i, d) in IN_TREE.iter().enumerate() {
+            assert_eq!(d.name as usize, i, "{}", d.name);
+            assert_eq!(IN_TREE.get(d.name).name, d.name);
+            assert_eq!(IN_TREE.find(d.name.as_str()).map(|x| x.name), Some(d.name));
+        }
+        assert_eq!(IN_TREE.iter().count(), PluginName::ALL.len());
+    }
+
+    #[test]
+    fn every_plugin_builds_from_default_args_under_its_name() {
+        let args = crate::config::PluginArgs::default();
+        for d in IN_TREE.iter() {
+            assert_eq!((d.new)(&args).name(), d.name);
+        }
+    }
+}
