@@ -3,7 +3,7 @@
 //! configured with.
 //!
 //! A leaf: this module imports nothing from the crate (checked by the architecture test
-//! `vocabulary_is_a_leaf`). What a plugin *is* (its extension points, args, constructor,
+//! `imports_run_one_way`). What a plugin *is* (its extension points, args, constructor,
 //! explanations) is in its descriptor, `plugins::registry`.
 
 use serde::{Serialize, Serializer};

@@ -1086,3 +1086,111 @@ fn plugin_method_reader_sees_overrides_and_names() {
     );
     assert!(points_of(&BTreeSet::from(["frobnicate".to_string()])).is_err());
 }
+
+/// The crate paths a file's code names: `crate::a::b` as ("a", "b"); grouped imports
+/// (`use crate::{a::b, c}`) give one entry per member ("" when a member names a module alone).
+fn crate_paths(code: &str) -> Vec<(String, String, usize)> {
+    let toks = tokens(code);
+    let text = |k: usize| toks.get(k).map_or("", |t| t.text.as_str());
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.text != "crate" || text(i + 1) != "::" {
+            continue;
+        }
+        // One path from token k: (first, second).
+        let path_at = |k: usize| -> (String, String) {
+            let first = text(k).to_string();
+            let second = if text(k + 1) == "::" && is_ident(text(k + 2).chars().next().unwrap_or(' ')) {
+                text(k + 2).to_string()
+            } else {
+                String::new()
+            };
+            (first, second)
+        };
+        if text(i + 2) == "{" {
+            let close = skip_group(&toks, i + 2);
+            let mut k = i + 3;
+            let mut depth = 0;
+            let mut at_start = true;
+            while k < close {
+                match text(k) {
+                    "{" => depth += 1,
+                    "}" => depth -= 1,
+                    "," if depth == 0 => {
+                        at_start = true;
+                        k += 1;
+                        continue;
+                    }
+                    _ if at_start && depth == 0 => {
+                        let (a, b) = path_at(k);
+                        out.push((a, b, t.line));
+                    }
+                    _ => {}
+                }
+                at_start = false;
+                k += 1;
+            }
+        } else {
+            let (a, b) = path_at(i + 2);
+            out.push((a, b, t.line));
+        }
+    }
+    out
+}
+
+/// Which modules a layer's files must not name: (files under `crates/core/src/`, forbidden
+/// `crate::` paths, either a module or `module::item`).
+const LAYERS: &[(&str, &[&str])] = &[
+    // The shared words: nothing from the crate.
+    ("vocabulary.rs", &["*"]),
+    // The framework is handed its plugins (a registry); it runs them and knows none.
+    (
+        "framework/",
+        &[
+            "plugins",
+            "engine",
+            "queue",
+            "view",
+            "load",
+            "controllers",
+            "timeline",
+            "import",
+            "output",
+        ],
+    ),
+    // A plugin sees the framework, the cluster and the words; not who drives it.
+    (
+        "plugins/",
+        &["engine", "queue", "view", "load", "controllers", "timeline", "import", "output"],
+    ),
+];
+
+/// ARCHITECTURE: imports run one way — vocabulary, framework, plugins, registry, then the
+/// configuration pipeline, the engine and the views.
+#[test]
+fn imports_run_one_way() {
+    let src = shipping_sources(&workspace().join("crates/core/src"));
+    let mut hits: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (file, code) in &src {
+        for (under, forbidden) in LAYERS {
+            if !(file == under || (under.ends_with('/') && file.starts_with(under))) {
+                continue;
+            }
+            for (a, b, line) in crate_paths(code) {
+                let full = format!("{a}::{b}");
+                if forbidden.iter().any(|f| *f == "*" || *f == a || *f == full) {
+                    hits.entry(file.clone()).or_default().push(format!("line {line}: crate::{full}"));
+                }
+            }
+        }
+    }
+    report("a module imports a layer above it", &hits);
+}
+
+#[test]
+fn crate_path_reader_sees_plain_and_grouped_imports() {
+    let code = shipping("use crate::a::B;\nuse crate::{c::d::E, f, g::{H, I}};\nfn x() { crate::j::k(); }");
+    let got: Vec<(String, String)> = crate_paths(&code).into_iter().map(|(a, b, _)| (a, b)).collect();
+    let want = [("a", "B"), ("c", "d"), ("f", ""), ("g", ""), ("j", "k")];
+    assert_eq!(got, want.map(|(a, b)| (a.to_string(), b.to_string())));
+}
