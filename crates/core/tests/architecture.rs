@@ -701,22 +701,18 @@ fn core_has_one_source_of_randomness() {
     report("a second source of randomness", &hits);
 }
 
-/// ARCHITECTURE: the web page asks the worker; it does not run the engine. Checked in the
-/// source of every page file (everything but the worker's): the compile-time wall that would
-/// make this impossible is not built yet.
 /// Packages of the engine: the scheduler, its worker, and what only the engine needs (the YAML
 /// parsers, the CEL interpreter).
 const ENGINE_CRATES: &[&str] = &[
     "schedlab-core",
     "schedlab-worker",
     "saphyr-parser",
-    "serde_norway",
     "kube-cel",
     "cel",
 ];
 
-/// Dependencies renamed in the workspace's `[workspace.dependencies]` (`serde_yaml = { package
-/// = "serde_norway", … }`): key → package.
+/// Dependencies renamed in the workspace's `[workspace.dependencies]` (`key = { package =
+/// "name", … }`): key → package.
 fn workspace_renames() -> BTreeMap<String, String> {
     let manifest = fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
     let mut out = BTreeMap::new();
