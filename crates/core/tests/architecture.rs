@@ -703,13 +703,7 @@ fn core_has_one_source_of_randomness() {
 
 /// Packages of the engine: the scheduler, its worker, and what only the engine needs (the YAML
 /// parsers, the CEL interpreter).
-const ENGINE_CRATES: &[&str] = &[
-    "schedlab-core",
-    "schedlab-worker",
-    "saphyr-parser",
-    "kube-cel",
-    "cel",
-];
+const ENGINE_CRATES: &[&str] = &["schedlab-core", "schedlab-worker", "saphyr-parser", "kube-cel", "cel"];
 
 /// Dependencies renamed in the workspace's `[workspace.dependencies]` (`key = { package =
 /// "name", … }`): key → package.

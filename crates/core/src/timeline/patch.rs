@@ -84,7 +84,8 @@ fn merged<T: Serialize + DeserializeOwned + Default>(current: &T, p: &Value, pat
     if v.is_null() {
         return Ok(T::default());
     }
-    serde_json::from_value(v).map_err(|e| format!("{path}: {e}"))
+    // As the loader decodes: a struct only from an object (serde_json alone would take an array).
+    T::deserialize(crate::load::json::Strict(v)).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The Node after a merge patch. Only labels, taints, `spec.unschedulable`, capacity and
@@ -248,6 +249,12 @@ mod tests {
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_list_for_an_object_is_refused_as_the_loader_refuses_it() {
+        let e = patch_node(&node(), &json!({"spec": {"taints": [["gpu", "true", "NoSchedule"]]}})).unwrap_err();
+        assert!(e.starts_with("spec.taints: invalid type: sequence, expected"), "{e}");
+    }
+
+    #[test]
     fn node_patches() {
         let n = node();
         let p = patch_node(
