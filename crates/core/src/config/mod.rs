@@ -17,6 +17,7 @@ pub use args::*;
 pub use error::{ConfigError, FrameworkError};
 pub use golang::GoDuration;
 
+pub use crate::framework::profile::{ExpandedPlugins, Profile};
 use crate::plugins::IN_TREE;
 pub use crate::vocabulary::{ExtensionPoint, PluginName, PluginRef, PluginSetCfg, PluginsCfg};
 use serde::Serialize;
@@ -93,86 +94,6 @@ pub fn merge_plugins(custom: Option<&PluginsCfg>) -> PluginsCfg {
         *d = merge_set(d, c);
     }
     def
-}
-
-/// Each extension point's plugins, in the order they run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExpandedPlugins {
-    pub pre_enqueue: Vec<PluginName>,
-    pub queue_sort: Vec<PluginName>,
-    pub pre_filter: Vec<PluginName>,
-    pub filter: Vec<PluginName>,
-    pub post_filter: Vec<PluginName>,
-    pub pre_score: Vec<PluginName>,
-    pub score: Vec<PluginName>,
-    pub reserve: Vec<PluginName>,
-    pub permit: Vec<PluginName>,
-    pub pre_bind: Vec<PluginName>,
-    pub bind: Vec<PluginName>,
-    pub post_bind: Vec<PluginName>,
-}
-
-impl ExpandedPlugins {
-    fn slot(&mut self, point: ExtensionPoint) -> &mut Vec<PluginName> {
-        match point {
-            ExtensionPoint::PreEnqueue => &mut self.pre_enqueue,
-            ExtensionPoint::QueueSort => &mut self.queue_sort,
-            ExtensionPoint::PreFilter => &mut self.pre_filter,
-            ExtensionPoint::Filter => &mut self.filter,
-            ExtensionPoint::PostFilter => &mut self.post_filter,
-            ExtensionPoint::PreScore => &mut self.pre_score,
-            ExtensionPoint::Score => &mut self.score,
-            ExtensionPoint::Reserve => &mut self.reserve,
-            ExtensionPoint::Permit => &mut self.permit,
-            ExtensionPoint::PreBind => &mut self.pre_bind,
-            ExtensionPoint::Bind => &mut self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &mut self.post_bind,
-        }
-    }
-    /// The plugins of one extension point, in the order they run.
-    pub fn list(&self, point: ExtensionPoint) -> &[PluginName] {
-        match point {
-            ExtensionPoint::PreEnqueue => &self.pre_enqueue,
-            ExtensionPoint::QueueSort => &self.queue_sort,
-            ExtensionPoint::PreFilter => &self.pre_filter,
-            ExtensionPoint::Filter => &self.filter,
-            ExtensionPoint::PostFilter => &self.post_filter,
-            ExtensionPoint::PreScore => &self.pre_score,
-            ExtensionPoint::Score => &self.score,
-            ExtensionPoint::Reserve => &self.reserve,
-            ExtensionPoint::Permit => &self.permit,
-            ExtensionPoint::PreBind => &self.pre_bind,
-            ExtensionPoint::Bind => &self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &self.post_bind,
-        }
-    }
-
-    /// Every plugin used anywhere, in first-use order.
-    pub fn all(&self) -> Vec<PluginName> {
-        let mut out: Vec<PluginName> = Vec::new();
-        for l in [
-            &self.pre_enqueue,
-            &self.queue_sort,
-            &self.pre_filter,
-            &self.filter,
-            &self.post_filter,
-            &self.pre_score,
-            &self.score,
-            &self.reserve,
-            &self.permit,
-            &self.pre_bind,
-            &self.bind,
-            &self.post_bind,
-        ] {
-            for p in l {
-                if !out.contains(p) {
-                    out.push(*p);
-                }
-            }
-        }
-        out
-    }
 }
 
 fn lookup(name: &str, point: ExtensionPoint, multi_point: bool, index: usize) -> Result<PluginName, FrameworkError> {
@@ -293,22 +214,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
     Ok((out, weights))
 }
 
-/// One scheduling profile, ready to run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Profile {
-    pub scheduler_name: String,
-    pub percentage_of_nodes_to_score: Option<i32>,
-    /// The merged (defaulted) plugin configuration, as kube-scheduler would print it.
-    pub plugins_config: PluginsCfg,
-    pub plugins: ExpandedPlugins,
-    pub weights: BTreeMap<PluginName, i32>,
-    pub args: PluginArgs,
-    /// `pluginConfig` args of plugins without an args kind, kept as given (printed back in the
-    /// effective configuration when the plugin is used).
-    pub extra_plugin_args: BTreeMap<String, serde_json::Value>,
-}
-
+/// Building a profile: the configuration's side of `framework::Profile`.
 impl Profile {
     /// A profile from the user's plugins (merged with the defaults) and already defaulted args.
     pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, FrameworkError> {
@@ -332,17 +238,6 @@ impl Profile {
             args,
             extra_plugin_args: BTreeMap::new(),
         })
-    }
-
-    /// Every in-tree plugin the profile instantiates (enabled at any extension point or in
-    /// multiPoint, even where expansion then leaves it out), in name order. Each one registers
-    /// its cluster events, whether or not it runs at any extension point.
-    pub fn needed_plugins(&self) -> Vec<PluginName> {
-        self.plugins_config
-            .enabled_names()
-            .iter()
-            .filter_map(|n| PluginName::parse(n))
-            .collect()
     }
 }
 

@@ -5,6 +5,7 @@ mod cycle_state;
 pub mod events;
 mod fit_error;
 mod interface;
+pub mod profile;
 pub mod registry;
 pub mod runtime;
 mod status;

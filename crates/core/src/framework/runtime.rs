@@ -2,9 +2,9 @@
 //! the way upstream's frameworkImpl does (ordering, Skip handling, status plumbing).
 
 use super::interface::*;
+use super::profile::Profile;
 use super::registry::{Descriptor, Registry};
 use super::{Code, CycleState, NodeInfo, PodInfo, Status};
-use crate::config::Profile;
 use crate::vocabulary::{PluginName, PluginSet};
 use std::sync::Arc;
 
