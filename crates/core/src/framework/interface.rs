@@ -1,6 +1,6 @@
 //! The plugin interface: one trait with a default (no-op) method per extension point. Which
-//! extension points a plugin really implements is declared once, in `plugins::PluginName`'s
-//! table, and drives multiPoint expansion exactly as upstream's interface checks do.
+//! extension points a plugin really implements is declared once, in its
+//! descriptor (`registry::Descriptor::points`), and drives multiPoint expansion exactly as upstream's interface checks do.
 
 use super::{CycleState, NodeInfo, PodInfo, Status};
 use crate::cluster::{Cluster, Nominator, Snapshot};
@@ -226,7 +226,7 @@ impl QueuedPodInfo {
 }
 
 /// A scheduler plugin. Every method has a neutral default; a plugin overrides the extension
-/// points it implements and lists them in `PluginName::extension_points`.
+/// points it implements and lists them in its descriptor's `points`.
 #[allow(unused_variables)]
 pub trait Plugin {
     fn name(&self) -> PluginName;
