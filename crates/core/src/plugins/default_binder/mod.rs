@@ -1,8 +1,10 @@
 //! DefaultBinder: binds the pod to the node (the engine applies the binding).
 
 use crate::cluster::Cluster;
+use crate::framework::registry::Descriptor;
 use crate::framework::{CycleState, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
 pub struct DefaultBinder;
 
@@ -16,9 +18,9 @@ impl Plugin for DefaultBinder {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::DefaultBinder,
-    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::Bind]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::DefaultBinder,
+    points: ExtensionPoints::of(&[Ep::Bind]),
     short: "DefaultBinder",
     new: |_| Box::new(DefaultBinder),
 };

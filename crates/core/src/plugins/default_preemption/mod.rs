@@ -20,6 +20,7 @@ use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
 use crate::config::DefaultPreemptionArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{
     fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo,
     PostFilterResult, PreemptionCandidate, PreemptionDetail, Status,
@@ -27,6 +28,7 @@ use crate::framework::{
 use crate::labels::Selector;
 use crate::rng::Rng;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -549,13 +551,9 @@ pub fn fill_pdb_statuses(cluster: &mut Cluster, running: &[Arc<PodInfo>]) {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::DefaultPreemption,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreEnqueue,
-        crate::vocabulary::ExtensionPoint::PostFilter,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::DefaultPreemption,
+    points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::PostFilter, Ep::EnqueueExtensions]),
     short: "DefaultPreemption",
     new: |args| Box::new(DefaultPreemption::new(&args.default_preemption)),
 };

@@ -13,12 +13,14 @@ use crate::dra::allocator::{Allocation, NodeRef};
 use crate::dra::cel::{CelEnv, DeviceValue};
 use crate::dra::{claim_key, DeviceId};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::runtime::Framework;
 use crate::framework::{Code, Ctx, CycleState, NodeInfo, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status};
 use crate::labels::CompiledNodeSelector;
 use crate::plugins::volume_util::namespace_of;
 use crate::rng::Rng;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -508,16 +510,16 @@ impl Plugin for DynamicResources {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::DynamicResources,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreEnqueue,
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PostFilter,
-        crate::vocabulary::ExtensionPoint::Reserve,
-        crate::vocabulary::ExtensionPoint::PreBind,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::DynamicResources,
+    points: ExtensionPoints::of(&[
+        Ep::PreEnqueue,
+        Ep::PreFilter,
+        Ep::Filter,
+        Ep::PostFilter,
+        Ep::Reserve,
+        Ep::PreBind,
+        Ep::EnqueueExtensions,
     ]),
     short: "DRA",
     new: |args| Box::new(DynamicResources::new(&args.dynamic_resources)),

@@ -2,8 +2,10 @@
 //! image's size by the share of nodes that have it (so images present everywhere count less).
 
 use crate::api::Container;
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, ImageStateSummary, NodeInfo, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::borrow::Cow;
 
 const MB: i64 = 1024 * 1024;
@@ -157,9 +159,9 @@ impl Plugin for ImageLocality {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::ImageLocality,
-    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::Score]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::ImageLocality,
+    points: ExtensionPoints::of(&[Ep::Score]),
     short: "Images",
     new: |_| Box::new(ImageLocality),
 };

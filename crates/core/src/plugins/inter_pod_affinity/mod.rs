@@ -9,6 +9,7 @@
 use crate::api::{self, Labels, Node};
 use crate::config::InterPodAffinityArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{
     AffinityTerm, Code, Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, WeightedAffinityTerm,
     MAX_NODE_SCORE,
@@ -16,6 +17,7 @@ use crate::framework::{
 use crate::labels::Selector;
 use crate::plugins::helper::PreStates;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -852,15 +854,9 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::InterPodAffinity,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::InterPodAffinity,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "PodAff",
     new: |args| Box::new(InterPodAffinity::new(&args.inter_pod_affinity)),
 };

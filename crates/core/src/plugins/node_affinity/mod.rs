@@ -6,10 +6,12 @@
 use crate::api::{Node, Pod, PreferredSchedulingTerm};
 use crate::config::NodeAffinityArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
 use crate::labels::{CompiledNodeSelector, CompiledNodeSelectorTerm};
 use crate::plugins::helper::{default_normalize_score, RequiredNodeAffinity};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::collections::BTreeSet;
 
 pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -239,15 +241,9 @@ impl Plugin for NodeAffinity {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeAffinity,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeAffinity,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "NodeAff",
     new: |args| Box::new(NodeAffinity::new(&args.node_affinity)),
 };

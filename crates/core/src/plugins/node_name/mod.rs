@@ -1,8 +1,10 @@
 //! NodeName: a pod that names a node in `spec.nodeName` fits only that node.
 
 use crate::framework::events::{ActionType, ClusterEventWithHint, EventResource};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
 pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 
@@ -33,12 +35,9 @@ impl Plugin for NodeName {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeName,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeName,
+    points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Name",
     new: |_| Box::new(NodeName),
 };

@@ -2,9 +2,11 @@
 //! the pod) are close to each other, scoring `(1 - standard deviation) * 100`.
 
 use crate::config::NodeResourcesBalancedAllocationArgs;
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::sync::Arc;
 
 pub struct BalancedAllocation {
@@ -107,12 +109,9 @@ impl Plugin for BalancedAllocation {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeResourcesBalancedAllocation,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeResourcesBalancedAllocation,
+    points: ExtensionPoints::of(&[Ep::PreScore, Ep::Score]),
     short: "Balanced",
     new: |args| Box::new(BalancedAllocation::new(&args.node_resources_balanced_allocation)),
 };

@@ -5,12 +5,14 @@
 use crate::api;
 use crate::config::{NodeResourcesFitArgs, ScoringStrategyType};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{
     is_extended_resource_name, Code, Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Reason, Resource, Status, MAX_NODE_SCORE,
 };
 use crate::plugins::helper::div_trunc;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -432,15 +434,9 @@ impl Plugin for Fit {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeResourcesFit,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeResourcesFit,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Fit",
     new: |args| Box::new(Fit::new(&args.node_resources_fit)),
 };

@@ -3,9 +3,11 @@
 
 use crate::api::{Node, Taint, Toleration};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status};
 use crate::plugins::helper::tolerations_tolerate_taint;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::sync::LazyLock;
 
 pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
@@ -79,12 +81,9 @@ impl Plugin for NodeUnschedulable {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeUnschedulable,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeUnschedulable,
+    points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Unsched",
     new: |_| Box::new(NodeUnschedulable),
 };

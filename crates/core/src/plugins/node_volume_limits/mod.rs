@@ -4,12 +4,14 @@
 
 use crate::api::{self, PersistentVolumeClaim, Pod};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
 use crate::plugins::volume_util::{
     claim_of_volume, limits_migration_on, namespace_of, not_found, pvc_class, translate_inline, translate_pv, volume_is_for_pod,
     InTreePlugin,
 };
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::collections::{BTreeMap, HashMap};
 
 pub const ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED: &str = "node(s) exceed max volume count";
@@ -280,13 +282,9 @@ impl Plugin for CsiLimits {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::NodeVolumeLimits,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::NodeVolumeLimits,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolLimits",
     new: |_| Box::new(CsiLimits),
 };

@@ -6,10 +6,12 @@
 use crate::api::{self, Labels, Node, TopologySpreadConstraint};
 use crate::config::{DefaultingType, PodTopologySpreadArgs};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
 use crate::labels::Selector;
 use crate::plugins::helper::{find_untolerated_taint, PreStates, RequiredNodeAffinity};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -968,15 +970,9 @@ impl Plugin for PodTopologySpread {
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::PodTopologySpread,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::PodTopologySpread,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Spread",
     new: |args| Box::new(PodTopologySpread::new(&args.pod_topology_spread)),
 };

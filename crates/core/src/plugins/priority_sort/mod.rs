@@ -1,7 +1,9 @@
 //! PrioritySort: higher priority first, then the earlier queue timestamp.
 
+use crate::framework::registry::Descriptor;
 use crate::framework::{Plugin, QueuedPodInfo};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
 pub struct PrioritySort;
 
@@ -16,9 +18,9 @@ impl Plugin for PrioritySort {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::PrioritySort,
-    points: crate::vocabulary::ExtensionPoints::of(&[crate::vocabulary::ExtensionPoint::QueueSort]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::PrioritySort,
+    points: ExtensionPoints::of(&[Ep::QueueSort]),
     short: "PrioritySort",
     new: |_| Box::new(PrioritySort),
 };

@@ -2,8 +2,10 @@
 //! (PreEnqueue) until an update removes all of them.
 
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
 pub struct SchedulingGates;
 
@@ -43,12 +45,9 @@ impl Plugin for SchedulingGates {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::SchedulingGates,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreEnqueue,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::SchedulingGates,
+    points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::EnqueueExtensions]),
     short: "SchedulingGates",
     new: |_| Box::new(SchedulingGates),
 };

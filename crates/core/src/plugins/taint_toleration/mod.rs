@@ -3,9 +3,11 @@
 
 use crate::api::{Taint, Toleration};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::helper::{default_normalize_score, find_untolerated_taint, tolerations_tolerate_taint};
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
 const EFFECT_NO_SCHEDULE: &str = "NoSchedule";
 const EFFECT_NO_EXECUTE: &str = "NoExecute";
@@ -111,14 +113,9 @@ impl Plugin for TaintToleration {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::TaintToleration,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::TaintToleration,
+    points: ExtensionPoints::of(&[Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Taints",
     new: |_| Box::new(TaintToleration),
 };

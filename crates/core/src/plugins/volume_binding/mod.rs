@@ -7,6 +7,7 @@ use crate::api::{self, ObjectReference, PersistentVolume, PersistentVolumeClaim,
 use crate::cluster::Cluster;
 use crate::config::VolumeBindingArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
 use crate::labels::Selector;
 use crate::plugins::volume_util::{
@@ -16,6 +17,7 @@ use crate::plugins::volume_util::{
 };
 use crate::quantity::Quantity;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -765,16 +767,16 @@ impl Plugin for VolumeBinding {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::VolumeBinding,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::PreScore,
-        crate::vocabulary::ExtensionPoint::Score,
-        crate::vocabulary::ExtensionPoint::Reserve,
-        crate::vocabulary::ExtensionPoint::PreBind,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::VolumeBinding,
+    points: ExtensionPoints::of(&[
+        Ep::PreFilter,
+        Ep::Filter,
+        Ep::PreScore,
+        Ep::Score,
+        Ep::Reserve,
+        Ep::PreBind,
+        Ep::EnqueueExtensions,
     ]),
     short: "VolBind",
     new: |args| Box::new(VolumeBinding::new(&args.volume_binding)),

@@ -4,9 +4,11 @@
 
 use crate::api::{Pod, Volume};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::registry::Descriptor;
 use crate::framework::{CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
 use crate::plugins::volume_util::not_found;
 use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use std::sync::Arc;
 
 pub const ERR_REASON_DISK_CONFLICT: &str = "node(s) had no available disk";
@@ -274,13 +276,9 @@ impl Plugin for VolumeRestrictions {
 }
 
 /// This plugin, for the registry (`plugins::registry`).
-pub const DESCRIPTOR: crate::framework::registry::Descriptor = crate::framework::registry::Descriptor {
-    name: crate::vocabulary::PluginName::VolumeRestrictions,
-    points: crate::vocabulary::ExtensionPoints::of(&[
-        crate::vocabulary::ExtensionPoint::PreFilter,
-        crate::vocabulary::ExtensionPoint::Filter,
-        crate::vocabulary::ExtensionPoint::EnqueueExtensions,
-    ]),
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: PluginName::VolumeRestrictions,
+    points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolRestr",
     new: |_| Box::new(VolumeRestrictions),
 };
