@@ -1134,7 +1134,8 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     // The shared words: nothing from the crate.
     ("vocabulary.rs", &["*"], &[]),
     // The framework is handed its plugins (a registry); it runs them and knows none. Of the
-    // configuration it sees only the plugins' args and the error type their codecs report.
+    // configuration it names only the args codec type its descriptors carry (and never call);
+    // the plugins' args themselves (`framework::args::PluginArgs`) are its own.
     (
         "framework/",
         &[
@@ -1149,13 +1150,15 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "import",
             "output",
         ],
-        &["config::PluginArgs", "config::ConfigError", "config::error"],
+        &["config::ArgsCodec"],
     ),
-    // A plugin sees the framework, the cluster and the words; not who drives it.
+    // A plugin sees the framework, the cluster and the words; not who drives it. Its args
+    // (`plugins/<name>/args.rs`) also use the configuration's codec toolkit (`config`), and
+    // report field errors at field paths, the one thing they name of the loader.
     (
         "plugins/",
         &["engine", "queue", "view", "load", "controllers", "timeline", "import", "output"],
-        &[],
+        &["load::FieldPath"],
     ),
 ];
 

@@ -1,10 +1,226 @@
-//! Plugin arguments of every in-tree plugin, as the engine uses them: already defaulted.
-//! (Decoding from KubeSchedulerConfiguration `pluginConfig`, defaulting and validation live in
-//! `config::decode`/`config::validate`; `Default` is the v1 default of each kind.)
+//! Plugin args, from the configuration's side. A plugin with an args kind declares, beside it
+//! (`plugins/<name>/args.rs`), its v1 type and implements `V1Kind` for it: v1 defaulting,
+//! validation, conversion into the args type it runs with (`framework::args::Args`) and how
+//! that type prints in the effective configuration. `ArgsCodec::of` turns that into the
+//! type-erased codec its descriptor carries; decoding, defaulting, validation, building and
+//! printing iterate the registry's codecs and name no plugin.
+//!
+//! Below the codec: the pieces several kinds share (resource specs, utilization shapes, Go's
+//! null-tolerant field decoding).
 
-use crate::api::{NodeAffinity, TopologySpreadConstraint};
-use serde::Serialize;
+use super::error::ConfigError;
+use crate::framework::args::{Args, PluginArgs};
+use crate::load::FieldPath;
+use serde::de::{DeserializeOwned, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value as Json};
+use std::any::Any;
+use std::fmt::Debug;
 
+/// A v1 args kind (`<Plugin>Args` of kubescheduler.config.k8s.io/v1) as decoded from a
+/// `pluginConfig` entry: a strict serde struct whose `Default` is the kind's zero value (what
+/// `args: null` or `{}` decode to).
+pub trait V1Kind: DeserializeOwned + Default + Clone + Debug + PartialEq + Send + Sync + 'static {
+    /// The type the plugin runs with.
+    type Internal: Args;
+    /// v1 defaulting (`SetDefaults_<Kind>`), under v1.34's default feature gates.
+    fn set_defaults(&mut self);
+    /// The apimachinery field errors of the defaulted args; `path` is where the args sit in
+    /// the document.
+    fn validate(&self, path: &FieldPath) -> Vec<ConfigError>;
+    /// The defaulted, validated args as the plugin runs with them. An error here is the
+    /// plugin refusing its args when it is built (field paths relative to the args).
+    fn convert(&self) -> Result<Self::Internal, Vec<ConfigError>>;
+    /// The args' fields in the effective configuration (after `apiVersion` and `kind`).
+    fn print(args: &Self::Internal, out: &mut Map<String, Json>);
+}
+
+/// What typed, strict decoding gives: the value and the paths of the fields its kind does
+/// not have, or the fatal error.
+pub(crate) type Decoded = Result<(V1Value, Vec<FieldPath>), ConfigError>;
+
+/// One plugin's args codec, as its descriptor carries it (built by `ArgsCodec::of`).
+pub struct ArgsCodec {
+    /// The registered kind (`<Plugin>Args`).
+    pub kind: &'static str,
+    decode: fn(&Json, &str) -> Decoded,
+    defaulted: fn() -> V1Value,
+    print: fn(&PluginArgs, &mut Map<String, Json>),
+}
+
+impl ArgsCodec {
+    pub const fn of<T: V1Kind>(kind: &'static str) -> ArgsCodec {
+        ArgsCodec {
+            kind,
+            decode: decode_as::<T>,
+            defaulted: defaulted_as::<T>,
+            print: print_as::<T>,
+        }
+    }
+
+    /// Typed, strict decoding of `v` (`null` is the zero value): the value and the path of
+    /// every field the kind does not have, or the fatal type error (`what` names the object
+    /// in it).
+    pub(crate) fn decode(&self, v: &Json, what: &str) -> Decoded {
+        (self.decode)(v, what)
+    }
+
+    /// The defaulted args appended for an enabled plugin that has no `pluginConfig` entry.
+    pub(crate) fn defaulted(&self) -> V1Value {
+        (self.defaulted)()
+    }
+
+    /// The plugin's args as printed in the effective configuration, header included.
+    pub(crate) fn print(&self, args: &PluginArgs) -> Json {
+        let mut m = Map::new();
+        m.insert("apiVersion".into(), json!(super::decode::GROUP_VERSION));
+        m.insert("kind".into(), json!(self.kind));
+        (self.print)(args, &mut m);
+        Json::Object(m)
+    }
+}
+
+impl Debug for ArgsCodec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ArgsCodec({})", self.kind)
+    }
+}
+
+fn decode_as<T: V1Kind>(v: &Json, what: &str) -> Decoded {
+    if v.is_null() {
+        return Ok((V1Value::new(T::default()), vec![]));
+    }
+    super::decode::strict::<T>(v, what).map(|(t, unknown)| (V1Value::new(t), unknown))
+}
+
+fn defaulted_as<T: V1Kind>() -> V1Value {
+    let mut t = T::default();
+    t.set_defaults();
+    V1Value::new(t)
+}
+
+fn print_as<T: V1Kind>(args: &PluginArgs, out: &mut Map<String, Json>) {
+    T::print(&args.get_or_default::<T::Internal>(), out)
+}
+
+/// What a v1 value needs with its type erased.
+trait V1Obj: Any + Debug + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn clone_box(&self) -> Box<dyn V1Obj>;
+    fn same(&self, other: &dyn V1Obj) -> bool;
+    fn set_defaults(&mut self);
+    fn validate(&self, path: &FieldPath) -> Vec<ConfigError>;
+    fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>>;
+}
+
+impl<T: V1Kind> V1Obj for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn clone_box(&self) -> Box<dyn V1Obj> {
+        Box::new(self.clone())
+    }
+    fn same(&self, other: &dyn V1Obj) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn set_defaults(&mut self) {
+        V1Kind::set_defaults(self)
+    }
+    fn validate(&self, path: &FieldPath) -> Vec<ConfigError> {
+        V1Kind::validate(self, path)
+    }
+    fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>> {
+        out.set(self.convert()?);
+        Ok(())
+    }
+}
+
+/// One plugin's decoded v1 args (then defaulted), of the plugin's own kind.
+#[derive(Debug)]
+pub(crate) struct V1Value(Box<dyn V1Obj>);
+
+impl V1Value {
+    fn new<T: V1Kind>(t: T) -> V1Value {
+        V1Value(Box::new(t))
+    }
+    pub(crate) fn set_defaults(&mut self) {
+        self.0.set_defaults()
+    }
+    pub(crate) fn validate(&self, path: &FieldPath) -> Vec<ConfigError> {
+        self.0.validate(path)
+    }
+    /// Converts the args and puts them in their plugin's slot.
+    pub(crate) fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>> {
+        self.0.convert_into(out)
+    }
+    pub(crate) fn downcast_mut<T: V1Kind>(&mut self) -> Option<&mut T> {
+        self.0.as_any_mut().downcast_mut::<T>()
+    }
+}
+
+impl Clone for V1Value {
+    fn clone(&self) -> Self {
+        V1Value(self.0.clone_box())
+    }
+}
+
+impl PartialEq for V1Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same(other.0.as_ref())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared by several kinds.
+
+/// Null-tolerant field decoding: Go decodes `null` into a non-pointer field as its zero value.
+pub(crate) fn nd<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A v1 ResourceSpec.
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1ResourceSpec {
+    #[serde(default, deserialize_with = "nd")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nd")]
+    pub weight: i64,
+}
+
+/// A v1 UtilizationShapePoint.
+#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct V1Shape {
+    #[serde(default, deserialize_with = "nd")]
+    pub utilization: i32,
+    #[serde(default, deserialize_with = "nd")]
+    pub score: i32,
+}
+
+/// v1 defaulting of a resource list: cpu and memory when empty, and weight 1 where unset.
+pub(crate) fn default_resources(v: &mut Vec<V1ResourceSpec>) {
+    if v.is_empty() {
+        *v = ["cpu", "memory"]
+            .into_iter()
+            .map(|name| V1ResourceSpec {
+                name: name.into(),
+                weight: 1,
+            })
+            .collect();
+    }
+    for r in v.iter_mut() {
+        if r.weight == 0 {
+            r.weight = 1;
+        }
+    }
+}
+
+/// A resource and its weight, as the scorers use them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceSpec {
@@ -12,6 +228,7 @@ pub struct ResourceSpec {
     pub weight: i64,
 }
 
+/// The default resources of the scoring strategies: cpu and memory, weight 1 each.
 pub fn default_resource_spec() -> Vec<ResourceSpec> {
     vec![
         ResourceSpec {
@@ -31,162 +248,69 @@ pub struct UtilizationShapePoint {
     pub score: i32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ScoringStrategyType {
-    LeastAllocated,
-    MostAllocated,
-    RequestedToCapacityRatio,
+pub(crate) fn resource_specs(v: &[V1ResourceSpec]) -> Vec<ResourceSpec> {
+    v.iter()
+        .map(|r| ResourceSpec {
+            name: r.name.clone(),
+            weight: r.weight,
+        })
+        .collect()
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScoringStrategy {
-    #[serde(rename = "type")]
-    pub kind: ScoringStrategyType,
-    pub resources: Vec<ResourceSpec>,
-    /// Only for RequestedToCapacityRatio.
-    pub shape: Vec<UtilizationShapePoint>,
+pub(crate) fn shape_points(v: &[V1Shape]) -> Vec<UtilizationShapePoint> {
+    v.iter()
+        .map(|s| UtilizationShapePoint {
+            utilization: s.utilization,
+            score: s.score,
+        })
+        .collect()
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeResourcesFitArgs {
-    pub ignored_resources: Vec<String>,
-    pub ignored_resource_groups: Vec<String>,
-    pub scoring_strategy: ScoringStrategy,
+/// A resource list as v1 prints it (a zero weight is omitted).
+pub(crate) fn resources_json(r: &[ResourceSpec]) -> Json {
+    Json::Array(
+        r.iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("name".into(), json!(r.name));
+                if r.weight != 0 {
+                    m.insert("weight".into(), json!(r.weight));
+                }
+                Json::Object(m)
+            })
+            .collect(),
+    )
 }
 
-impl Default for NodeResourcesFitArgs {
-    fn default() -> Self {
-        NodeResourcesFitArgs {
-            ignored_resources: vec![],
-            ignored_resource_groups: vec![],
-            scoring_strategy: ScoringStrategy {
-                kind: ScoringStrategyType::LeastAllocated,
-                resources: default_resource_spec(),
-                shape: vec![],
-            },
+pub(crate) fn shape_json(s: &[UtilizationShapePoint]) -> Json {
+    Json::Array(s.iter().map(|p| json!({"utilization": p.utilization, "score": p.score})).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plugins::IN_TREE;
+
+    /// Every codec's defaults agree with its plugin's: `{}` and `null` decoded then defaulted
+    /// are the appended defaults, and convert to the args type's `Default`.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn each_codec_round_trips_its_defaults() {
+        let mut n = 0;
+        for d in IN_TREE.iter() {
+            let Some(codec) = d.args else { continue };
+            n += 1;
+            assert_eq!(codec.kind, format!("{}Args", d.name), "{}", d.name);
+            for v in [serde_json::json!({}), serde_json::Value::Null] {
+                let (mut a, unknown) = codec.decode(&v, "test").unwrap();
+                assert!(unknown.is_empty());
+                a.set_defaults();
+                assert_eq!(a, codec.defaulted(), "{}", d.name);
+                assert!(a.validate(&crate::load::FieldPath::root()).is_empty(), "{}", d.name);
+                let mut args = super::PluginArgs::default();
+                a.convert_into(&mut args).unwrap();
+                assert_eq!(args, super::PluginArgs::default(), "{}", d.name);
+                assert_eq!(codec.print(&args), codec.print(&super::PluginArgs::default()), "{}", d.name);
+            }
         }
+        assert_eq!(n, 8);
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeResourcesBalancedAllocationArgs {
-    pub resources: Vec<ResourceSpec>,
-}
-
-impl Default for NodeResourcesBalancedAllocationArgs {
-    fn default() -> Self {
-        NodeResourcesBalancedAllocationArgs {
-            resources: default_resource_spec(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DefaultPreemptionArgs {
-    pub min_candidate_nodes_percentage: i32,
-    pub min_candidate_nodes_absolute: i32,
-}
-
-impl Default for DefaultPreemptionArgs {
-    fn default() -> Self {
-        DefaultPreemptionArgs {
-            min_candidate_nodes_percentage: 10,
-            min_candidate_nodes_absolute: 100,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InterPodAffinityArgs {
-    pub hard_pod_affinity_weight: i32,
-    pub ignore_preferred_terms_of_existing_pods: bool,
-}
-
-impl Default for InterPodAffinityArgs {
-    fn default() -> Self {
-        InterPodAffinityArgs {
-            hard_pod_affinity_weight: 1,
-            ignore_preferred_terms_of_existing_pods: false,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum DefaultingType {
-    System,
-    List,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PodTopologySpreadArgs {
-    pub default_constraints: Vec<TopologySpreadConstraint>,
-    pub defaulting_type: DefaultingType,
-}
-
-impl Default for PodTopologySpreadArgs {
-    fn default() -> Self {
-        PodTopologySpreadArgs {
-            default_constraints: vec![],
-            defaulting_type: DefaultingType::System,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VolumeBindingArgs {
-    pub bind_timeout_seconds: i64,
-    /// StorageCapacityScoring is off by default in v1.34, so this stays empty unless configured.
-    pub shape: Vec<UtilizationShapePoint>,
-}
-
-impl Default for VolumeBindingArgs {
-    fn default() -> Self {
-        VolumeBindingArgs {
-            bind_timeout_seconds: 600,
-            shape: vec![],
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeAffinityArgs {
-    pub added_affinity: Option<NodeAffinity>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DynamicResourcesArgs {
-    /// Filter timeout in seconds (DRASchedulerFilterTimeout is on by default: 10 s); `None`
-    /// or zero means no timeout.
-    pub filter_timeout_seconds: Option<f64>,
-}
-
-impl Default for DynamicResourcesArgs {
-    fn default() -> Self {
-        DynamicResourcesArgs {
-            filter_timeout_seconds: Some(10.0),
-        }
-    }
-}
-
-/// The arguments of every plugin in one profile.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
-pub struct PluginArgs {
-    pub default_preemption: DefaultPreemptionArgs,
-    pub inter_pod_affinity: InterPodAffinityArgs,
-    pub node_affinity: NodeAffinityArgs,
-    pub node_resources_balanced_allocation: NodeResourcesBalancedAllocationArgs,
-    pub node_resources_fit: NodeResourcesFitArgs,
-    pub pod_topology_spread: PodTopologySpreadArgs,
-    pub volume_binding: VolumeBindingArgs,
-    pub dynamic_resources: DynamicResourcesArgs,
 }

@@ -2,6 +2,14 @@
 //! validation errors, framework construction (expansion) and the effective configuration.
 
 use super::*;
+use crate::plugins::default_preemption::args::DefaultPreemptionArgs;
+use crate::plugins::dynamic_resources::args::DynamicResourcesArgs;
+use crate::plugins::inter_pod_affinity::args::InterPodAffinityArgs;
+use crate::plugins::node_affinity::args::NodeAffinityArgs;
+use crate::plugins::node_resources_balanced_allocation::args::NodeResourcesBalancedAllocationArgs;
+use crate::plugins::node_resources_fit::args::{NodeResourcesFitArgs, ScoringStrategyType};
+use crate::plugins::pod_topology_spread::args::{DefaultingType, PodTopologySpreadArgs};
+use crate::plugins::volume_binding::args::VolumeBindingArgs;
 
 const HEAD: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
@@ -189,8 +197,8 @@ fn accepted_documents() {
 extenders: null
 ");
     let p = &c.profiles[0];
-    assert_eq!(p.args.inter_pod_affinity.hard_pod_affinity_weight, 5);
-    assert_eq!(p.args.default_preemption, DefaultPreemptionArgs::default());
+    assert_eq!(p.args.get_or_default::<InterPodAffinityArgs>().hard_pod_affinity_weight, 5);
+    assert_eq!(*p.args.get_or_default::<DefaultPreemptionArgs>(), DefaultPreemptionArgs::default());
     assert_eq!(p.extra_plugin_args["PrioritySort"], serde_json::json!({"anything": [1, 2]}));
     let y = c.to_effective_yaml();
     assert!(
@@ -217,7 +225,10 @@ fn empty_document_is_the_default_configuration() {
     assert_eq!(c.profiles[0].scheduler_name, "default-scheduler");
     assert_eq!(c.profiles[0].percentage_of_nodes_to_score, None);
     assert_eq!(c.profiles[0].args, PluginArgs::default());
-    assert_eq!(c.profiles[0].args.dynamic_resources.filter_timeout_seconds, Some(10.0));
+    assert_eq!(
+        c.profiles[0].args.get_or_default::<DynamicResourcesArgs>().filter_timeout_seconds,
+        Some(10.0)
+    );
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -299,11 +310,20 @@ fn plugin_args_defaults() {
               values: [a]
 ");
     let a = &c.profiles[0].args;
-    assert_eq!(a.node_resources_fit.ignored_resources, vec!["example.com/foo".to_string()]);
-    assert_eq!(a.node_resources_fit.scoring_strategy.kind, ScoringStrategyType::MostAllocated);
-    assert_eq!(a.node_resources_fit.scoring_strategy.resources, default_resource_spec());
     assert_eq!(
-        a.node_resources_balanced_allocation.resources,
+        a.get_or_default::<NodeResourcesFitArgs>().ignored_resources,
+        vec!["example.com/foo".to_string()]
+    );
+    assert_eq!(
+        a.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind,
+        ScoringStrategyType::MostAllocated
+    );
+    assert_eq!(
+        a.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.resources,
+        default_resource_spec()
+    );
+    assert_eq!(
+        a.get_or_default::<NodeResourcesBalancedAllocationArgs>().resources,
         vec![
             ResourceSpec {
                 name: "cpu".into(),
@@ -315,10 +335,10 @@ fn plugin_args_defaults() {
             }
         ]
     );
-    assert_eq!(a.default_preemption.min_candidate_nodes_percentage, 10);
-    assert_eq!(a.default_preemption.min_candidate_nodes_absolute, 5);
-    assert_eq!(a.pod_topology_spread.defaulting_type, DefaultingType::List);
-    let dc = &a.pod_topology_spread.default_constraints[0];
+    assert_eq!(a.get_or_default::<DefaultPreemptionArgs>().min_candidate_nodes_percentage, 10);
+    assert_eq!(a.get_or_default::<DefaultPreemptionArgs>().min_candidate_nodes_absolute, 5);
+    assert_eq!(a.get_or_default::<PodTopologySpreadArgs>().defaulting_type, DefaultingType::List);
+    let dc = &a.get::<PodTopologySpreadArgs>().unwrap().default_constraints[0];
     assert_eq!(
         (
             dc.max_skew,
@@ -328,12 +348,12 @@ fn plugin_args_defaults() {
         ),
         (2, "topology.kubernetes.io/zone", "ScheduleAnyway", Some(3))
     );
-    assert_eq!(a.volume_binding.bind_timeout_seconds, 30);
-    assert_eq!(a.dynamic_resources.filter_timeout_seconds, Some(90.0));
-    let aff = a.node_affinity.added_affinity.as_ref().unwrap();
+    assert_eq!(a.get_or_default::<VolumeBindingArgs>().bind_timeout_seconds, 30);
+    assert_eq!(a.get_or_default::<DynamicResourcesArgs>().filter_timeout_seconds, Some(90.0));
+    let aff = a.get::<NodeAffinityArgs>().unwrap().added_affinity.as_ref().unwrap();
     assert_eq!(aff.preferred_during_scheduling_ignored_during_execution[0].weight, 3);
     // Untouched plugins keep their defaults.
-    assert_eq!(a.inter_pod_affinity, InterPodAffinityArgs::default());
+    assert_eq!(*a.get_or_default::<InterPodAffinityArgs>(), InterPodAffinityArgs::default());
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -750,7 +770,7 @@ fn framework_errors() {
 fn extender_ignored_resources_reach_fit() {
     let c = ok("extenders:\n- urlPrefix: http://x\n  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\n  - name: example.com/fpga\n");
     assert_eq!(
-        c.profiles[0].args.node_resources_fit.ignored_resources,
+        c.profiles[0].args.get_or_default::<NodeResourcesFitArgs>().ignored_resources,
         vec!["example.com/gpu".to_string()]
     );
 }
@@ -913,15 +933,16 @@ fn corpus_configurations() {
     assert_eq!(c.profiles.len(), 2);
     assert_eq!(c.profiles[1].scheduler_name, "binpack-scheduler");
     assert_eq!(
-        c.profiles[1].args.node_resources_fit.scoring_strategy.kind,
+        c.profiles[1].args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind,
         ScoringStrategyType::MostAllocated
     );
     assert_eq!(
-        c.profiles[0].args.node_resources_fit.scoring_strategy.kind,
+        c.profiles[0].args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind,
         ScoringStrategyType::LeastAllocated
     );
     let c = corpus_config("score-requested-to-capacity-ratio");
-    let s = &c.profiles[0].args.node_resources_fit.scoring_strategy;
+    let fit = c.profiles[0].args.get_or_default::<NodeResourcesFitArgs>();
+    let s = &fit.scoring_strategy;
     assert_eq!(s.kind, ScoringStrategyType::RequestedToCapacityRatio);
     assert_eq!(
         s.shape,
@@ -938,10 +959,20 @@ fn corpus_configurations() {
         ]
     );
     let c = corpus_config("spread-default-constraints-list");
-    assert_eq!(c.profiles[0].args.pod_topology_spread.defaulting_type, DefaultingType::List);
-    assert_eq!(c.profiles[0].args.pod_topology_spread.default_constraints.len(), 1);
+    assert_eq!(
+        c.profiles[0].args.get_or_default::<PodTopologySpreadArgs>().defaulting_type,
+        DefaultingType::List
+    );
+    assert_eq!(
+        c.profiles[0]
+            .args
+            .get_or_default::<PodTopologySpreadArgs>()
+            .default_constraints
+            .len(),
+        1
+    );
     let c = corpus_config("nodeaffinity-added-affinity-config");
-    assert!(c.profiles[0].args.node_affinity.added_affinity.is_some());
+    assert!(c.profiles[0].args.get_or_default::<NodeAffinityArgs>().added_affinity.is_some());
     assert_eq!(corpus_config("sample-window-zone-blocks").parallelism, 1);
     let c = corpus_config("scale-batch-binpack");
     assert_eq!(c.profiles[1].scheduler_name, "batch-scheduler");

@@ -7,21 +7,30 @@
 //!    reported alone).
 //! 2. Strict decoding, by the same pass (`serde_ignored` reports each field a struct does not
 //!    have): every unknown field of the document, then of every typed plugin args object
-//!    (`pluginConfig[].args`, decoded as its own `<Plugin>Args` kind), each its own
+//!    (`pluginConfig[].args` of a plugin whose descriptor has an args codec, decoded by it as
+//!    the plugin's own `<Plugin>Args` kind), each its own
 //!    `strict decoding error: unknown field "..."` (kube-scheduler joins them in one message).
 //! 3. v1 defaulting (`SetDefaults_KubeSchedulerConfiguration`): scalars, leader election, client
-//!    connection, the default plugins merged into each profile, and default args appended for
-//!    every enabled plugin that has an args kind and no `pluginConfig` entry.
-//! 4. Validation (`ValidateKubeSchedulerConfiguration` and the plugin args validators): every
-//!    error, each one message.
-//! 5. Building the scheduler: extenders, then each profile's framework (plugin instantiation,
-//!    extension point lists, multiPoint expansion, weights); the first error stops it.
+//!    connection, the default plugins merged into each profile, each codec's defaults applied to
+//!    its args, and its default args appended for every enabled plugin that has an args kind
+//!    and no `pluginConfig` entry.
+//! 4. Validation (`ValidateKubeSchedulerConfiguration`, and each codec validating its args):
+//!    every error, each one message.
+//! 5. Building the scheduler: extenders, then each profile's args (each codec converting its
+//!    args into the plugin's slot) and framework (plugin instantiation, extension point lists,
+//!    multiPoint expansion, weights); the first error stops it.
+//!
+//! The plugins' args kinds live beside their plugins (`plugins/<name>/args.rs`); this file
+//! reaches them only through the registry (`IN_TREE`) and names none, except for
+//! NodeResourcesFit's, which extenders write into (as upstream's `scheduler.New` does).
 
+use super::args::{nd, V1Value};
 use super::golang::GoDuration;
 use super::validate;
 use super::*;
-use crate::api;
 use crate::load::FieldPath;
+use crate::plugins::node_resources_fit::args::V1FitArgs;
+use crate::plugins::IN_TREE;
 use serde::de::{DeserializeOwned, Deserializer};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -31,36 +40,13 @@ pub const GROUP: &str = "kubescheduler.config.k8s.io";
 pub const GROUP_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 /// The name kube-scheduler's scheme carries in "not registered" errors.
 pub(crate) const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
-/// Kinds registered for kubescheduler.config.k8s.io/v1.
-const REGISTERED_KINDS: &[&str] = &[
-    "KubeSchedulerConfiguration",
-    "DefaultPreemptionArgs",
-    "InterPodAffinityArgs",
-    "NodeResourcesBalancedAllocationArgs",
-    "NodeResourcesFitArgs",
-    "PodTopologySpreadArgs",
-    "VolumeBindingArgs",
-    "NodeAffinityArgs",
-    "DynamicResourcesArgs",
-];
+/// The kinds registered for kubescheduler.config.k8s.io/v1 besides the plugins' args kinds
+/// (those are the registry's codecs).
+const CONFIG_KIND: &str = "KubeSchedulerConfiguration";
 
-/// Plugins whose args have a registered kind (`<name>Args`).
-pub const TYPED_ARGS_PLUGINS: &[&str] = &[
-    "DefaultPreemption",
-    "InterPodAffinity",
-    "NodeAffinity",
-    "NodeResourcesBalancedAllocation",
-    "NodeResourcesFit",
-    "PodTopologySpread",
-    "VolumeBinding",
-    "DynamicResources",
-];
-
-// ---------------------------------------------------------------------------------------------
-// Null-tolerant field decoding: Go decodes `null` into a non-pointer field as its zero value.
-
-fn nd<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+/// Whether a kind is registered for kubescheduler.config.k8s.io/v1.
+fn registered(kind: &str) -> bool {
+    kind == CONFIG_KIND || IN_TREE.iter().any(|d| d.args.is_some_and(|c| c.kind == kind))
 }
 
 /// A `metav1.Duration` field: a JSON string parsed by Go's `time.ParseDuration`.
@@ -276,204 +262,13 @@ pub(crate) struct V1ManagedResource {
     pub ignored_by_scheduler: bool,
 }
 
-// ---------------------------------------------------------------------------------------------
-// Plugin args kinds (v1). After `default_args` they hold the defaulted values.
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1ResourceSpec {
-    #[serde(default, deserialize_with = "nd")]
-    pub name: String,
-    #[serde(default, deserialize_with = "nd")]
-    pub weight: i64,
-}
-
-#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1Shape {
-    #[serde(default, deserialize_with = "nd")]
-    pub utilization: i32,
-    #[serde(default, deserialize_with = "nd")]
-    pub score: i32,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1DefaultPreemptionArgs {
-    pub min_candidate_nodes_percentage: Option<i32>,
-    pub min_candidate_nodes_absolute: Option<i32>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1InterPodAffinityArgs {
-    pub hard_pod_affinity_weight: Option<i32>,
-    #[serde(default, deserialize_with = "nd")]
-    pub ignore_preferred_terms_of_existing_pods: bool,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1FitArgs {
-    #[serde(default, deserialize_with = "nd")]
-    pub ignored_resources: Vec<String>,
-    #[serde(default, deserialize_with = "nd")]
-    pub ignored_resource_groups: Vec<String>,
-    pub scoring_strategy: Option<V1ScoringStrategy>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1ScoringStrategy {
-    #[serde(rename = "type", default, deserialize_with = "nd")]
-    pub kind: String,
-    #[serde(default, deserialize_with = "nd")]
-    pub resources: Vec<V1ResourceSpec>,
-    pub requested_to_capacity_ratio: Option<V1Rtcr>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1Rtcr {
-    #[serde(default, deserialize_with = "nd")]
-    pub shape: Vec<V1Shape>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1BalancedArgs {
-    #[serde(default, deserialize_with = "nd")]
-    pub resources: Vec<V1ResourceSpec>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1SpreadArgs {
-    #[serde(default, deserialize_with = "nd")]
-    pub default_constraints: Vec<V1Constraint>,
-    #[serde(default, deserialize_with = "nd")]
-    pub defaulting_type: String,
-}
-
-/// A v1.TopologySpreadConstraint as Go decodes it (missing fields are zero values).
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1Constraint {
-    #[serde(default, deserialize_with = "nd")]
-    pub max_skew: i32,
-    #[serde(default, deserialize_with = "nd")]
-    pub topology_key: String,
-    #[serde(default, deserialize_with = "nd")]
-    pub when_unsatisfiable: String,
-    /// Only its presence matters (validation forbids it); typed so that strict decoding sees
-    /// its fields.
-    pub label_selector: Option<V1LabelSelector>,
-    pub min_domains: Option<i32>,
-    pub node_affinity_policy: Option<String>,
-    pub node_taints_policy: Option<String>,
-    #[serde(default, deserialize_with = "nd")]
-    pub match_label_keys: Vec<String>,
-}
-
-/// A metav1.LabelSelector, as far as strict decoding needs it (the label map and the values
-/// are not looked into).
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1LabelSelector {
-    #[serde(default)]
-    pub match_labels: Option<Json>,
-    #[serde(default, deserialize_with = "nd")]
-    pub match_expressions: Vec<V1SelectorRequirement>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1SelectorRequirement {
-    #[serde(default)]
-    pub key: Option<Json>,
-    #[serde(default)]
-    pub operator: Option<Json>,
-    #[serde(default)]
-    pub values: Option<Json>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1VolumeBindingArgs {
-    pub bind_timeout_seconds: Option<i64>,
-    /// Present (even empty) versus absent matters to validation.
-    pub shape: Option<Vec<V1Shape>>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1NodeAffinityArgs {
-    pub added_affinity: Option<V1NodeAffinity>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1NodeAffinity {
-    pub required_during_scheduling_ignored_during_execution: Option<V1NodeSelector>,
-    #[serde(default, deserialize_with = "nd")]
-    pub preferred_during_scheduling_ignored_during_execution: Vec<V1PreferredTerm>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1NodeSelector {
-    #[serde(default, deserialize_with = "nd")]
-    pub node_selector_terms: Vec<V1Term>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1Term {
-    #[serde(default, deserialize_with = "nd")]
-    pub match_expressions: Vec<V1Requirement>,
-    #[serde(default, deserialize_with = "nd")]
-    pub match_fields: Vec<V1Requirement>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1Requirement {
-    #[serde(default, deserialize_with = "nd")]
-    pub key: String,
-    #[serde(default, deserialize_with = "nd")]
-    pub operator: String,
-    /// `None` when absent or null (Go's nil slice prints as `null`).
-    pub values: Option<Vec<String>>,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1PreferredTerm {
-    #[serde(default, deserialize_with = "nd")]
-    pub weight: i32,
-    #[serde(default, deserialize_with = "nd")]
-    pub preference: V1Term,
-}
-
-#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct V1DynamicResourcesArgs {
-    pub filter_timeout: Option<Dur>,
-}
-
 /// One `pluginConfig` entry's args after decoding (and, later, defaulting).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum V1Args {
     /// No registered args kind (or no args given for such a plugin): kept as given.
     Unknown(Option<Json>),
-    DefaultPreemption(V1DefaultPreemptionArgs),
-    InterPodAffinity(V1InterPodAffinityArgs),
-    NodeAffinity(V1NodeAffinityArgs),
-    Balanced(V1BalancedArgs),
-    Fit(V1FitArgs),
-    Spread(V1SpreadArgs),
-    VolumeBinding(V1VolumeBindingArgs),
-    DynamicResources(V1DynamicResourcesArgs),
+    /// The plugin's own args kind, decoded by its codec.
+    Typed(V1Value),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -509,7 +304,7 @@ fn error_path(p: &serde_path_to_error::Path) -> FieldPath {
 /// decoder is: the value and the path of every field `T` does not have, in document order
 /// (`apiVersion` and `kind` at the root belong to every kind); or the type error, which is
 /// fatal.
-fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
+pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
     let mut unknown = Vec::new();
     let mut note = |p: serde_ignored::Path| {
         if !matches!(&p, serde_ignored::Path::Map { parent: serde_ignored::Path::Root, key } if key == "apiVersion" || key == "kind") {
@@ -547,12 +342,13 @@ fn gv_string(group: &str, version: &str) -> String {
     }
 }
 
-/// Decodes one plugin's args (the `pluginConfig` entry at `entry`) as its `<name>Args` kind.
+/// Decodes one plugin's args (the `pluginConfig` entry at `entry`) as its args kind, when
+/// the registry gives the plugin one (else they are kept as given).
 /// `Ok((args, unknown field errors))`, or the fatal error.
 fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
-    if !TYPED_ARGS_PLUGINS.contains(&name) {
+    let Some(codec) = IN_TREE.find(name).and_then(|d| d.args) else {
         return Ok((V1Args::Unknown(args.cloned()), vec![]));
-    }
+    };
     let null = Json::Null;
     let v = args.unwrap_or(&null);
     let ctx = |error: ConfigError| ConfigError::PluginArgs {
@@ -605,9 +401,8 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1
             }))
         }
     };
-    let default_kind = format!("{name}Args");
     if kind.is_empty() {
-        kind = default_kind.clone();
+        kind = codec.kind.to_string();
     }
     if version.is_empty() && group.is_empty() {
         group = GROUP.to_string();
@@ -616,7 +411,7 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1
     if version.is_empty() && group == GROUP {
         version = "v1".to_string();
     }
-    if group != GROUP || version != "v1" || !REGISTERED_KINDS.contains(&kind.as_str()) {
+    if group != GROUP || version != "v1" || !registered(&kind) {
         let field = if group != GROUP || version != "v1" { "apiVersion" } else { "kind" };
         return Err(ctx(ConfigError::NotRegistered {
             path: FieldPath::new(field),
@@ -624,7 +419,7 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1
             group_version: gv_string(&group, &version),
         }));
     }
-    if kind != default_kind {
+    if kind != codec.kind {
         return Err(ConfigError::ArgsKind {
             entry: entry.clone(),
             plugin: name.to_string(),
@@ -632,117 +427,15 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1
         });
     }
     let what = format!("args for plugin {name}");
-    let (args, unknown) = match name {
-        "DefaultPreemption" => typed_args(v, &what, V1Args::DefaultPreemption),
-        "InterPodAffinity" => typed_args(v, &what, V1Args::InterPodAffinity),
-        "NodeAffinity" => typed_args(v, &what, V1Args::NodeAffinity),
-        "NodeResourcesBalancedAllocation" => typed_args(v, &what, V1Args::Balanced),
-        "NodeResourcesFit" => typed_args(v, &what, V1Args::Fit),
-        "PodTopologySpread" => typed_args(v, &what, V1Args::Spread),
-        "VolumeBinding" => typed_args(v, &what, V1Args::VolumeBinding),
-        _ => typed_args(v, &what, V1Args::DynamicResources),
-    }
-    .map_err(ctx)?;
+    let (args, unknown) = codec.decode(v, &what).map_err(ctx)?;
     Ok((
-        args,
+        V1Args::Typed(args),
         unknown.into_iter().map(|path| ctx(ConfigError::UnknownField { path })).collect(),
     ))
 }
 
-/// Strict decoding of one args kind (`null` is the kind's zero value).
-fn typed_args<T: DeserializeOwned + Default>(v: &Json, what: &str, wrap: fn(T) -> V1Args) -> Result<(V1Args, Vec<FieldPath>), ConfigError> {
-    if v.is_null() {
-        return Ok((wrap(T::default()), vec![]));
-    }
-    strict(v, what).map(|(t, unknown)| (wrap(t), unknown))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Defaulting.
-
-fn default_resources() -> Vec<V1ResourceSpec> {
-    vec![
-        V1ResourceSpec {
-            name: "cpu".into(),
-            weight: 1,
-        },
-        V1ResourceSpec {
-            name: "memory".into(),
-            weight: 1,
-        },
-    ]
-}
-
-/// The `SetDefaults_<Kind>Args` functions (v1.34 default feature gates).
-pub(crate) fn default_args(a: &mut V1Args) {
-    match a {
-        V1Args::DefaultPreemption(x) => {
-            x.min_candidate_nodes_percentage.get_or_insert(10);
-            x.min_candidate_nodes_absolute.get_or_insert(100);
-        }
-        V1Args::InterPodAffinity(x) => {
-            x.hard_pod_affinity_weight.get_or_insert(1);
-        }
-        V1Args::Balanced(x) => {
-            if x.resources.is_empty() {
-                x.resources = default_resources();
-            }
-            for r in &mut x.resources {
-                if r.weight == 0 {
-                    r.weight = 1;
-                }
-            }
-        }
-        V1Args::Fit(x) => {
-            let s = x.scoring_strategy.get_or_insert_with(|| V1ScoringStrategy {
-                kind: "LeastAllocated".into(),
-                resources: default_resources(),
-                requested_to_capacity_ratio: None,
-            });
-            if s.resources.is_empty() {
-                s.resources = default_resources();
-            }
-            for r in &mut s.resources {
-                if r.weight == 0 {
-                    r.weight = 1;
-                }
-            }
-        }
-        V1Args::Spread(x) => {
-            if x.defaulting_type.is_empty() {
-                x.defaulting_type = "System".into();
-            }
-        }
-        V1Args::VolumeBinding(x) => {
-            // StorageCapacityScoring is off by default in v1.34: no default shape.
-            x.bind_timeout_seconds.get_or_insert(600);
-        }
-        V1Args::DynamicResources(x) => {
-            // DRASchedulerFilterTimeout is on by default in v1.34.
-            if x.filter_timeout.is_none() {
-                x.filter_timeout = Some(Dur(GoDuration::from_secs(10)));
-            }
-        }
-        V1Args::Unknown(_) | V1Args::NodeAffinity(_) => {}
-    }
-}
-
-/// The defaulted args of a plugin that has an args kind, as appended by defaulting.
-pub(crate) fn defaulted_args_for(name: &str) -> Option<V1Args> {
-    let mut a = match name {
-        "DefaultPreemption" => V1Args::DefaultPreemption(Default::default()),
-        "InterPodAffinity" => V1Args::InterPodAffinity(Default::default()),
-        "NodeAffinity" => V1Args::NodeAffinity(Default::default()),
-        "NodeResourcesBalancedAllocation" => V1Args::Balanced(Default::default()),
-        "NodeResourcesFit" => V1Args::Fit(Default::default()),
-        "PodTopologySpread" => V1Args::Spread(Default::default()),
-        "VolumeBinding" => V1Args::VolumeBinding(Default::default()),
-        "DynamicResources" => V1Args::DynamicResources(Default::default()),
-        _ => return None,
-    };
-    default_args(&mut a);
-    Some(a)
-}
 
 /// One profile after v1 defaulting.
 #[derive(Clone, Debug, PartialEq)]
@@ -860,7 +553,9 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
         let plugins = merge_plugins(user_plugins.as_ref());
         let mut plugin_config: Vec<(String, V1Args)> = Vec::new();
         for (pc, a) in p.plugin_config.into_iter().zip(pargs.iter_mut()) {
-            default_args(a);
+            if let V1Args::Typed(a) = a {
+                a.set_defaults();
+            }
             plugin_config.push((pc.name, a.clone()));
         }
         let existing: Vec<String> = plugin_config.iter().map(|(n, _)| n.clone()).collect();
@@ -868,8 +563,8 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
             if existing.contains(&name) {
                 continue;
             }
-            if let Some(a) = defaulted_args_for(&name) {
-                plugin_config.push((name, a));
+            if let Some(codec) = IN_TREE.find(&name).and_then(|d| d.args) {
+                plugin_config.push((name, V1Args::Typed(codec.defaulted())));
             }
         }
         profiles.push(DefaultedProfile {
@@ -926,167 +621,6 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
         profiles,
         extenders,
         delay_cache_until_active: raw.delay_cache_until_active,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// From the defaulted v1 args to the engine's args.
-
-fn shape_points(v: &[V1Shape]) -> Vec<UtilizationShapePoint> {
-    v.iter()
-        .map(|s| UtilizationShapePoint {
-            utilization: s.utilization,
-            score: s.score,
-        })
-        .collect()
-}
-
-fn resource_specs(v: &[V1ResourceSpec]) -> Vec<ResourceSpec> {
-    v.iter()
-        .map(|r| ResourceSpec {
-            name: r.name.clone(),
-            weight: r.weight,
-        })
-        .collect()
-}
-
-// The API types are built field by field from their defaults, so that fields added to them
-// later keep compiling here.
-#[allow(clippy::field_reassign_with_default)]
-fn requirement(r: &V1Requirement) -> api::NodeSelectorRequirement {
-    let mut out = api::NodeSelectorRequirement::default();
-    out.key = r.key.clone();
-    out.operator = r.operator.clone();
-    out.values = r.values.clone().unwrap_or_default();
-    out
-}
-
-#[allow(clippy::field_reassign_with_default)]
-fn term(t: &V1Term) -> api::NodeSelectorTerm {
-    let mut out = api::NodeSelectorTerm::default();
-    out.match_expressions = t.match_expressions.iter().map(requirement).collect();
-    out.match_fields = t.match_fields.iter().map(requirement).collect();
-    out
-}
-
-#[allow(clippy::field_reassign_with_default)]
-pub(crate) fn node_affinity(a: &V1NodeAffinity) -> api::NodeAffinity {
-    let mut out = api::NodeAffinity::default();
-    out.required_during_scheduling_ignored_during_execution = a.required_during_scheduling_ignored_during_execution.as_ref().map(|ns| {
-        let mut sel = api::NodeSelector::default();
-        sel.node_selector_terms = ns.node_selector_terms.iter().map(term).collect();
-        sel
-    });
-    out.preferred_during_scheduling_ignored_during_execution = a
-        .preferred_during_scheduling_ignored_during_execution
-        .iter()
-        .map(|p| {
-            let mut t = api::PreferredSchedulingTerm::default();
-            t.weight = p.weight;
-            t.preference = term(&p.preference);
-            t
-        })
-        .collect();
-    out
-}
-
-#[allow(clippy::field_reassign_with_default)]
-fn constraint(c: &V1Constraint) -> api::TopologySpreadConstraint {
-    let mut out = api::TopologySpreadConstraint::default();
-    out.max_skew = c.max_skew;
-    out.topology_key = c.topology_key.clone();
-    out.when_unsatisfiable = c.when_unsatisfiable.clone();
-    out.min_domains = c.min_domains;
-    out.node_affinity_policy = c.node_affinity_policy.clone();
-    out.node_taints_policy = c.node_taints_policy.clone();
-    out.match_label_keys = c.match_label_keys.clone();
-    out
-}
-
-/// NodeResourcesFit's construction (`NewFit`): args validation (with no field path prefix),
-/// then the engine args. kube-scheduler dereferences a missing `requestedToCapacityRatio` for
-/// the RequestedToCapacityRatio strategy and crashes; that is reported as an error here.
-pub(crate) fn new_fit_args(a: &V1FitArgs) -> Result<NodeResourcesFitArgs, Vec<ConfigError>> {
-    let errs = validate::fit_args(&FieldPath::root(), a);
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    let unusable = |path: FieldPath, detail: String| vec![ConfigError::Unusable { path, detail }];
-    let sp = FieldPath::new("scoringStrategy");
-    let Some(s) = &a.scoring_strategy else {
-        return Err(unusable(sp, "scoring strategy not specified".into()));
-    };
-    let kind = match s.kind.as_str() {
-        "LeastAllocated" => ScoringStrategyType::LeastAllocated,
-        "MostAllocated" => ScoringStrategyType::MostAllocated,
-        "RequestedToCapacityRatio" => ScoringStrategyType::RequestedToCapacityRatio,
-        other => return Err(unusable(sp.child("type"), format!("scoring strategy {other} is not supported"))),
-    };
-    if kind == ScoringStrategyType::RequestedToCapacityRatio && s.requested_to_capacity_ratio.is_none() {
-        return Err(unusable(sp, "runtime error: invalid memory address or nil pointer dereference (scoringStrategy.requestedToCapacityRatio is required for the RequestedToCapacityRatio strategy)".into()));
-    }
-    Ok(NodeResourcesFitArgs {
-        ignored_resources: a.ignored_resources.clone(),
-        ignored_resource_groups: a.ignored_resource_groups.clone(),
-        scoring_strategy: ScoringStrategy {
-            kind,
-            resources: resource_specs(&s.resources),
-            shape: s
-                .requested_to_capacity_ratio
-                .as_ref()
-                .map(|r| shape_points(&r.shape))
-                .unwrap_or_default(),
-        },
-    })
-}
-
-/// Applies one (validated) entry to the engine's args.
-fn apply_engine_args(out: &mut PluginArgs, a: &V1Args) {
-    match a {
-        V1Args::Unknown(_) | V1Args::Fit(_) => {}
-        V1Args::DefaultPreemption(x) => {
-            out.default_preemption = DefaultPreemptionArgs {
-                min_candidate_nodes_percentage: x.min_candidate_nodes_percentage.unwrap_or(10),
-                min_candidate_nodes_absolute: x.min_candidate_nodes_absolute.unwrap_or(100),
-            }
-        }
-        V1Args::InterPodAffinity(x) => {
-            out.inter_pod_affinity = InterPodAffinityArgs {
-                hard_pod_affinity_weight: x.hard_pod_affinity_weight.unwrap_or(1),
-                ignore_preferred_terms_of_existing_pods: x.ignore_preferred_terms_of_existing_pods,
-            }
-        }
-        V1Args::NodeAffinity(x) => {
-            out.node_affinity = NodeAffinityArgs {
-                added_affinity: x.added_affinity.as_ref().map(node_affinity),
-            }
-        }
-        V1Args::Balanced(x) => {
-            out.node_resources_balanced_allocation = NodeResourcesBalancedAllocationArgs {
-                resources: resource_specs(&x.resources),
-            }
-        }
-        V1Args::Spread(x) => {
-            out.pod_topology_spread = PodTopologySpreadArgs {
-                default_constraints: x.default_constraints.iter().map(constraint).collect(),
-                defaulting_type: if x.defaulting_type == "List" {
-                    DefaultingType::List
-                } else {
-                    DefaultingType::System
-                },
-            }
-        }
-        V1Args::VolumeBinding(x) => {
-            out.volume_binding = VolumeBindingArgs {
-                bind_timeout_seconds: x.bind_timeout_seconds.unwrap_or(600),
-                shape: x.shape.as_deref().map(shape_points).unwrap_or_default(),
-            }
-        }
-        V1Args::DynamicResources(x) => {
-            out.dynamic_resources = DynamicResourcesArgs {
-                filter_timeout_seconds: x.filter_timeout.map(|d| d.0.as_secs_f64()),
-            }
-        }
     }
 }
 
@@ -1158,13 +692,19 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
         .map(|r| r.name.clone())
         .collect();
     if !ignored.is_empty() {
+        let fit = PluginName::NodeResourcesFit.as_str();
         for (i, p) in cfg.profiles.iter_mut().enumerate() {
-            let detail = match p.plugin_config.iter_mut().find(|(n, _)| n == "NodeResourcesFit") {
-                Some((_, V1Args::Fit(a))) => {
-                    a.ignored_resources = ignored.clone();
-                    continue;
-                }
-                Some(_) => "want args to be of type NodeResourcesFitArgs, got *runtime.Unknown",
+            let detail = match p.plugin_config.iter_mut().find(|(n, _)| n == fit) {
+                Some((_, a)) => match a {
+                    V1Args::Typed(a) => match a.downcast_mut::<V1FitArgs>() {
+                        Some(a) => {
+                            a.ignored_resources = ignored.clone();
+                            continue;
+                        }
+                        None => "want args to be of type NodeResourcesFitArgs, got *runtime.Unknown",
+                    },
+                    V1Args::Unknown(_) => "want args to be of type NodeResourcesFitArgs, got *runtime.Unknown",
+                },
                 None => "can't find NodeResourcesFitArgs in plugin config",
             };
             return Err(ConfigError::Extenders {
@@ -1181,24 +721,31 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
             Some(j) => path.child("pluginConfig").index(j),
             None => path.child("pluginConfig"),
         };
+        // Each typed entry converted into its plugin's slot. A conversion can refuse the args
+        // (the plugin validating them when it is built): that stops the build when the profile
+        // instantiates the plugin, and leaves its defaults otherwise. (Validation refused
+        // duplicate entries, so each plugin has one at most.)
         let mut args = PluginArgs::default();
         let mut extra = BTreeMap::new();
         let needed = p.plugins.enabled_names();
-        for (name, a) in &p.plugin_config {
-            apply_engine_args(&mut args, a);
-            if let V1Args::Unknown(Some(raw)) = a {
-                extra.entry(name.clone()).or_insert_with(|| raw.clone());
-            }
-        }
-        // Plugin instantiation: NodeResourcesFit validates its args itself.
-        if needed.iter().any(|n| n == "NodeResourcesFit") {
-            if let Some((_, V1Args::Fit(a))) = p.plugin_config.iter().find(|(n, _)| n == "NodeResourcesFit") {
-                args.node_resources_fit = new_fit_args(a).map_err(|errors| ConfigError::PluginInit {
-                    args: entry("NodeResourcesFit").child("args"),
-                    scheduler_name: p.scheduler_name.clone(),
-                    plugin: "NodeResourcesFit".into(),
-                    errors,
-                })?;
+        for (j, (name, a)) in p.plugin_config.iter().enumerate() {
+            match a {
+                V1Args::Typed(v) => {
+                    if let Err(errors) = v.convert_into(&mut args) {
+                        if needed.contains(name) {
+                            return Err(ConfigError::PluginInit {
+                                args: path.child("pluginConfig").index(j).child("args"),
+                                scheduler_name: p.scheduler_name.clone(),
+                                plugin: name.clone(),
+                                errors,
+                            });
+                        }
+                    }
+                }
+                V1Args::Unknown(Some(raw)) => {
+                    extra.entry(name.clone()).or_insert_with(|| raw.clone());
+                }
+                V1Args::Unknown(None) => {}
             }
         }
         let mut profile =

@@ -1,10 +1,11 @@
 //! The effective configuration as kube-scheduler prints it (`--write-config-to`, or the
 //! "Using component config" log line): the defaulted v1 KubeSchedulerConfiguration, each
-//! profile's merged plugins and, for every in-tree plugin the profile uses, its args, sorted by
-//! plugin name.
+//! profile's merged plugins and, for every in-tree plugin the profile uses, its args (printed by
+//! the plugin's args codec, or as given for a plugin without an args kind), sorted by plugin
+//! name.
 
 use super::decode::GROUP_VERSION;
-use super::golang::{sorted_json, GoDuration, SECOND};
+use super::golang::sorted_json;
 use super::*;
 use serde_json::{json, Map, Value};
 
@@ -48,123 +49,6 @@ fn plugins_json(p: &PluginsCfg) -> Value {
     })
 }
 
-fn resources_json(r: &[ResourceSpec]) -> Value {
-    Value::Array(
-        r.iter()
-            .map(|r| {
-                let mut m = Map::new();
-                m.insert("name".into(), json!(r.name));
-                if r.weight != 0 {
-                    m.insert("weight".into(), json!(r.weight));
-                }
-                Value::Object(m)
-            })
-            .collect(),
-    )
-}
-
-fn shape_json(s: &[UtilizationShapePoint]) -> Value {
-    Value::Array(s.iter().map(|p| json!({"utilization": p.utilization, "score": p.score})).collect())
-}
-
-fn args_header(kind: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("apiVersion".into(), json!(GROUP_VERSION));
-    m.insert("kind".into(), json!(kind));
-    m
-}
-
-/// The v1 args object of an in-tree plugin that has an args kind.
-fn typed_args_json(name: PluginName, a: &PluginArgs) -> Option<Value> {
-    let mut m = match name {
-        PluginName::DefaultPreemption
-        | PluginName::InterPodAffinity
-        | PluginName::NodeAffinity
-        | PluginName::NodeResourcesBalancedAllocation
-        | PluginName::NodeResourcesFit
-        | PluginName::PodTopologySpread
-        | PluginName::VolumeBinding
-        | PluginName::DynamicResources => args_header(&format!("{}Args", name.as_str())),
-        _ => return None,
-    };
-    match name {
-        PluginName::DefaultPreemption => {
-            let x = &a.default_preemption;
-            m.insert("minCandidateNodesPercentage".into(), json!(x.min_candidate_nodes_percentage));
-            m.insert("minCandidateNodesAbsolute".into(), json!(x.min_candidate_nodes_absolute));
-        }
-        PluginName::InterPodAffinity => {
-            let x = &a.inter_pod_affinity;
-            m.insert("hardPodAffinityWeight".into(), json!(x.hard_pod_affinity_weight));
-            m.insert(
-                "ignorePreferredTermsOfExistingPods".into(),
-                json!(x.ignore_preferred_terms_of_existing_pods),
-            );
-        }
-        PluginName::NodeAffinity => {
-            if let Some(aff) = &a.node_affinity.added_affinity {
-                m.insert("addedAffinity".into(), serde_json::to_value(aff).unwrap_or(Value::Null));
-            }
-        }
-        PluginName::NodeResourcesBalancedAllocation => {
-            m.insert("resources".into(), resources_json(&a.node_resources_balanced_allocation.resources));
-        }
-        PluginName::NodeResourcesFit => {
-            let x = &a.node_resources_fit;
-            if !x.ignored_resources.is_empty() {
-                m.insert("ignoredResources".into(), json!(x.ignored_resources));
-            }
-            if !x.ignored_resource_groups.is_empty() {
-                m.insert("ignoredResourceGroups".into(), json!(x.ignored_resource_groups));
-            }
-            let s = &x.scoring_strategy;
-            let mut sm = Map::new();
-            let kind = match s.kind {
-                ScoringStrategyType::LeastAllocated => "LeastAllocated",
-                ScoringStrategyType::MostAllocated => "MostAllocated",
-                ScoringStrategyType::RequestedToCapacityRatio => "RequestedToCapacityRatio",
-            };
-            sm.insert("type".into(), json!(kind));
-            if !s.resources.is_empty() {
-                sm.insert("resources".into(), resources_json(&s.resources));
-            }
-            if !s.shape.is_empty() {
-                sm.insert("requestedToCapacityRatio".into(), json!({"shape": shape_json(&s.shape)}));
-            }
-            m.insert("scoringStrategy".into(), Value::Object(sm));
-        }
-        PluginName::PodTopologySpread => {
-            let x = &a.pod_topology_spread;
-            if !x.default_constraints.is_empty() {
-                m.insert(
-                    "defaultConstraints".into(),
-                    serde_json::to_value(&x.default_constraints).unwrap_or(Value::Null),
-                );
-            }
-            let dt = match x.defaulting_type {
-                DefaultingType::System => "System",
-                DefaultingType::List => "List",
-            };
-            m.insert("defaultingType".into(), json!(dt));
-        }
-        PluginName::VolumeBinding => {
-            let x = &a.volume_binding;
-            m.insert("bindTimeoutSeconds".into(), json!(x.bind_timeout_seconds));
-            if !x.shape.is_empty() {
-                m.insert("shape".into(), shape_json(&x.shape));
-            }
-        }
-        _ => {
-            let t = a
-                .dynamic_resources
-                .filter_timeout_seconds
-                .map(|s| GoDuration((s * SECOND as f64).round() as i64).to_string());
-            m.insert("filterTimeout".into(), json!(t));
-        }
-    }
-    Some(Value::Object(m))
-}
-
 fn profile_json(p: &Profile) -> Value {
     let mut m = Map::new();
     m.insert("schedulerName".into(), json!(p.scheduler_name));
@@ -176,7 +60,10 @@ fn profile_json(p: &Profile) -> Value {
     needed.sort_by_key(|n| n.as_str());
     let mut pc = Vec::new();
     for n in needed {
-        let args = typed_args_json(n, &p.args).or_else(|| p.extra_plugin_args.get(n.as_str()).map(sorted_json));
+        let args = match IN_TREE.get(n).args {
+            Some(codec) => Some(codec.print(&p.args)),
+            None => p.extra_plugin_args.get(n.as_str()).map(sorted_json),
+        };
         if let Some(args) = args {
             pc.push(json!({"name": n.as_str(), "args": args}));
         }

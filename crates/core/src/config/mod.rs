@@ -13,7 +13,8 @@ pub mod golang;
 pub mod validate;
 pub mod yaml;
 
-pub use args::*;
+pub use crate::framework::args::PluginArgs;
+pub use args::{default_resource_spec, ArgsCodec, ResourceSpec, UtilizationShapePoint, V1Kind};
 pub use error::{ConfigError, FrameworkError};
 pub use golang::GoDuration;
 

@@ -2,20 +2,17 @@
 //! `ValidateKubeSchedulerConfiguration` and its plugin args validators do it, with their field
 //! paths and messages (one string per field error, duplicates dropped, in upstream's order).
 
-use super::decode::{
-    Defaulted, DefaultedProfile, V1Args, V1BalancedArgs, V1Constraint, V1DefaultPreemptionArgs, V1DynamicResourcesArgs, V1FitArgs,
-    V1InterPodAffinityArgs, V1NodeAffinityArgs, V1Requirement, V1ResourceSpec, V1Shape, V1SpreadArgs, V1Term, V1VolumeBindingArgs,
-    GROUP_VERSION,
-};
+use super::decode::{Defaulted, DefaultedProfile, V1Args, GROUP_VERSION};
 use super::error::ConfigError;
 use super::golang::{go_quote, json_compact, json_quote, sorted_json};
 use super::{PluginSetCfg, PluginsCfg};
 use crate::load::FieldPath;
 
 // ---------------------------------------------------------------------------------------------
-// Field paths and error texts (k8s.io/apimachinery/pkg/util/validation/field).
+// Field paths and error texts (k8s.io/apimachinery/pkg/util/validation/field), shared with the
+// plugins' args validators (`plugins/<name>/args.rs`).
 
-fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
+pub(crate) fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
     ConfigError::Invalid {
         path: path.clone(),
         value: value.to_string(),
@@ -23,28 +20,28 @@ fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
     }
 }
 
-fn required(path: &FieldPath, detail: &str) -> ConfigError {
+pub(crate) fn required(path: &FieldPath, detail: &str) -> ConfigError {
     ConfigError::Required {
         path: path.clone(),
         detail: detail.to_string(),
     }
 }
 
-fn duplicate(path: &FieldPath, value: &str) -> ConfigError {
+pub(crate) fn duplicate(path: &FieldPath, value: &str) -> ConfigError {
     ConfigError::Duplicate {
         path: path.clone(),
         value: value.to_string(),
     }
 }
 
-fn forbidden(path: &FieldPath, detail: &str) -> ConfigError {
+pub(crate) fn forbidden(path: &FieldPath, detail: &str) -> ConfigError {
     ConfigError::Forbidden {
         path: path.clone(),
         detail: detail.to_string(),
     }
 }
 
-fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigError {
+pub(crate) fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigError {
     ConfigError::NotSupported {
         path: path.clone(),
         value: value.to_string(),
@@ -53,7 +50,7 @@ fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigErr
 }
 
 /// A string list as `encoding/json` prints it (`null` for a nil slice).
-fn json_strings(v: Option<&[String]>) -> String {
+pub(crate) fn json_strings(v: Option<&[String]>) -> String {
     match v {
         None => "null".into(),
         Some(v) => format!("[{}]", v.iter().map(|s| json_quote(s)).collect::<Vec<_>>().join(",")),
@@ -76,7 +73,7 @@ fn dedupe(errs: Vec<ConfigError>) -> Vec<ConfigError> {
 // Name validation is apimachinery's, shared with object validation.
 pub(crate) use crate::load::validate::{is_extended_resource_name, is_qualified_name, is_valid_label_value};
 
-fn label_name(path: &FieldPath, name: &str) -> Vec<ConfigError> {
+pub(crate) fn label_name(path: &FieldPath, name: &str) -> Vec<ConfigError> {
     is_qualified_name(name)
         .into_iter()
         .map(|m| invalid(path, &go_quote(name), &m))
@@ -248,18 +245,9 @@ fn validate_profile(path: &FieldPath, p: &DefaultedProfile, errs: &mut Vec<Confi
             errs.push(invalid(&pc_path, &go_quote(name), &invalid_plugin_detail()));
             continue;
         }
-        let ap = pc_path.child("args");
-        // NodeResourcesFit is not validated here (upstream keys its validator under
-        // "NodeResourcesFitArgs"); the plugin validates its args when it is built.
-        match (name.as_str(), args) {
-            ("DefaultPreemption", V1Args::DefaultPreemption(a)) => errs.extend(default_preemption_args(&ap, a)),
-            ("InterPodAffinity", V1Args::InterPodAffinity(a)) => errs.extend(inter_pod_affinity_args(&ap, a)),
-            ("NodeAffinity", V1Args::NodeAffinity(a)) => errs.extend(node_affinity_args(&ap, a)),
-            ("NodeResourcesBalancedAllocation", V1Args::Balanced(a)) => errs.extend(balanced_args(&ap, a)),
-            ("PodTopologySpread", V1Args::Spread(a)) => errs.extend(spread_args(&ap, a)),
-            ("VolumeBinding", V1Args::VolumeBinding(a)) => errs.extend(volume_binding_args(&ap, a)),
-            ("DynamicResources", V1Args::DynamicResources(a)) => errs.extend(dynamic_resources_args(&ap, a)),
-            _ => {}
+        // Typed args are validated by their plugin's codec.
+        if let V1Args::Typed(a) = args {
+            errs.extend(a.validate(&pc_path.child("args")));
         }
     }
 }
@@ -392,324 +380,6 @@ fn extenders(cfg: &Defaulted, errs: &mut Vec<ConfigError>) {
             &go_quote(&format!("found {binders} extenders implementing bind")),
             "only one extender can implement bind",
         ));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Plugin args validators. `path` is the args' field path ("" for none, as when a plugin
-// validates its own args).
-
-pub(crate) fn default_preemption_args(path: &FieldPath, a: &V1DefaultPreemptionArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let pct = a.min_candidate_nodes_percentage.unwrap_or(10);
-    let abs = a.min_candidate_nodes_absolute.unwrap_or(100);
-    let pp = path.child("minCandidateNodesPercentage");
-    let ap = path.child("minCandidateNodesAbsolute");
-    if !(0..=100).contains(&pct) {
-        errs.push(invalid(&pp, &pct.to_string(), "not in valid range [0, 100]"));
-    }
-    if abs < 0 {
-        errs.push(invalid(&ap, &abs.to_string(), "not in valid range [0, inf)"));
-    }
-    if pct == 0 && abs == 0 {
-        errs.push(invalid(&pp, "0", "cannot be zero at the same time as minCandidateNodesAbsolute"));
-        errs.push(invalid(&ap, "0", "cannot be zero at the same time as minCandidateNodesPercentage"));
-    }
-    errs
-}
-
-pub(crate) fn inter_pod_affinity_args(path: &FieldPath, a: &V1InterPodAffinityArgs) -> Vec<ConfigError> {
-    let w = a.hard_pod_affinity_weight.unwrap_or(1);
-    if !(0..=100).contains(&w) {
-        return vec![invalid(
-            &path.child("hardPodAffinityWeight"),
-            &w.to_string(),
-            "not in valid range [0, 100]",
-        )];
-    }
-    vec![]
-}
-
-pub(crate) fn spread_args(path: &FieldPath, a: &V1SpreadArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let dt = &a.defaulting_type;
-    let dtp = path.child("defaultingType");
-    if dt != "System" && dt != "List" {
-        errs.push(not_supported(&dtp, &json_quote(dt), &["System", "List"]));
-    } else if dt == "System" && !a.default_constraints.is_empty() {
-        errs.push(invalid(&dtp, &json_quote(dt), "when .defaultConstraints are not empty"));
-    }
-    let cp = path.child("defaultConstraints");
-    for (i, c) in a.default_constraints.iter().enumerate() {
-        let p = cp.index(i);
-        if c.max_skew <= 0 {
-            errs.push(invalid(&p.child("maxSkew"), &c.max_skew.to_string(), "not in valid range (0, inf)"));
-        }
-        let tk = p.child("topologyKey");
-        if c.topology_key.is_empty() {
-            errs.push(required(&tk, "can not be empty"));
-        } else {
-            errs.extend(label_name(&tk, &c.topology_key));
-        }
-        let wu = p.child("whenUnsatisfiable");
-        if c.when_unsatisfiable.is_empty() {
-            errs.push(required(&wu, "can not be empty"));
-        } else if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
-            errs.push(not_supported(
-                &wu,
-                &json_quote(&c.when_unsatisfiable),
-                &["DoNotSchedule", "ScheduleAnyway"],
-            ));
-        }
-        if c.label_selector.is_some() {
-            errs.push(forbidden(
-                &p.child("labelSelector"),
-                "constraint must not define a selector, as they deduced for each pod",
-            ));
-        }
-        let repeated = a.default_constraints[..i]
-            .iter()
-            .any(|o: &V1Constraint| o.topology_key == c.topology_key && o.when_unsatisfiable == c.when_unsatisfiable);
-        if repeated {
-            errs.push(duplicate(
-                &p,
-                &go_quote(&format!("{{{}, {}}}", c.topology_key, c.when_unsatisfiable)),
-            ));
-        }
-    }
-    errs
-}
-
-fn function_shape(shape: &[V1Shape], path: &FieldPath, errs: &mut Vec<ConfigError>) {
-    if shape.is_empty() {
-        errs.push(required(path, "at least one point must be specified"));
-        return;
-    }
-    for i in 1..shape.len() {
-        if shape[i - 1].utilization >= shape[i].utilization {
-            errs.push(invalid(
-                &path.index(i).child("utilization"),
-                &shape[i].utilization.to_string(),
-                "values must be sorted in increasing order",
-            ));
-            break;
-        }
-    }
-    for (i, p) in shape.iter().enumerate() {
-        if !(0..=100).contains(&p.utilization) {
-            errs.push(invalid(
-                &path.index(i).child("utilization"),
-                &p.utilization.to_string(),
-                "not in valid range [0, 100]",
-            ));
-        }
-        if !(0..=10).contains(&p.score) {
-            errs.push(invalid(
-                &path.index(i).child("score"),
-                &p.score.to_string(),
-                "not in valid range [0, 10]",
-            ));
-        }
-    }
-}
-
-fn resources(resources: &[V1ResourceSpec], path: &FieldPath, errs: &mut Vec<ConfigError>) {
-    for (i, r) in resources.iter().enumerate() {
-        if r.weight <= 0 || r.weight > 100 {
-            errs.push(invalid(
-                &path.index(i).child("weight"),
-                &r.weight.to_string(),
-                &format!("resource weight of {} not in valid range (0, 100]", r.name),
-            ));
-        }
-    }
-}
-
-pub(crate) fn balanced_args(path: &FieldPath, a: &V1BalancedArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    let rp = path.child("resources");
-    for (i, r) in a.resources.iter().enumerate() {
-        if seen.contains(&r.name.as_str()) {
-            errs.push(duplicate(&rp.index(i).child("name"), &go_quote(&r.name)));
-        } else {
-            seen.push(&r.name);
-        }
-        if r.weight != 1 {
-            errs.push(invalid(&rp.index(i).child("weight"), &r.weight.to_string(), "must be 1"));
-        }
-    }
-    errs
-}
-
-const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
-
-/// `labels.NewRequirement`'s checks.
-fn requirement(path: &FieldPath, r: &V1Requirement, errs: &mut Vec<ConfigError>) {
-    let key_errs = is_qualified_name(&r.key);
-    if !key_errs.is_empty() {
-        errs.push(invalid(&path.child("key"), &go_quote(&r.key), &key_errs.join("; ")));
-    }
-    let vp = path.child("values");
-    let values: &[String] = r.values.as_deref().unwrap_or(&[]);
-    let vals_json = json_strings(r.values.as_deref());
-    match r.operator.as_str() {
-        "In" | "NotIn" if values.is_empty() => {
-            errs.push(invalid(&vp, &vals_json, "for 'in', 'notin' operators, values set can't be empty"))
-        }
-        "Exists" | "DoesNotExist" if !values.is_empty() => {
-            errs.push(invalid(&vp, &vals_json, "values set must be empty for exists and does not exist"))
-        }
-        "Gt" | "Lt" => {
-            if values.len() != 1 {
-                errs.push(invalid(&vp, &vals_json, "for 'Gt', 'Lt' operators, exactly one value is required"));
-            }
-            for (i, v) in values.iter().enumerate() {
-                if v.parse::<i64>().is_err() {
-                    errs.push(invalid(
-                        &vp.index(i),
-                        &go_quote(v),
-                        "for 'Gt', 'Lt' operators, the value must be an integer",
-                    ));
-                }
-            }
-        }
-        _ => {}
-    }
-    for (i, v) in values.iter().enumerate() {
-        let ve = is_valid_label_value(v);
-        if !ve.is_empty() {
-            errs.push(invalid(&vp.index(i).key(&r.key), &go_quote(v), &ve.join("; ")));
-        }
-    }
-}
-
-fn term_is_empty(t: &V1Term) -> bool {
-    t.match_expressions.is_empty() && t.match_fields.is_empty()
-}
-
-/// A node selector term's parse errors (component-helpers' nodeaffinity).
-fn term(path: &FieldPath, t: &V1Term, errs: &mut Vec<ConfigError>) {
-    if !t.match_expressions.is_empty() {
-        let p = path.child("matchExpressions");
-        for (i, r) in t.match_expressions.iter().enumerate() {
-            let pi = p.index(i);
-            if !SELECTOR_OPERATORS.contains(&r.operator.as_str()) {
-                errs.push(not_supported(&pi.child("operator"), &json_quote(&r.operator), SELECTOR_OPERATORS));
-                continue;
-            }
-            requirement(&pi, r, errs);
-        }
-    }
-    if !t.match_fields.is_empty() {
-        let p = path.child("matchFields");
-        for (i, r) in t.match_fields.iter().enumerate() {
-            let pi = p.index(i);
-            match r.operator.as_str() {
-                "In" | "NotIn" => {
-                    if r.values.as_ref().map_or(0, |v| v.len()) != 1 {
-                        errs.push(invalid(
-                            &pi.child("values"),
-                            &json_strings(r.values.as_deref()),
-                            "must have one element",
-                        ));
-                    }
-                }
-                _ => errs.push(not_supported(&pi.child("operator"), &json_quote(&r.operator), &["In", "NotIn"])),
-            }
-        }
-    }
-}
-
-pub(crate) fn node_affinity_args(path: &FieldPath, a: &V1NodeAffinityArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let Some(aff) = &a.added_affinity else { return errs };
-    let base = path.child("addedAffinity");
-    if let Some(ns) = &aff.required_during_scheduling_ignored_during_execution {
-        let p = base
-            .child("requiredDuringSchedulingIgnoredDuringExecution")
-            .child("nodeSelectorTerms");
-        for (i, t) in ns.node_selector_terms.iter().enumerate() {
-            if !term_is_empty(t) {
-                term(&p.index(i), t, &mut errs);
-            }
-        }
-    }
-    let p = base.child("preferredDuringSchedulingIgnoredDuringExecution");
-    for (i, t) in aff.preferred_during_scheduling_ignored_during_execution.iter().enumerate() {
-        if t.weight == 0 || term_is_empty(&t.preference) {
-            continue;
-        }
-        term(&p.index(i), &t.preference, &mut errs);
-    }
-    errs
-}
-
-pub(crate) fn volume_binding_args(path: &FieldPath, a: &V1VolumeBindingArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let t = a.bind_timeout_seconds.unwrap_or(600);
-    if t < 0 {
-        errs.push(invalid(
-            &path.child("bindTimeoutSeconds"),
-            &t.to_string(),
-            "invalid BindTimeoutSeconds, should not be a negative value",
-        ));
-    }
-    // StorageCapacityScoring is off by default: any shape, even empty, is refused.
-    if let Some(shape) = &a.shape {
-        let items: Vec<String> = shape
-            .iter()
-            .map(|s| format!("{{\"Utilization\":{},\"Score\":{}}}", s.utilization, s.score))
-            .collect();
-        errs.push(invalid(
-            &path.child("shape"),
-            &format!("[{}]", items.join(",")),
-            "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
-        ));
-    }
-    errs
-}
-
-pub(crate) fn fit_args(path: &FieldPath, a: &V1FitArgs) -> Vec<ConfigError> {
-    let mut errs = Vec::new();
-    let rp = path.child("ignoredResources");
-    for (i, r) in a.ignored_resources.iter().enumerate() {
-        errs.extend(label_name(&rp.index(i), r));
-    }
-    let gp = path.child("ignoredResourceGroups");
-    for (i, g) in a.ignored_resource_groups.iter().enumerate() {
-        let p = gp.index(i);
-        if g.contains('/') {
-            errs.push(invalid(&p, &go_quote(g), "resource group name can't contain '/'"));
-        }
-        errs.extend(label_name(&p, g));
-    }
-    let sp = path.child("scoringStrategy");
-    if let Some(s) = &a.scoring_strategy {
-        if !["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"].contains(&s.kind.as_str()) {
-            errs.push(not_supported(
-                &sp.child("type"),
-                &json_quote(&s.kind),
-                &["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"],
-            ));
-        }
-        resources(&s.resources, &sp.child("resources"), &mut errs);
-        if let Some(r) = &s.requested_to_capacity_ratio {
-            function_shape(&r.shape, &sp.child("shape"), &mut errs);
-        }
-    }
-    errs
-}
-
-pub(crate) fn dynamic_resources_args(path: &FieldPath, a: &V1DynamicResourcesArgs) -> Vec<ConfigError> {
-    // DRASchedulerFilterTimeout is on by default in v1.34.
-    match a.filter_timeout {
-        Some(d) if d.0 .0 < 0 => vec![invalid(
-            &path.child("filterTimeout"),
-            &json_quote(&d.0.to_string()),
-            "must be zero or positive",
-        )],
-        _ => vec![],
     }
 }
 

@@ -1,6 +1,7 @@
 //! The scheduling framework: statuses, cycle state, the plugin interface, the working model
 //! (PodInfo/NodeInfo) and the per-profile runtime that runs extension points.
 
+pub mod args;
 mod cycle_state;
 pub mod events;
 mod fit_error;

@@ -2,7 +2,7 @@
 //! the score weights and the plugins' args. `config` builds it (`Profile::new`, multiPoint
 //! expansion); the framework only reads it.
 
-use crate::config::PluginArgs;
+use super::args::PluginArgs;
 use crate::vocabulary::{ExtensionPoint, PluginName, PluginsCfg};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -2,8 +2,9 @@
 //! descriptors (the in-tree one is `plugins::registry::IN_TREE`) and builds, orders and asks
 //! plugins only through it; it imports no plugin.
 
+use super::args::PluginArgs;
 use super::interface::Plugin;
-use crate::config::PluginArgs;
+use crate::config::ArgsCodec;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
 
 /// Everything the rest of the code needs to know about one plugin, declared beside it
@@ -16,7 +17,12 @@ pub struct Descriptor {
     pub points: ExtensionPoints,
     /// A short column header for the page's tables ("Fit", "Taints").
     pub short: &'static str,
-    /// Builds an instance from the profile's (defaulted, validated) args.
+    /// Its args kind, when it has one: what the configuration decodes, defaults, validates,
+    /// converts (into this plugin's slot of `PluginArgs`) and prints for it. The framework
+    /// only carries it.
+    pub args: Option<&'static ArgsCodec>,
+    /// Builds an instance from the profile's (defaulted, validated) args; a plugin with args
+    /// reads its own slot (`args.get_or_default::<FooArgs>()`).
     pub new: fn(&PluginArgs) -> Box<dyn Plugin>,
 }
 

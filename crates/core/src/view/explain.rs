@@ -13,12 +13,12 @@
 
 use super::{Session, ROW_LIMIT};
 use crate::api::{NodeSelectorTerm, Taint};
-use crate::config::ScoringStrategyType;
 use crate::engine::{Engine, EngineOptions, StepOutcome};
 use crate::framework::{Ctx, CycleState, NodeInfo, PodInfo, RESOURCE_CPU, RESOURCE_MEMORY};
 use crate::labels::{Op, Selector};
 use crate::plugins::helper::tolerations_tolerate_taint;
 use crate::plugins::inter_pod_affinity::ScoreSource;
+use crate::plugins::node_resources_fit::args::{NodeResourcesFitArgs, ScoringStrategyType};
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::{
     image_locality, inter_pod_affinity, node_resources_fit, node_volume_limits, pod_topology_spread, volume_binding, volume_restrictions,
@@ -345,7 +345,13 @@ fn filter_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, passed:
             let added = e
                 .frameworks
                 .get(pod.scheduler_name())
-                .and_then(|fw| fw.profile.args.node_affinity.added_affinity.as_ref())
+                .and_then(|fw| {
+                    fw.profile
+                        .args
+                        .get::<crate::plugins::node_affinity::args::NodeAffinityArgs>()?
+                        .added_affinity
+                        .as_ref()
+                })
                 .and_then(|a| a.required_during_scheduling_ignored_during_execution.as_ref());
             if let Some(r) = added {
                 term_lines(
@@ -632,11 +638,16 @@ fn score_detail(
             let fit = plugin == "NodeResourcesFit";
             let (specs, kind) = if fit {
                 (
-                    args.node_resources_fit.scoring_strategy.resources.clone(),
-                    Some(args.node_resources_fit.scoring_strategy.kind),
+                    args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.resources.clone(),
+                    Some(args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind),
                 )
             } else {
-                (args.node_resources_balanced_allocation.resources.clone(), None)
+                (
+                    args.get_or_default::<crate::plugins::node_resources_balanced_allocation::args::NodeResourcesBalancedAllocationArgs>()
+                        .resources
+                        .clone(),
+                    None,
+                )
             };
             let scorer = ResourceAllocationScorer::new(&specs, !fit, !fit);
             let reqs = scorer.pod_request_list(pod);
@@ -700,7 +711,8 @@ fn score_detail(
                     }
                 }
                 Some(ScoringStrategyType::RequestedToCapacityRatio) => {
-                    let points = node_resources_fit::shape_points(&args.node_resources_fit, &requested, &allocatable).unwrap_or_default();
+                    let points = node_resources_fit::shape_points(&args.get_or_default::<NodeResourcesFitArgs>(), &requested, &allocatable)
+                        .unwrap_or_default();
                     let (mut mapped, mut terms) = (Vec::new(), Vec::new());
                     let (mut sum, mut wsum) = (0i64, 0i64);
                     for (sr, p) in scorer.resources.iter().zip(&points) {
@@ -1659,7 +1671,12 @@ fn affinity_score_lines(e: &Engine, pod: &PodInfo, ni: &NodeInfo, rec: &ScoredNo
     let Some(fw) = e.frameworks.get(pod.scheduler_name()) else {
         return (out, None);
     };
-    let Some(cs) = inter_pod_affinity::explain_score(&fw.profile.args.inter_pod_affinity, &ctx(e), pod, ni) else {
+    let Some(cs) = inter_pod_affinity::explain_score(
+        &fw.profile.args.get_or_default::<inter_pod_affinity::args::InterPodAffinityArgs>(),
+        &ctx(e),
+        pod,
+        ni,
+    ) else {
         return (out, None);
     };
     if cs.iter().map(|c| c.weight).sum::<i64>() != raw {

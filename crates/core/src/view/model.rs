@@ -252,7 +252,11 @@ impl BuildModel for Model {
                     .collect();
                 let mut notes = Vec::new();
                 if pl.score.contains(&crate::vocabulary::PluginName::NodeResourcesFit) {
-                    let ss = &fw.profile.args.node_resources_fit.scoring_strategy;
+                    let fit = fw
+                        .profile
+                        .args
+                        .get_or_default::<crate::plugins::node_resources_fit::args::NodeResourcesFitArgs>();
+                    let ss = &fit.scoring_strategy;
                     let res: Vec<String> = ss.resources.iter().map(|r| format!("{}×{}", r.name, r.weight)).collect();
                     notes.push(format!("NodeResourcesFit scores with {:?} ({})", ss.kind, res.join(", ")));
                 }

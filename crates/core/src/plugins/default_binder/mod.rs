@@ -22,5 +22,6 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::DefaultBinder,
     points: ExtensionPoints::of(&[Ep::Bind]),
     short: "DefaultBinder",
+    args: None,
     new: |_| Box::new(DefaultBinder),
 };

@@ -16,9 +16,10 @@
 //! preemptor waits, gated at PreEnqueue). In the simulation preemption runs to completion before
 //! the next pop, so no pod is ever waiting on its own preemption when PreEnqueue runs.
 
+pub mod args;
+
 use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
-use crate::config::DefaultPreemptionArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{
@@ -29,6 +30,7 @@ use crate::labels::Selector;
 use crate::rng::Rng;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::DefaultPreemptionArgs;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -555,7 +557,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::DefaultPreemption,
     points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::PostFilter, Ep::EnqueueExtensions]),
     short: "DefaultPreemption",
-    new: |args| Box::new(DefaultPreemption::new(&args.default_preemption)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(DefaultPreemption::new(&args.get_or_default::<DefaultPreemptionArgs>())),
 };
 
 #[cfg(test)]

@@ -6,9 +6,10 @@
 //! and reserved by no other pod (the engine applies it, see `take_deallocation`). DRA has no
 //! score.
 
+pub mod args;
+
 use crate::api::resource::{AllocationResult, ResourceClaim, ResourceClaimConsumerReference, CLAIM_FINALIZER};
 use crate::api::{Pod, PodResourceClaim};
-use crate::config::DynamicResourcesArgs;
 use crate::dra::allocator::{Allocation, NodeRef};
 use crate::dra::cel::{CelEnv, DeviceValue};
 use crate::dra::{claim_key, DeviceId};
@@ -21,6 +22,7 @@ use crate::plugins::volume_util::namespace_of;
 use crate::rng::Rng;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::DynamicResourcesArgs;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -522,7 +524,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         Ep::EnqueueExtensions,
     ]),
     short: "DRA",
-    new: |args| Box::new(DynamicResources::new(&args.dynamic_resources)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(DynamicResources::new(&args.get_or_default::<DynamicResourcesArgs>())),
 };
 
 #[cfg(test)]

@@ -163,6 +163,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::ImageLocality,
     points: ExtensionPoints::of(&[Ep::Score]),
     short: "Images",
+    args: None,
     new: |_| Box::new(ImageLocality),
 };
 

@@ -6,8 +6,9 @@
 //! cycle, so they match other pods without looking at those pods' namespace labels. Terms of
 //! existing pods are matched against the incoming pod with the labels of its namespace.
 
+pub mod args;
+
 use crate::api::{self, Labels, Node};
-use crate::config::InterPodAffinityArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{
@@ -18,6 +19,7 @@ use crate::labels::Selector;
 use crate::plugins::helper::PreStates;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::InterPodAffinityArgs;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -858,7 +860,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::InterPodAffinity,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "PodAff",
-    new: |args| Box::new(InterPodAffinity::new(&args.inter_pod_affinity)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(InterPodAffinity::new(&args.get_or_default::<InterPodAffinityArgs>())),
 };
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! add their weights (Score, normalized to 0..100). PreFilter narrows the candidate nodes when
 //! every required term pins `metadata.name` with `In`.
 
+pub mod args;
+
 use crate::api::{Node, Pod, PreferredSchedulingTerm};
-use crate::config::NodeAffinityArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
@@ -12,6 +13,7 @@ use crate::labels::{CompiledNodeSelector, CompiledNodeSelectorTerm};
 use crate::plugins::helper::{default_normalize_score, RequiredNodeAffinity};
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::NodeAffinityArgs;
 use std::collections::BTreeSet;
 
 pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -245,7 +247,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeAffinity,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "NodeAff",
-    new: |args| Box::new(NodeAffinity::new(&args.node_affinity)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(NodeAffinity::new(&args.get_or_default::<NodeAffinityArgs>())),
 };
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeName,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Name",
+    args: None,
     new: |_| Box::new(NodeName),
 };
 

@@ -91,6 +91,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodePorts,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "Ports",
+    args: None,
     new: |_| Box::new(NodePorts),
 };
 

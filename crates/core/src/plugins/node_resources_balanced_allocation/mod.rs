@@ -1,12 +1,14 @@
 //! NodeResourcesBalancedAllocation: favours nodes whose resource usage fractions (after placing
 //! the pod) are close to each other, scoring `(1 - standard deviation) * 100`.
 
-use crate::config::NodeResourcesBalancedAllocationArgs;
+pub mod args;
+
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::NodeResourcesBalancedAllocationArgs;
 use std::sync::Arc;
 
 pub struct BalancedAllocation {
@@ -113,7 +115,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesBalancedAllocation,
     points: ExtensionPoints::of(&[Ep::PreScore, Ep::Score]),
     short: "Balanced",
-    new: |args| Box::new(BalancedAllocation::new(&args.node_resources_balanced_allocation)),
+    args: Some(&args::CODEC),
+    new: |args| {
+        Box::new(BalancedAllocation::new(
+            &args.get_or_default::<NodeResourcesBalancedAllocationArgs>(),
+        ))
+    },
 };
 
 #[cfg(test)]

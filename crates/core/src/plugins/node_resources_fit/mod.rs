@@ -2,8 +2,9 @@
 //! ephemeral storage, extended and other scalar resources) and scores the rest with one of
 //! three strategies: LeastAllocated, MostAllocated or RequestedToCapacityRatio.
 
+pub mod args;
+
 use crate::api;
-use crate::config::{NodeResourcesFitArgs, ScoringStrategyType};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{
@@ -13,6 +14,7 @@ use crate::plugins::helper::div_trunc;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::{NodeResourcesFitArgs, ScoringStrategyType};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -438,14 +440,16 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesFit,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Fit",
-    new: |args| Box::new(Fit::new(&args.node_resources_fit)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(Fit::new(&args.get_or_default::<NodeResourcesFitArgs>())),
 };
 
 #[cfg(test)]
 #[allow(clippy::type_complexity)]
 mod tests {
+    use super::args::ScoringStrategy;
     use super::*;
-    use crate::config::{ResourceSpec, ScoringStrategy, UtilizationShapePoint};
+    use crate::config::{ResourceSpec, UtilizationShapePoint};
     use crate::plugins::testing::{Env, MakeNode, MakePod};
     use crate::quantity::Quantity;
 

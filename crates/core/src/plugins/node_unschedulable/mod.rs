@@ -85,6 +85,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeUnschedulable,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Unsched",
+    args: None,
     new: |_| Box::new(NodeUnschedulable),
 };
 

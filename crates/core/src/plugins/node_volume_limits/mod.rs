@@ -286,6 +286,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeVolumeLimits,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolLimits",
+    args: None,
     new: |_| Box::new(CsiLimits),
 };
 

@@ -3,8 +3,9 @@
 //! Pods without constraints of their own get the profile's default constraints, but only when
 //! some Service / ReplicationController / ReplicaSet / StatefulSet selects them.
 
+pub mod args;
+
 use crate::api::{self, Labels, Node, TopologySpreadConstraint};
-use crate::config::{DefaultingType, PodTopologySpreadArgs};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, PreFilterResult, Status, MAX_NODE_SCORE};
@@ -12,6 +13,7 @@ use crate::labels::Selector;
 use crate::plugins::helper::{find_untolerated_taint, PreStates, RequiredNodeAffinity};
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::{DefaultingType, PodTopologySpreadArgs};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -974,7 +976,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::PodTopologySpread,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Spread",
-    new: |args| Box::new(PodTopologySpread::new(&args.pod_topology_spread)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(PodTopologySpread::new(&args.get_or_default::<PodTopologySpreadArgs>())),
 };
 
 #[cfg(test)]

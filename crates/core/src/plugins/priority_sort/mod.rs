@@ -22,6 +22,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::PrioritySort,
     points: ExtensionPoints::of(&[Ep::QueueSort]),
     short: "PrioritySort",
+    args: None,
     new: |_| Box::new(PrioritySort),
 };
 

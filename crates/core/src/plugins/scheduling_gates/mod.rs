@@ -49,6 +49,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::SchedulingGates,
     points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::EnqueueExtensions]),
     short: "SchedulingGates",
+    args: None,
     new: |_| Box::new(SchedulingGates),
 };
 

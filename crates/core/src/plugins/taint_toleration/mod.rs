@@ -117,6 +117,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::TaintToleration,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Taints",
+    args: None,
     new: |_| Box::new(TaintToleration),
 };
 

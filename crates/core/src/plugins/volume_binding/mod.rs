@@ -3,9 +3,10 @@
 //! dynamically provisionable there. The chosen bindings are assumed at Reserve and written at
 //! PreBind, where the simulated PV controller and provisioner complete them at once.
 
+pub mod args;
+
 use crate::api::{self, ObjectReference, PersistentVolume, PersistentVolumeClaim, Pod};
 use crate::cluster::Cluster;
-use crate::config::VolumeBindingArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Status};
@@ -18,6 +19,7 @@ use crate::plugins::volume_util::{
 use crate::quantity::Quantity;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
+use args::VolumeBindingArgs;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -779,7 +781,8 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         Ep::EnqueueExtensions,
     ]),
     short: "VolBind",
-    new: |args| Box::new(VolumeBinding::new(&args.volume_binding)),
+    args: Some(&args::CODEC),
+    new: |args| Box::new(VolumeBinding::new(&args.get_or_default::<VolumeBindingArgs>())),
 };
 
 #[cfg(test)]

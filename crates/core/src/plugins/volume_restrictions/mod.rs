@@ -280,6 +280,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeRestrictions,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolRestr",
+    args: None,
     new: |_| Box::new(VolumeRestrictions),
 };
 

@@ -243,6 +243,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeZone,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolZone",
+    args: None,
     new: |_| Box::new(VolumeZone),
 };
 
