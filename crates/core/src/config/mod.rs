@@ -26,33 +26,34 @@ use std::collections::BTreeMap;
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 
-/// The v1.34 default plugins (DynamicResources is on by default and sits before
-/// DefaultPreemption).
+/// The v1.34 default plugins, in upstream's multiPoint order (not the registry's), with their
+/// score weights. DynamicResources is on by default and sits before DefaultPreemption.
 pub fn default_plugins() -> PluginsCfg {
-    let e = |n: &str, w: Option<i32>| PluginRef::new(n, w);
+    use PluginName as P;
+    const DEFAULTS: [(PluginName, Option<i32>); 19] = [
+        (P::SchedulingGates, None),
+        (P::PrioritySort, None),
+        (P::NodeUnschedulable, None),
+        (P::NodeName, None),
+        (P::TaintToleration, Some(3)),
+        (P::NodeAffinity, Some(2)),
+        (P::NodePorts, None),
+        (P::NodeResourcesFit, Some(1)),
+        (P::VolumeRestrictions, None),
+        (P::NodeVolumeLimits, None),
+        (P::VolumeBinding, None),
+        (P::VolumeZone, None),
+        (P::PodTopologySpread, Some(2)),
+        (P::InterPodAffinity, Some(2)),
+        (P::DynamicResources, None),
+        (P::DefaultPreemption, None),
+        (P::NodeResourcesBalancedAllocation, Some(1)),
+        (P::ImageLocality, Some(1)),
+        (P::DefaultBinder, None),
+    ];
     PluginsCfg {
         multi_point: PluginSetCfg {
-            enabled: vec![
-                e("SchedulingGates", None),
-                e("PrioritySort", None),
-                e("NodeUnschedulable", None),
-                e("NodeName", None),
-                e("TaintToleration", Some(3)),
-                e("NodeAffinity", Some(2)),
-                e("NodePorts", None),
-                e("NodeResourcesFit", Some(1)),
-                e("VolumeRestrictions", None),
-                e("NodeVolumeLimits", None),
-                e("VolumeBinding", None),
-                e("VolumeZone", None),
-                e("PodTopologySpread", Some(2)),
-                e("InterPodAffinity", Some(2)),
-                e("DynamicResources", None),
-                e("DefaultPreemption", None),
-                e("NodeResourcesBalancedAllocation", Some(1)),
-                e("ImageLocality", Some(1)),
-                e("DefaultBinder", None),
-            ],
+            enabled: DEFAULTS.iter().map(|&(n, w)| PluginRef::new(n.as_str(), w)).collect(),
             disabled: vec![],
         },
         ..Default::default()
@@ -375,6 +376,16 @@ impl Default for SchedulerConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn default_plugins_name_every_plugin_once() {
+        let d = default_plugins();
+        let mut got: Vec<&str> = d.multi_point.enabled.iter().map(|p| p.name.as_str()).collect();
+        got.sort_unstable();
+        let mut all: Vec<&str> = PluginName::ALL.iter().map(|n| n.as_str()).collect();
+        all.sort_unstable();
+        assert_eq!(got, all);
+    }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_profile_expansion() {
