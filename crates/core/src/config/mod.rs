@@ -4,6 +4,10 @@
 //! point). `merge_plugins` applies the v1 defaulting (default plugins merged with the user's),
 //! and `expand` does what the framework does at start-up: resolve each extension point's
 //! ordered plugin list, including multiPoint expansion, and the score weights.
+//!
+//! Plugin args are not listed here: each plugin with an args kind declares it beside itself
+//! (`plugins/<name>/args.rs`) and hands its codec to its descriptor; the pipeline
+//! (`decode`, `validate`, `effective`) iterates the registry's codecs (`args` is the toolkit).
 
 pub mod args;
 pub mod decode;
