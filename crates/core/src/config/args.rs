@@ -286,6 +286,54 @@ pub(crate) fn shape_json(s: &[UtilizationShapePoint]) -> Json {
     Json::Array(s.iter().map(|p| json!({"utilization": p.utilization, "score": p.score})).collect())
 }
 
+/// Helpers for the args tests beside each plugin: its args run through the whole pipeline.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::vocabulary::PluginName;
+
+    /// Every error (as printed) of a configuration (the text after `apiVersion` and `kind`).
+    pub(crate) fn decode_errors(body: &str) -> Vec<String> {
+        let text = format!("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n{body}");
+        let (docs, errs) = crate::load::yaml::read_documents(&text);
+        assert!(errs.is_empty(), "bad test YAML: {errs:?}\n{text}");
+        match crate::config::decode::decode_json(&docs[0].to_json()) {
+            Ok(_) => vec![],
+            Err(e) => e.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// A configuration whose only profile gives `plugin` the `args` (YAML as at the top level).
+    pub(crate) fn with_args(plugin: PluginName, args: &str) -> String {
+        let indented: String = args.lines().map(|l| format!("      {l}\n")).collect();
+        format!("profiles:\n- pluginConfig:\n  - name: {plugin}\n    args:\n{indented}")
+    }
+
+    /// The validation errors of `plugin`'s `args`, each with its path relative to the args.
+    pub(crate) fn args_errors(plugin: PluginName, args: &str) -> Vec<String> {
+        decode_errors(&with_args(plugin, args))
+            .into_iter()
+            .map(|e| match e.strip_prefix("profiles[0].pluginConfig[0].args.") {
+                Some(rest) => rest.to_string(),
+                None => panic!("not an error of the args: {e}"),
+            })
+            .collect()
+    }
+
+    /// The errors of building `plugin` with `args` (a plugin that checks its args itself),
+    /// without the profile's and plugin's prefix.
+    pub(crate) fn init_errors(plugin: PluginName, args: &str) -> Vec<String> {
+        let prefix =
+            format!("initializing profiles: creating profile for scheduler name default-scheduler: initializing plugin \"{plugin}\": ");
+        decode_errors(&with_args(plugin, args))
+            .into_iter()
+            .map(|e| match e.strip_prefix(&prefix) {
+                Some(rest) => rest.to_string(),
+                None => panic!("not an error of building {plugin}: {e}"),
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::plugins::IN_TREE;

@@ -1,5 +1,6 @@
 //! Table-driven tests of the whole configuration pipeline: decoding errors, defaults,
 //! validation errors, framework construction (expansion) and the effective configuration.
+//! Each plugin's args validation is tested beside it (`plugins/<name>/args.rs`).
 
 use super::*;
 use crate::plugins::default_preemption::args::DefaultPreemptionArgs;
@@ -54,11 +55,6 @@ fn assert_single_errors(cases: &[(&str, &str, &str)]) {
 
 fn names(v: &[PluginName]) -> Vec<&'static str> {
     v.iter().map(|p| p.as_str()).collect()
-}
-
-/// A document whose only profile gives `plugin` the `args` (YAML as if at the top level).
-fn with_args(plugin: &str, args: &str) -> String {
-    format!("profiles:\n- pluginConfig:\n  - name: {plugin}\n    args:\n{}", indent(args, 6))
 }
 
 /// A document whose only profile sets `plugins` (YAML as if at the top level).
@@ -516,150 +512,6 @@ fn validation_errors() {
         ],
         "removed plugins"
     );
-    // Plugin args: the errors are under profiles[0].pluginConfig[0].args.
-    let cases: &[(&str, &str, &str, &[&str])] = &[
-        (
-            "DefaultPreemption ranges",
-            "DefaultPreemption",
-            "minCandidateNodesPercentage: 101\nminCandidateNodesAbsolute: -1",
-            &[
-                "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]",
-                "minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)",
-            ],
-        ),
-        (
-            "DefaultPreemption both zero",
-            "DefaultPreemption",
-            "minCandidateNodesPercentage: 0\nminCandidateNodesAbsolute: 0",
-            &[
-                "minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute",
-                "minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as minCandidateNodesPercentage",
-            ],
-        ),
-        (
-            "InterPodAffinity weight",
-            "InterPodAffinity",
-            "hardPodAffinityWeight: 101",
-            &["hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"],
-        ),
-        (
-            "BalancedAllocation resources",
-            "NodeResourcesBalancedAllocation",
-            "resources:\n- name: cpu\n  weight: 2\n- name: cpu",
-            &[
-                "resources[0].weight: Invalid value: 2: must be 1",
-                "resources[1].name: Duplicate value: \"cpu\"",
-            ],
-        ),
-        (
-            "PodTopologySpread: System with constraints, bad constraints",
-            "PodTopologySpread",
-            "defaultConstraints:
-- maxSkew: 0
-  topologyKey: ''
-  whenUnsatisfiable: Sometimes
-  labelSelector: {}
-- maxSkew: 1
-  topologyKey: bad key
-  whenUnsatisfiable: ''
-- maxSkew: 1
-  topologyKey: zone
-  whenUnsatisfiable: DoNotSchedule
-- maxSkew: 2
-  topologyKey: zone
-  whenUnsatisfiable: DoNotSchedule
-",
-            &[
-                "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty",
-                "defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)",
-                "defaultConstraints[0].topologyKey: Required value: can not be empty",
-                "defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
-                "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod",
-                "defaultConstraints[1].topologyKey: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-                "defaultConstraints[1].whenUnsatisfiable: Required value: can not be empty",
-                "defaultConstraints[3]: Duplicate value: \"{zone, DoNotSchedule}\"",
-            ],
-        ),
-        (
-            "PodTopologySpread defaultingType",
-            "PodTopologySpread",
-            "defaultingType: Sometimes",
-            &["defaultingType: Unsupported value: \"Sometimes\": supported values: \"System\", \"List\""],
-        ),
-        (
-            "VolumeBinding timeout and shape (StorageCapacityScoring is off)",
-            "VolumeBinding",
-            "bindTimeoutSeconds: -1\nshape: []",
-            &[
-                "bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value",
-                "shape: Invalid value: []: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
-            ],
-        ),
-        (
-            "VolumeBinding shape values",
-            "VolumeBinding",
-            "shape:\n- utilization: 0\n  score: 10",
-            &["shape: Invalid value: [{\"Utilization\":0,\"Score\":10}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"],
-        ),
-        (
-            "NodeAffinity addedAffinity",
-            "NodeAffinity",
-            "addedAffinity:
-  requiredDuringSchedulingIgnoredDuringExecution:
-    nodeSelectorTerms:
-    - matchExpressions:
-      - key: pool
-        operator: Near
-      - key: bad key
-        operator: Exists
-        values: [x]
-      - key: n
-        operator: Gt
-        values: [one]
-      - key: p
-        operator: In
-    - {}
-    - matchFields:
-      - key: metadata.name
-        operator: In
-        values: [a, b]
-      - key: metadata.name
-        operator: Exists
-  preferredDuringSchedulingIgnoredDuringExecution:
-  - weight: 0
-    preference:
-      matchExpressions:
-      - key: ignored
-        operator: Bogus
-  - weight: 1
-    preference:
-      matchExpressions:
-      - key: zone
-        operator: In
-        values: [-bad-]
-",
-            &[
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Near\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].key: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].values: Invalid value: [\"x\"]: values set must be empty for exists and does not exist",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[2].values[0]: Invalid value: \"one\": for 'Gt', 'Lt' operators, the value must be an integer",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[3].values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[0].values: Invalid value: [\"a\",\"b\"]: must have one element",
-                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[1].operator: Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\"",
-                "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].matchExpressions[0].values[0][zone]: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-            ],
-        ),
-        (
-            "DynamicResources filterTimeout",
-            "DynamicResources",
-            "filterTimeout: -1s",
-            &["filterTimeout: Invalid value: \"-1s\": must be zero or positive"],
-        ),
-    ];
-    for (what, plugin, args, want) in cases {
-        let want: Vec<String> = want.iter().map(|e| format!("profiles[0].pluginConfig[0].args.{e}")).collect();
-        assert_eq!(errs(&with_args(plugin, args)), want, "{what}");
-    }
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -694,21 +546,6 @@ fn validation_passes_for_valid_args() {
 fn framework_errors() {
     let prefix = "initializing profiles: creating profile for scheduler name default-scheduler: ";
     let cases: Vec<(&str, String, &str)> = vec![
-        (
-            "NodeResourcesFit validates its own args (no field path prefix)",
-            with_args("NodeResourcesFit", "scoringStrategy:\n  type: MostAllocated\n  resources:\n  - name: cpu\n    weight: 101"),
-            "initializing plugin \"NodeResourcesFit\": scoringStrategy.resources[0].weight: Invalid value: 101: resource weight of cpu not in valid range (0, 100]",
-        ),
-        (
-            "several NodeResourcesFit errors aggregate",
-            with_args("NodeResourcesFit", "ignoredResourceGroups: [a/b]\nscoringStrategy:\n  type: Fancy\n  requestedToCapacityRatio:\n    shape:\n    - utilization: 50\n      score: 11\n    - utilization: 40\n      score: 0"),
-            "initializing plugin \"NodeResourcesFit\": [ignoredResourceGroups[0]: Invalid value: \"a/b\": resource group name can't contain '/', scoringStrategy.type: Unsupported value: \"Fancy\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\", scoringStrategy.shape[1].utilization: Invalid value: 40: values must be sorted in increasing order, scoringStrategy.shape[0].score: Invalid value: 11: not in valid range [0, 10]]",
-        ),
-        (
-            "an empty shape",
-            with_args("NodeResourcesFit", "scoringStrategy:\n  type: RequestedToCapacityRatio\n  resources:\n  - name: cpu\n    weight: 1\n  - name: memory\n    weight: 1\n  requestedToCapacityRatio:\n    shape: []"),
-            "initializing plugin \"NodeResourcesFit\": scoringStrategy.shape: Required value: at least one point must be specified",
-        ),
         (
             "unknown plugin at an extension point",
             with_plugins("filter:\n  enabled:\n  - name: Foo"),
@@ -762,8 +599,6 @@ fn framework_errors() {
         ),
     ];
     assert_single_errors(cases);
-    // NodeResourcesFit args are only checked when the plugin is used.
-    ok("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n");
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

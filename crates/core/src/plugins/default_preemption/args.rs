@@ -78,3 +78,35 @@ impl V1Kind for V1DefaultPreemptionArgs {
         m.insert("minCandidateNodesAbsolute".into(), json!(a.min_candidate_nodes_absolute));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            (
+                "DefaultPreemption ranges",
+                "minCandidateNodesPercentage: 101\nminCandidateNodesAbsolute: -1",
+                &[
+                    "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]",
+                    "minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)",
+                ],
+            ),
+            (
+                "DefaultPreemption both zero",
+                "minCandidateNodesPercentage: 0\nminCandidateNodesAbsolute: 0",
+                &[
+                    "minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute",
+                    "minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as minCandidateNodesPercentage",
+                ],
+            ),
+        ];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::DefaultPreemption, args), *want, "{what}");
+        }
+    }
+}

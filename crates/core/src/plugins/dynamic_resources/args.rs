@@ -75,3 +75,22 @@ impl V1Kind for V1DynamicResourcesArgs {
         m.insert("filterTimeout".into(), json!(t));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[(
+            "DynamicResources filterTimeout",
+            "filterTimeout: -1s",
+            &["filterTimeout: Invalid value: \"-1s\": must be zero or positive"],
+        )];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::DynamicResources, args), *want, "{what}");
+        }
+    }
+}

@@ -74,3 +74,22 @@ impl V1Kind for V1InterPodAffinityArgs {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[(
+            "InterPodAffinity weight",
+            "hardPodAffinityWeight: 101",
+            &["hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"],
+        )];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::InterPodAffinity, args), *want, "{what}");
+        }
+    }
+}

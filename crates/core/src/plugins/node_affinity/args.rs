@@ -239,3 +239,66 @@ impl V1Kind for V1NodeAffinityArgs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "NodeAffinity addedAffinity",
+            "addedAffinity:
+  requiredDuringSchedulingIgnoredDuringExecution:
+    nodeSelectorTerms:
+    - matchExpressions:
+      - key: pool
+        operator: Near
+      - key: bad key
+        operator: Exists
+        values: [x]
+      - key: n
+        operator: Gt
+        values: [one]
+      - key: p
+        operator: In
+    - {}
+    - matchFields:
+      - key: metadata.name
+        operator: In
+        values: [a, b]
+      - key: metadata.name
+        operator: Exists
+  preferredDuringSchedulingIgnoredDuringExecution:
+  - weight: 0
+    preference:
+      matchExpressions:
+      - key: ignored
+        operator: Bogus
+  - weight: 1
+    preference:
+      matchExpressions:
+      - key: zone
+        operator: In
+        values: [-bad-]
+",
+            &[
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Near\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].key: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].values: Invalid value: [\"x\"]: values set must be empty for exists and does not exist",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[2].values[0]: Invalid value: \"one\": for 'Gt', 'Lt' operators, the value must be an integer",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[3].values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[0].values: Invalid value: [\"a\",\"b\"]: must have one element",
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[2].matchFields[1].operator: Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\"",
+                "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].matchExpressions[0].values[0][zone]: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+            ],
+        ),
+        ];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::NodeAffinity, args), *want, "{what}");
+        }
+    }
+}

@@ -74,3 +74,25 @@ impl V1Kind for V1BalancedArgs {
         m.insert("resources".into(), resources_json(&a.resources));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[(
+            "BalancedAllocation resources",
+            "resources:\n- name: cpu\n  weight: 2\n- name: cpu",
+            &[
+                "resources[0].weight: Invalid value: 2: must be 1",
+                "resources[1].name: Duplicate value: \"cpu\"",
+            ],
+        )];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::NodeResourcesBalancedAllocation, args), *want, "{what}");
+        }
+    }
+}

@@ -246,3 +246,35 @@ impl V1Kind for V1FitArgs {
         m.insert("scoringStrategy".into(), Value::Object(sm));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::{decode_errors, init_errors};
+    use crate::vocabulary::PluginName;
+
+    /// The args are checked when the plugin is built (one aggregated error), and only then.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validated_when_the_plugin_is_built() {
+        let cases: &[(&str, &str, &str)] = &[
+        (
+            "NodeResourcesFit validates its own args (no field path prefix)",
+            "scoringStrategy:\n  type: MostAllocated\n  resources:\n  - name: cpu\n    weight: 101",
+            "scoringStrategy.resources[0].weight: Invalid value: 101: resource weight of cpu not in valid range (0, 100]",
+        ),
+        (
+            "several NodeResourcesFit errors aggregate",
+            "ignoredResourceGroups: [a/b]\nscoringStrategy:\n  type: Fancy\n  requestedToCapacityRatio:\n    shape:\n    - utilization: 50\n      score: 11\n    - utilization: 40\n      score: 0",
+            "[ignoredResourceGroups[0]: Invalid value: \"a/b\": resource group name can't contain '/', scoringStrategy.type: Unsupported value: \"Fancy\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\", scoringStrategy.shape[1].utilization: Invalid value: 40: values must be sorted in increasing order, scoringStrategy.shape[0].score: Invalid value: 11: not in valid range [0, 10]]",
+        ),
+        (
+            "an empty shape",
+            "scoringStrategy:\n  type: RequestedToCapacityRatio\n  resources:\n  - name: cpu\n    weight: 1\n  - name: memory\n    weight: 1\n  requestedToCapacityRatio:\n    shape: []",
+            "scoringStrategy.shape: Required value: at least one point must be specified",
+        ),
+        ];
+        for (what, args, want) in cases {
+            assert_eq!(init_errors(PluginName::NodeResourcesFit, args), [want.to_string()], "{what}");
+        }
+        assert!(decode_errors("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: Fancy\n").is_empty());
+    }
+}

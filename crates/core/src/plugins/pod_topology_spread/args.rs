@@ -190,3 +190,52 @@ impl V1Kind for V1SpreadArgs {
         m.insert("defaultingType".into(), json!(dt));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "PodTopologySpread: System with constraints, bad constraints",
+            "defaultConstraints:
+- maxSkew: 0
+  topologyKey: ''
+  whenUnsatisfiable: Sometimes
+  labelSelector: {}
+- maxSkew: 1
+  topologyKey: bad key
+  whenUnsatisfiable: ''
+- maxSkew: 1
+  topologyKey: zone
+  whenUnsatisfiable: DoNotSchedule
+- maxSkew: 2
+  topologyKey: zone
+  whenUnsatisfiable: DoNotSchedule
+",
+            &[
+                "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty",
+                "defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)",
+                "defaultConstraints[0].topologyKey: Required value: can not be empty",
+                "defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+                "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod",
+                "defaultConstraints[1].topologyKey: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "defaultConstraints[1].whenUnsatisfiable: Required value: can not be empty",
+                "defaultConstraints[3]: Duplicate value: \"{zone, DoNotSchedule}\"",
+            ],
+        ),
+        (
+            "PodTopologySpread defaultingType",
+            "defaultingType: Sometimes",
+            &["defaultingType: Unsupported value: \"Sometimes\": supported values: \"System\", \"List\""],
+        ),
+        ];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::PodTopologySpread, args), *want, "{what}");
+        }
+    }
+}

@@ -88,3 +88,32 @@ impl V1Kind for V1VolumeBindingArgs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::args::testing::args_errors;
+    use crate::vocabulary::PluginName;
+
+    /// Each case's field errors, relative to the args.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn validation() {
+        let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "VolumeBinding timeout and shape (StorageCapacityScoring is off)",
+            "bindTimeoutSeconds: -1\nshape: []",
+            &[
+                "bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value",
+                "shape: Invalid value: []: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+            ],
+        ),
+        (
+            "VolumeBinding shape values",
+            "shape:\n- utilization: 0\n  score: 10",
+            &["shape: Invalid value: [{\"Utilization\":0,\"Score\":10}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"],
+        ),
+        ];
+        for (what, args, want) in cases {
+            assert_eq!(args_errors(PluginName::VolumeBinding, args), *want, "{what}");
+        }
+    }
+}
