@@ -1,6 +1,7 @@
 //! Validation of a defaulted KubeSchedulerConfiguration, as kube-scheduler's
-//! `ValidateKubeSchedulerConfiguration` and its plugin args validators do it, with their field
-//! paths and messages (one string per field error, duplicates dropped, in upstream's order).
+//! `ValidateKubeSchedulerConfiguration` does it, with its field paths and messages (one string
+//! per field error, duplicates dropped, in upstream's order). Each plugin's args are validated
+//! by its codec (`plugins/<name>/args.rs`), with the field-error constructors below.
 
 use super::decode::{Defaulted, DefaultedProfile, V1Args, GROUP_VERSION};
 use super::error::ConfigError;

@@ -17,7 +17,10 @@ use crate::engine::{Engine, EngineOptions, StepOutcome};
 use crate::framework::{Ctx, CycleState, NodeInfo, PodInfo, RESOURCE_CPU, RESOURCE_MEMORY};
 use crate::labels::{Op, Selector};
 use crate::plugins::helper::tolerations_tolerate_taint;
+use crate::plugins::inter_pod_affinity::args::InterPodAffinityArgs;
 use crate::plugins::inter_pod_affinity::ScoreSource;
+use crate::plugins::node_affinity::args::NodeAffinityArgs;
+use crate::plugins::node_resources_balanced_allocation::args::NodeResourcesBalancedAllocationArgs;
 use crate::plugins::node_resources_fit::args::{NodeResourcesFitArgs, ScoringStrategyType};
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::plugins::{
@@ -345,13 +348,7 @@ fn filter_detail(e: &Engine, plugin: &str, pod: &PodInfo, ni: &NodeInfo, passed:
             let added = e
                 .frameworks
                 .get(pod.scheduler_name())
-                .and_then(|fw| {
-                    fw.profile
-                        .args
-                        .get::<crate::plugins::node_affinity::args::NodeAffinityArgs>()?
-                        .added_affinity
-                        .as_ref()
-                })
+                .and_then(|fw| fw.profile.args.get::<NodeAffinityArgs>()?.added_affinity.as_ref())
                 .and_then(|a| a.required_during_scheduling_ignored_during_execution.as_ref());
             if let Some(r) = added {
                 term_lines(
@@ -642,12 +639,7 @@ fn score_detail(
                     Some(args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind),
                 )
             } else {
-                (
-                    args.get_or_default::<crate::plugins::node_resources_balanced_allocation::args::NodeResourcesBalancedAllocationArgs>()
-                        .resources
-                        .clone(),
-                    None,
-                )
+                (args.get_or_default::<NodeResourcesBalancedAllocationArgs>().resources.clone(), None)
             };
             let scorer = ResourceAllocationScorer::new(&specs, !fit, !fit);
             let reqs = scorer.pod_request_list(pod);
@@ -711,8 +703,8 @@ fn score_detail(
                     }
                 }
                 Some(ScoringStrategyType::RequestedToCapacityRatio) => {
-                    let points = node_resources_fit::shape_points(&args.get_or_default::<NodeResourcesFitArgs>(), &requested, &allocatable)
-                        .unwrap_or_default();
+                    let fit_args = args.get_or_default::<NodeResourcesFitArgs>();
+                    let points = node_resources_fit::shape_points(&fit_args, &requested, &allocatable).unwrap_or_default();
                     let (mut mapped, mut terms) = (Vec::new(), Vec::new());
                     let (mut sum, mut wsum) = (0i64, 0i64);
                     for (sr, p) in scorer.resources.iter().zip(&points) {
@@ -1671,12 +1663,8 @@ fn affinity_score_lines(e: &Engine, pod: &PodInfo, ni: &NodeInfo, rec: &ScoredNo
     let Some(fw) = e.frameworks.get(pod.scheduler_name()) else {
         return (out, None);
     };
-    let Some(cs) = inter_pod_affinity::explain_score(
-        &fw.profile.args.get_or_default::<inter_pod_affinity::args::InterPodAffinityArgs>(),
-        &ctx(e),
-        pod,
-        ni,
-    ) else {
+    let args = fw.profile.args.get_or_default::<InterPodAffinityArgs>();
+    let Some(cs) = inter_pod_affinity::explain_score(&args, &ctx(e), pod, ni) else {
         return (out, None);
     };
     if cs.iter().map(|c| c.weight).sum::<i64>() != raw {

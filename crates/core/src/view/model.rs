@@ -4,6 +4,7 @@
 use super::changes::taint_text;
 use super::dra::BuildDra;
 use super::*;
+use crate::plugins::node_resources_fit::args::NodeResourcesFitArgs;
 use crate::plugins::IN_TREE;
 use crate::vocabulary::ExtensionPoint;
 use schedlab_view::view::{DraModel, Model, NodeModel, PodModel, ProfileModel, ResourceCol, Unit};
@@ -252,10 +253,7 @@ impl BuildModel for Model {
                     .collect();
                 let mut notes = Vec::new();
                 if pl.score.contains(&crate::vocabulary::PluginName::NodeResourcesFit) {
-                    let fit = fw
-                        .profile
-                        .args
-                        .get_or_default::<crate::plugins::node_resources_fit::args::NodeResourcesFitArgs>();
+                    let fit = fw.profile.args.get_or_default::<NodeResourcesFitArgs>();
                     let ss = &fit.scoring_strategy;
                     let res: Vec<String> = ss.resources.iter().map(|r| format!("{}×{}", r.name, r.weight)).collect();
                     notes.push(format!("NodeResourcesFit scores with {:?} ({})", ss.kind, res.join(", ")));
