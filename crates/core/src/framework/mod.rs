@@ -3,6 +3,7 @@
 
 mod cycle_state;
 pub mod events;
+pub mod explain;
 mod fit_error;
 mod interface;
 pub mod profile;

@@ -2,6 +2,7 @@
 //! descriptors (the in-tree one is `plugins::registry::IN_TREE`) and builds, orders and asks
 //! plugins only through it; it imports no plugin.
 
+use super::explain::Explainers;
 use super::interface::Plugin;
 use crate::config::PluginArgs;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
@@ -18,6 +19,9 @@ pub struct Descriptor {
     pub short: &'static str,
     /// Builds an instance from the profile's (defaulted, validated) args.
     pub new: fn(&PluginArgs) -> Box<dyn Plugin>,
+    /// What the plugin says about its cells of the page's filter matrix and score table
+    /// (`plugins/<name>/explain.rs`; see `framework::explain`).
+    pub explain: Explainers,
 }
 
 impl Descriptor {

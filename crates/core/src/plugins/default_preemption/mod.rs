@@ -20,6 +20,7 @@ use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
 use crate::config::DefaultPreemptionArgs;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{
     fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo,
@@ -556,6 +557,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::PostFilter, Ep::EnqueueExtensions]),
     short: "DefaultPreemption",
     new: |args| Box::new(DefaultPreemption::new(&args.default_preemption)),
+    explain: Explainers::NONE,
 };
 
 #[cfg(test)]

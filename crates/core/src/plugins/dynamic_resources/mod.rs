@@ -509,6 +509,8 @@ impl Plugin for DynamicResources {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::DynamicResources,
@@ -523,6 +525,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ]),
     short: "DRA",
     new: |args| Box::new(DynamicResources::new(&args.dynamic_resources)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -158,12 +158,15 @@ impl Plugin for ImageLocality {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::ImageLocality,
     points: ExtensionPoints::of(&[Ep::Score]),
     short: "Images",
     new: |_| Box::new(ImageLocality),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

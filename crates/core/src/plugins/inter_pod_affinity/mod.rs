@@ -853,12 +853,15 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::InterPodAffinity,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "PodAff",
     new: |args| Box::new(InterPodAffinity::new(&args.inter_pod_affinity)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -240,12 +240,15 @@ impl Plugin for NodeAffinity {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeAffinity,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "NodeAff",
     new: |args| Box::new(NodeAffinity::new(&args.node_affinity)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -34,12 +34,15 @@ impl Plugin for NodeName {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeName,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Name",
     new: |_| Box::new(NodeName),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

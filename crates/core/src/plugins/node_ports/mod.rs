@@ -86,12 +86,15 @@ impl Plugin for NodePorts {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodePorts,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "Ports",
     new: |_| Box::new(NodePorts),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

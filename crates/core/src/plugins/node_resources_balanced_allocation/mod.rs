@@ -108,12 +108,15 @@ impl Plugin for BalancedAllocation {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesBalancedAllocation,
     points: ExtensionPoints::of(&[Ep::PreScore, Ep::Score]),
     short: "Balanced",
     new: |args| Box::new(BalancedAllocation::new(&args.node_resources_balanced_allocation)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -433,12 +433,15 @@ impl Plugin for Fit {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesFit,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Fit",
     new: |args| Box::new(Fit::new(&args.node_resources_fit)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

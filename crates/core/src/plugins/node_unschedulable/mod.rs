@@ -80,12 +80,15 @@ impl Plugin for NodeUnschedulable {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeUnschedulable,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Unsched",
     new: |_| Box::new(NodeUnschedulable),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

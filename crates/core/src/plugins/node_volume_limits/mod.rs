@@ -281,12 +281,15 @@ impl Plugin for CsiLimits {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeVolumeLimits,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolLimits",
     new: |_| Box::new(CsiLimits),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -969,12 +969,15 @@ impl Plugin for PodTopologySpread {
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::PodTopologySpread,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Spread",
     new: |args| Box::new(PodTopologySpread::new(&args.pod_topology_spread)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! PrioritySort: higher priority first, then the earlier queue timestamp.
 
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{Plugin, QueuedPodInfo};
 use crate::vocabulary::PluginName;
@@ -23,6 +24,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::QueueSort]),
     short: "PrioritySort",
     new: |_| Box::new(PrioritySort),
+    explain: Explainers::NONE,
 };
 
 #[cfg(test)]

@@ -112,12 +112,15 @@ impl Plugin for TaintToleration {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::TaintToleration,
     points: ExtensionPoints::of(&[Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Taints",
     new: |_| Box::new(TaintToleration),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -766,6 +766,8 @@ impl Plugin for VolumeBinding {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeBinding,
@@ -780,6 +782,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ]),
     short: "VolBind",
     new: |args| Box::new(VolumeBinding::new(&args.volume_binding)),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

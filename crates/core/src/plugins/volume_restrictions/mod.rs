@@ -275,12 +275,15 @@ impl Plugin for VolumeRestrictions {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeRestrictions,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolRestr",
     new: |_| Box::new(VolumeRestrictions),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

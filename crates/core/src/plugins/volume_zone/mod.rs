@@ -238,12 +238,15 @@ impl Plugin for VolumeZone {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeZone,
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolZone",
     new: |_| Box::new(VolumeZone),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]
