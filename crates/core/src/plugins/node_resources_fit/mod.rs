@@ -208,7 +208,7 @@ fn shape_point(shape: &[(i64, i64)], req: i64, cap: i64) -> (i64, i64) {
 /// For RequestedToCapacityRatio, each resource's (utilisation, shape score) on a node from the
 /// scorer's requested/allocatable pairs (None for a resource the node does not have); None for
 /// the other strategies. For the playground's explanations.
-pub(crate) fn shape_points(args: &NodeResourcesFitArgs, requested: &[i64], allocatable: &[i64]) -> Option<Vec<Option<(i64, i64)>>> {
+fn shape_points(args: &NodeResourcesFitArgs, requested: &[i64], allocatable: &[i64]) -> Option<Vec<Option<(i64, i64)>>> {
     let Strategy::RequestedToCapacityRatio(shape) = Fit::new(args).strategy else {
         return None;
     };
