@@ -298,6 +298,9 @@ fn explains_a_resource_rejection_with_numbers() {
     let b = node(&s, "node-b");
     let e = s.explain(cycle, b, "NodeResourcesFit", false);
     assert!(e.lines[0].contains("did not run"), "{:?}", e.lines);
+    // A name no plugin has.
+    let e = s.explain(cycle, b, "NodeResourceFit", false);
+    assert_eq!(e.lines, ["There is no plugin named NodeResourceFit."]);
 }
 
 #[test]
