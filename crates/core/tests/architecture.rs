@@ -31,6 +31,17 @@ fn workspace() -> PathBuf {
 /// The source with comments, string literals and char literals replaced by spaces (newlines
 /// kept, so line numbers still hold). Lifetimes such as `'static` are kept.
 fn code_only(src: &str) -> String {
+    lex(src, false)
+}
+
+/// As `code_only`, except that a string literal holding one identifier (`"NodePorts"`) becomes
+/// the token `QNodePorts` (as long as the literal, so positions still hold): a check can then
+/// find names written as strings in code that ships.
+fn code_with_names(src: &str) -> String {
+    lex(src, true)
+}
+
+fn lex(src: &str, mark_names: bool) -> String {
     let c: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let blank = |out: &mut String, ch: char| out.push(if ch == '\n' { '\n' } else { ' ' });
@@ -93,6 +104,17 @@ fn code_only(src: &str) -> String {
                 blank(&mut out, ch);
             }
             i = k;
+        } else if c[i] == '"'
+            && mark_names
+            && !is_ident(at(i.wrapping_sub(1)))
+            && at(i + 1) != '"'
+            && at((i + 1..c.len()).find(|&k| !is_ident(c[k])).unwrap_or(c.len())) == '"'
+        {
+            let end = (i + 1..c.len()).find(|&k| !is_ident(c[k])).unwrap_or(c.len());
+            out.push('Q');
+            out.extend(&c[i + 1..end]);
+            out.push(' ');
+            i = end + 1;
         } else if c[i] == '"' {
             blank(&mut out, c[i]);
             i += 1;
@@ -285,13 +307,18 @@ fn skip_group(toks: &[Tok], open: usize) -> usize {
 /// The shipping code of every `.rs` file under `dir`, keyed by path relative to `dir`; files
 /// of modules declared `#[cfg(test)]` (and everything under them) are left out.
 fn shipping_sources(dir: &Path) -> BTreeMap<String, String> {
+    shipping_sources_lexed(dir, code_only)
+}
+
+/// As `shipping_sources`, lexing each file with `lex`.
+fn shipping_sources_lexed(dir: &Path, lex: fn(&str) -> String) -> BTreeMap<String, String> {
     let mut files = Vec::new();
     collect_rs(dir, &mut files);
     let mut stripped = BTreeMap::new();
     let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
     for f in &files {
         let src = fs::read_to_string(f).unwrap();
-        let (code, test_mods) = strip_test_code(&code_only(&src));
+        let (code, test_mods) = strip_test_code(&lex(&src));
         // Where `mod name;` in this file looks for its file.
         let stem = f.file_stem().unwrap().to_str().unwrap();
         let base = if matches!(stem, "mod" | "lib" | "main") {
@@ -1154,12 +1181,16 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     ),
     // A plugin sees the framework, the cluster and the words; not who drives it. Its args
     // (`plugins/<name>/args.rs`) also use the configuration's codec toolkit (`config`), and
-    // report field errors at field paths, the one thing they name of the loader.
+    // report field errors at field paths, the one thing they name of the loader. What it says
+    // about its cells is handed a `framework::explain::ExplainCtx`, never the engine.
     (
         "plugins/",
         &["engine", "queue", "view", "load", "controllers", "timeline", "import", "output"],
         &["load::FieldPath"],
     ),
+    // The views reach the plugins only through the registry: a cell's explanation is the
+    // generic part plus the plugin's explainer, found by its descriptor.
+    ("view/", &["plugins"], &["plugins::IN_TREE", "plugins::registry"]),
 ];
 
 /// ARCHITECTURE: imports run one way — vocabulary, framework, plugins, registry, then the
@@ -1183,6 +1214,40 @@ fn imports_run_one_way() {
         }
     }
     report("a module imports a layer above it", &hits);
+}
+
+/// The plugin names a file's code writes as string literals (`"NodePorts"`), as
+/// "line N: NodePorts"; the code must come from `code_with_names`.
+fn plugin_name_strings(code: &str) -> Vec<String> {
+    use schedlab_core::vocabulary::PluginName;
+    let names: BTreeSet<String> = PluginName::ALL.iter().map(|p| format!("Q{}", p.as_str())).collect();
+    tokens(code)
+        .into_iter()
+        .filter(|t| names.contains(&t.text))
+        .map(|t| format!("line {}: {}", t.line, &t.text[1..]))
+        .collect()
+}
+
+/// ARCHITECTURE: the views match no plugin name as a string. What a plugin says about its
+/// cells is its explainer's (`plugins/<name>/explain.rs`, found through its descriptor); where
+/// a view must tell plugins apart it compares `PluginName`s.
+#[test]
+fn views_match_no_plugin_name_as_a_string() {
+    let src = shipping_sources_lexed(&workspace().join("crates/core/src/view"), code_with_names);
+    assert!(src.contains_key("explain.rs") && !src.contains_key("tests.rs"), "{:?}", src.keys());
+    let hits: BTreeMap<String, Vec<String>> = src.iter().map(|(f, code)| (f.clone(), plugin_name_strings(code))).collect();
+    report("a view names a plugin in a string", &hits);
+}
+
+#[test]
+fn plugin_name_reader_sees_strings_in_shipping_code_only() {
+    let src = "fn f(p: &str) -> bool {\n p == \"NodePorts\" || p == b\"ImageLocality\" || p == \"x NodeName\"\n}\n\
+               // \"TaintToleration\" in a comment\nconst N: PluginName = PluginName::VolumeZone;\n\
+               #[cfg(test)]\nmod tests { const T: &str = \"NodeAffinity\"; }\nfn g() -> &'static str { \"DefaultBinder\" }";
+    let code = strip_test_code(&code_with_names(src)).0;
+    assert_eq!(code.lines().count(), src.lines().count());
+    assert_eq!(plugin_name_strings(&code), ["line 2: NodePorts", "line 8: DefaultBinder"]);
+    assert!(plugin_name_strings(&shipping(src)).is_empty());
 }
 
 #[test]

@@ -4,6 +4,7 @@
 pub mod args;
 mod cycle_state;
 pub mod events;
+pub mod explain;
 mod fit_error;
 mod interface;
 pub mod profile;

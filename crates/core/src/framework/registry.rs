@@ -3,6 +3,7 @@
 //! plugins only through it; it imports no plugin.
 
 use super::args::PluginArgs;
+use super::explain::Explainers;
 use super::interface::Plugin;
 use crate::config::ArgsCodec;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
@@ -24,6 +25,9 @@ pub struct Descriptor {
     /// Builds an instance from the profile's (defaulted, validated) args; a plugin with args
     /// reads its own slot (`args.get_or_default::<FooArgs>()`).
     pub new: fn(&PluginArgs) -> Box<dyn Plugin>,
+    /// What the plugin says about its cells of the page's filter matrix and score table
+    /// (`plugins/<name>/explain.rs`; see `framework::explain`).
+    pub explain: Explainers,
 }
 
 impl Descriptor {

@@ -42,6 +42,21 @@ mod tests {
         assert_eq!(IN_TREE.iter().count(), PluginName::ALL.len());
     }
 
+    /// An explainer speaks for cells of a point the plugin runs at: a filter explainer for a
+    /// Filter plugin, a score explainer for a Score plugin.
+    #[test]
+    fn explainers_explain_points_the_plugin_implements() {
+        use crate::vocabulary::ExtensionPoint;
+        for d in IN_TREE.iter() {
+            if d.explain.filter.is_some() {
+                assert!(d.implements(ExtensionPoint::Filter), "{}", d.name);
+            }
+            if d.explain.score.is_some() {
+                assert!(d.implements(ExtensionPoint::Score), "{}", d.name);
+            }
+        }
+    }
+
     #[test]
     fn every_plugin_builds_from_default_args_under_its_name() {
         let args = crate::config::PluginArgs::default();

@@ -10,6 +10,7 @@ use crate::api;
 use crate::engine::Engine;
 use crate::timeline::{Change, Object};
 use crate::trace::{ChangeCause, QueueName, TraceEvent};
+use crate::vocabulary::PluginName;
 use std::collections::{BTreeMap, HashMap};
 
 /// A node's live state as the cards show it.
@@ -302,7 +303,7 @@ pub(super) fn view(events: &[TraceEvent], pods: &[String], changes: &Changes, at
             let why = match decided {
                 Some(h) if h.unhinted => format!("{} registered {event} without a hint, so it is retried", h.plugin.as_str()),
                 Some(h) if h.hint == crate::framework::events::QueueingHint::Queue => {
-                    let may = if h.plugin.as_str() == "NodeResourcesFit" {
+                    let may = if h.plugin == PluginName::NodeResourcesFit {
                         "fit"
                     } else {
                         "schedule"

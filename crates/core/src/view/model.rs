@@ -4,7 +4,6 @@
 use super::changes::taint_text;
 use super::dra::BuildDra;
 use super::*;
-use crate::plugins::node_resources_fit::args::NodeResourcesFitArgs;
 use crate::plugins::IN_TREE;
 use crate::vocabulary::ExtensionPoint;
 use schedlab_view::view::{DraModel, Model, NodeModel, PodModel, ProfileModel, ResourceCol, Unit};
@@ -252,11 +251,11 @@ impl BuildModel for Model {
                     .map(|&p| (p.as_str().to_string(), pl.list(p).iter().map(|n| n.as_str().to_string()).collect()))
                     .collect();
                 let mut notes = Vec::new();
-                if pl.score.contains(&crate::vocabulary::PluginName::NodeResourcesFit) {
-                    let fit = fw.profile.args.get_or_default::<NodeResourcesFitArgs>();
-                    let ss = &fit.scoring_strategy;
-                    let res: Vec<String> = ss.resources.iter().map(|r| format!("{}×{}", r.name, r.weight)).collect();
-                    notes.push(format!("NodeResourcesFit scores with {:?} ({})", ss.kind, res.join(", ")));
+                // What a scoring plugin says of its args (NodeResourcesFit: the strategy).
+                for name in &pl.score {
+                    if let Some(note) = IN_TREE.get(*name).explain.profile {
+                        notes.push(note(&fw.profile.args));
+                    }
                 }
                 if let Some(p) = fw.profile.percentage_of_nodes_to_score {
                     notes.push(format!("percentageOfNodesToScore: {p}"));

@@ -298,6 +298,9 @@ fn explains_a_resource_rejection_with_numbers() {
     let b = node(&s, "node-b");
     let e = s.explain(cycle, b, "NodeResourcesFit", false);
     assert!(e.lines[0].contains("did not run"), "{:?}", e.lines);
+    // A name no plugin has.
+    let e = s.explain(cycle, b, "NodeResourceFit", false);
+    assert_eq!(e.lines, ["There is no plugin named NodeResourceFit."]);
 }
 
 #[test]
@@ -421,62 +424,7 @@ fn check_explanations(yaml: &str, cases: &[ExplainCase]) {
     }
 }
 
-const SPREAD: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b, topology.kubernetes.io/zone: zone-b}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-c, labels: {kubernetes.io/hostname: node-c, topology.kubernetes.io/zone: zone-c}}
-spec:
-  taints: [{key: dedicated, value: x, effect: NoSchedule}]
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-x, labels: {kubernetes.io/hostname: node-x}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: w1, labels: {app: web}}
-spec: {nodeName: node-a, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: w2, labels: {app: web}}
-spec: {nodeName: node-a, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: w3, labels: {app: web}}
-spec: {nodeName: node-b, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: spread, labels: {app: web}}
-spec:
-  containers: [{name: c, image: x}]
-  topologySpreadConstraints:
-  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
-     labelSelector: {matchLabels: {app: web}}, nodeTaintsPolicy: Honor}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: spread-min, labels: {app: web}}
-spec:
-  containers: [{name: c, image: x}]
-  topologySpreadConstraints:
-  - {maxSkew: 2, minDomains: 3, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
-     labelSelector: {matchLabels: {app: web}}, nodeTaintsPolicy: Honor}
-"#;
+const SPREAD: &str = include_str!("../../tests/explanations/spread-filter.yaml");
 
 #[test]
 fn explains_topology_spread_filter_with_counts_and_skew() {
@@ -537,51 +485,7 @@ fn explains_topology_spread_filter_with_counts_and_skew() {
     );
 }
 
-const SPREAD_SCORE: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: a1, labels: {kubernetes.io/hostname: a1, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: a2, labels: {kubernetes.io/hostname: a2, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b1, labels: {kubernetes.io/hostname: b1, topology.kubernetes.io/zone: zone-b}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: x, labels: {kubernetes.io/hostname: x}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: c1, labels: {app: cache}}
-spec: {nodeName: a1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: c2, labels: {app: cache}}
-spec: {nodeName: a1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: c3, labels: {app: cache}}
-spec: {nodeName: b1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache, labels: {app: cache}}
-spec:
-  containers: [{name: c, image: x}]
-  topologySpreadConstraints:
-  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway,
-     labelSelector: {matchLabels: {app: cache}}}
-"#;
+const SPREAD_SCORE: &str = include_str!("../../tests/explanations/spread-score.yaml");
 
 #[test]
 fn explains_topology_spread_score_and_its_normalization() {
@@ -627,56 +531,7 @@ fn explains_topology_spread_score_and_its_normalization() {
     );
 }
 
-const AFFINITY: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: a1, labels: {kubernetes.io/hostname: a1, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: a2, labels: {kubernetes.io/hostname: a2, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b1, labels: {kubernetes.io/hostname: b1, topology.kubernetes.io/zone: zone-b}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache-1, labels: {app: cache}}
-spec: {nodeName: a1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch-1, labels: {app: batch}}
-spec: {nodeName: a1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-0, labels: {app: web}}
-spec:
-  nodeName: a2
-  containers: [{name: c, image: x}]
-  affinity:
-    podAntiAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: front}}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: front, labels: {app: front}}
-spec:
-  containers: [{name: c, image: x}]
-  affinity:
-    podAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: cache}}}
-    podAntiAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: batch}}}
-"#;
+const AFFINITY: &str = include_str!("../../tests/explanations/affinity-filter.yaml");
 
 #[test]
 fn explains_inter_pod_affinity_filter_with_the_pods_involved() {
@@ -723,69 +578,7 @@ fn explains_inter_pod_affinity_filter_with_the_pods_involved() {
     );
 }
 
-const AFFINITY_SCORE: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: a1, labels: {kubernetes.io/hostname: a1, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: a2, labels: {kubernetes.io/hostname: a2, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b1, labels: {kubernetes.io/hostname: b1, topology.kubernetes.io/zone: zone-b}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: c1, labels: {kubernetes.io/hostname: c1, topology.kubernetes.io/zone: zone-c}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache-1, labels: {app: cache}}
-spec: {nodeName: a1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache-2, labels: {app: cache}}
-spec: {nodeName: b1, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache-3, labels: {app: cache}}
-spec: {nodeName: a2, containers: [{name: c, image: x}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: db-1, labels: {app: db}}
-spec:
-  nodeName: b1
-  containers: [{name: c, image: x}]
-  affinity:
-    podAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 10
-        podAffinityTerm: {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: web}}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web, labels: {app: web}}
-spec:
-  containers: [{name: c, image: x}]
-  affinity:
-    podAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 50
-        podAffinityTerm: {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: cache}}}
-    podAntiAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 30
-        podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
-"#;
+const AFFINITY_SCORE: &str = include_str!("../../tests/explanations/affinity-score.yaml");
 
 #[test]
 fn explains_inter_pod_affinity_score_term_by_term() {
@@ -829,38 +622,7 @@ fn explains_inter_pod_affinity_score_term_by_term() {
     );
 }
 
-const IMAGES: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status:
-  capacity: {cpu: '8', memory: 16Gi, pods: '110'}
-  images:
-  - {names: [registry.example.com/big:1], sizeBytes: 943718400}
-  - {names: [registry.example.com/small:latest], sizeBytes: 104857600}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
-status:
-  capacity: {cpu: '8', memory: 16Gi, pods: '110'}
-  images:
-  - {names: [registry.example.com/big:1], sizeBytes: 943718400}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n3, labels: {kubernetes.io/hostname: n3}}
-status:
-  capacity: {cpu: '8', memory: 16Gi, pods: '110'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: app}
-spec:
-  containers:
-  - {name: main, image: registry.example.com/big:1}
-  - {name: side, image: registry.example.com/small}
-"#;
+const IMAGES: &str = include_str!("../../tests/explanations/image-locality.yaml");
 
 #[test]
 fn explains_image_locality_with_sizes_spread_and_thresholds() {
@@ -899,168 +661,7 @@ fn explains_image_locality_with_sizes_spread_and_thresholds() {
     );
 }
 
-const VOLUMES: &str = r#"
-apiVersion: storage.k8s.io/v1
-kind: StorageClass
-metadata: {name: regional}
-provisioner: example.com/regional
-volumeBindingMode: Immediate
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a, topology.kubernetes.io/zone: zone-a}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b, topology.kubernetes.io/zone: zone-b}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: storage.k8s.io/v1
-kind: CSINode
-metadata: {name: node-a}
-spec:
-  drivers: [{name: ebs.csi.example.com, nodeID: a, allocatable: {count: 1}}]
----
-apiVersion: storage.k8s.io/v1
-kind: CSINode
-metadata: {name: node-b}
-spec:
-  drivers: [{name: ebs.csi.example.com, nodeID: b, allocatable: {count: 4}}]
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: logs-pv, labels: {topology.kubernetes.io/zone: zone-b}}
-spec:
-  capacity: {storage: 20Gi}
-  accessModes: [ReadWriteOnce]
-  storageClassName: regional
-  hostPath: {path: /mnt/logs}
-  claimRef: {namespace: default, name: logs}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: data-pv}
-spec:
-  capacity: {storage: 20Gi}
-  accessModes: [ReadWriteOnce]
-  storageClassName: regional
-  hostPath: {path: /mnt/data}
-  claimRef: {namespace: default, name: data}
-  nodeAffinity:
-    required:
-      nodeSelectorTerms:
-      - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [node-b]}]
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: vol-1-pv}
-spec:
-  capacity: {storage: 10Gi}
-  accessModes: [ReadWriteOnce]
-  storageClassName: regional
-  csi: {driver: ebs.csi.example.com, volumeHandle: vol-1}
-  claimRef: {namespace: default, name: vol-1}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: vol-2-pv}
-spec:
-  capacity: {storage: 10Gi}
-  accessModes: [ReadWriteOnce]
-  storageClassName: regional
-  csi: {driver: ebs.csi.example.com, volumeHandle: vol-2}
-  claimRef: {namespace: default, name: vol-2}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: state-pv}
-spec:
-  capacity: {storage: 5Gi}
-  accessModes: [ReadWriteOncePod]
-  storageClassName: regional
-  hostPath: {path: /mnt/state}
-  claimRef: {namespace: default, name: state}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: logs, annotations: {pv.kubernetes.io/bind-completed: 'yes'}}
-spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 20Gi}}, storageClassName: regional, volumeName: logs-pv}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, annotations: {pv.kubernetes.io/bind-completed: 'yes'}}
-spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 20Gi}}, storageClassName: regional, volumeName: data-pv}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: vol-1, annotations: {pv.kubernetes.io/bind-completed: 'yes'}}
-spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}, storageClassName: regional, volumeName: vol-1-pv}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: vol-2, annotations: {pv.kubernetes.io/bind-completed: 'yes'}}
-spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}, storageClassName: regional, volumeName: vol-2-pv}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: state, annotations: {pv.kubernetes.io/bind-completed: 'yes'}}
-spec: {accessModes: [ReadWriteOncePod], resources: {requests: {storage: 5Gi}}, storageClassName: regional, volumeName: state-pv}
-status: {phase: Bound}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: holder}
-spec:
-  nodeName: node-a
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: vol-1}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: state-owner}
-spec:
-  nodeName: node-a
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: state}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: a-logs}
-spec:
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: logs}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: b-data}
-spec:
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: c-attach}
-spec:
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: vol-2}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: d-state}
-spec:
-  containers: [{name: c, image: x}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: state}}]
-"#;
+const VOLUMES: &str = include_str!("../../tests/explanations/volumes.yaml");
 
 #[test]
 fn explains_volume_plugins_with_what_the_claims_need() {
@@ -1178,36 +779,7 @@ fn corpus_explanations_reproduce_the_recorded_results() {
     assert!(explained > 1000, "{explained}");
 }
 
-const NODE_TERMS_AND_PORTS: &str = r#"
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1, disk: ssd}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2, disk: hdd}}
-status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: ingress}
-spec:
-  nodeName: n1
-  containers: [{name: c, image: x, ports: [{containerPort: 8080, hostPort: 8080}]}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  containers: [{name: c, image: x, ports: [{containerPort: 8080, hostPort: 8080}]}]
-  affinity:
-    nodeAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-        nodeSelectorTerms:
-        - matchExpressions: [{key: disk, operator: In, values: [ssd]}]
-        - matchExpressions: [{key: zone, operator: In, values: [zb, zc]}]
-"#;
+const NODE_TERMS_AND_PORTS: &str = include_str!("../../tests/explanations/node-terms-and-ports.yaml");
 
 #[test]
 fn explains_node_affinity_terms_and_taken_host_ports() {
@@ -1241,43 +813,7 @@ fn explains_node_affinity_terms_and_taken_host_ports() {
     );
 }
 
-const SHAPE: &str = r#"
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: NodeResourcesFit
-    args:
-      scoringStrategy:
-        type: RequestedToCapacityRatio
-        resources: [{name: cpu, weight: 2}, {name: memory, weight: 1}]
-        requestedToCapacityRatio:
-          shape: [{utilization: 0, score: 0}, {utilization: 50, score: 10}, {utilization: 100, score: 0}]
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {capacity: {cpu: '8', memory: 32Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
-status: {capacity: {cpu: '8', memory: 32Gi, pods: '110'}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: busy}
-spec:
-  nodeName: n1
-  containers: [{name: c, image: x, resources: {requests: {cpu: '3', memory: 4Gi}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p}
-spec:
-  containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 4Gi}}}]
-"#;
+const SHAPE: &str = include_str!("../../tests/explanations/requested-to-capacity-shape.yaml");
 
 #[test]
 fn explains_requested_to_capacity_ratio_through_the_shape() {

@@ -1,6 +1,7 @@
 //! DefaultBinder: binds the pod to the node (the engine applies the binding).
 
 use crate::cluster::Cluster;
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{CycleState, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
@@ -24,4 +25,5 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "DefaultBinder",
     args: None,
     new: |_| Box::new(DefaultBinder),
+    explain: Explainers::NONE,
 };

@@ -21,6 +21,7 @@ pub mod args;
 use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{
     fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PickRule, Plugin, PodInfo,
@@ -559,6 +560,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "DefaultPreemption",
     args: Some(&args::CODEC),
     new: |args| Box::new(DefaultPreemption::new(&args.get_or_default::<DefaultPreemptionArgs>())),
+    explain: Explainers::NONE,
 };
 
 #[cfg(test)]

@@ -511,6 +511,8 @@ impl Plugin for DynamicResources {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::DynamicResources,
@@ -526,6 +528,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "DRA",
     args: Some(&args::CODEC),
     new: |args| Box::new(DynamicResources::new(&args.get_or_default::<DynamicResourcesArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -91,7 +91,7 @@ fn calculate_priority(sum: i64, num_containers: usize) -> i64 {
 
 /// One container image's part of a node's score, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct ImageView {
+struct ImageView {
     /// The image as the pod names it.
     pub image: String,
     /// Its size and how many nodes have it, when the node has it.
@@ -102,7 +102,7 @@ pub(crate) struct ImageView {
 
 /// The numbers behind ImageLocality's raw score on one node.
 #[derive(Clone, Debug)]
-pub(crate) struct ImageLocalityView {
+struct ImageLocalityView {
     /// Init containers first, then app containers (the order Score adds them in).
     pub images: Vec<ImageView>,
     pub total_nodes: usize,
@@ -114,7 +114,7 @@ pub(crate) struct ImageLocalityView {
 }
 
 /// Explains Score on `node` with the plugin's own lookups and arithmetic.
-pub(crate) fn explain_score(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> ImageLocalityView {
+fn explain_score(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> ImageLocalityView {
     let spec = &pod.pod.spec;
     let total_nodes = cx.snapshot.len();
     let containers = spec.init_containers.len() + spec.containers.len();
@@ -158,6 +158,8 @@ impl Plugin for ImageLocality {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::ImageLocality,
@@ -165,6 +167,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Images",
     args: None,
     new: |_| Box::new(ImageLocality),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

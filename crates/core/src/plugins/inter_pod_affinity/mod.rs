@@ -241,7 +241,7 @@ fn add_score(scores: &mut HashMap<String, HashMap<String, i64>>, term: &Affinity
 
 /// Which term a contribution to the topology scores comes from (index into the pod's terms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum ScoreSource {
+enum ScoreSource {
     /// The incoming pod's preferred affinity term matches the running pod.
     Preferred(usize),
     /// The incoming pod's preferred anti-affinity term matches the running pod.
@@ -611,7 +611,7 @@ impl Plugin for InterPodAffinity {
 
 /// One required term of the incoming pod on one node, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct RequiredTermView {
+struct RequiredTermView {
     pub topology_key: String,
     pub selector: Selector,
     /// The namespaces the term looks in, its namespace selector resolved; `all_namespaces` for
@@ -629,7 +629,7 @@ pub(crate) struct RequiredTermView {
 /// A running pod whose required anti-affinity term matches the incoming pod, in the node's
 /// domain of the term's key.
 #[derive(Clone, Debug)]
-pub(crate) struct ExistingAntiView {
+struct ExistingAntiView {
     pub pod: String,
     pub node: String,
     pub topology_key: String,
@@ -638,7 +638,7 @@ pub(crate) struct ExistingAntiView {
 
 /// The numbers behind Filter's verdict on one node.
 #[derive(Clone, Debug)]
-pub(crate) struct AffinityFilterView {
+struct AffinityFilterView {
     pub affinity: Vec<RequiredTermView>,
     pub anti_affinity: Vec<RequiredTermView>,
     pub existing_anti: Vec<ExistingAntiView>,
@@ -653,7 +653,7 @@ pub(crate) struct AffinityFilterView {
 
 /// Explains Filter on `node` from the cycle state PreFilter wrote (None when it skipped the
 /// plugin). `node` may carry nominated pods the snapshot's copy does not.
-pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<AffinityFilterView> {
+fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<AffinityFilterView> {
     let s = CycleData::pre_filter(state, PluginName::InterPodAffinity)?;
     let inc = &s.incoming;
     let nodes = || {
@@ -726,7 +726,7 @@ pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: 
 
 /// One running pod's contribution to a node's raw score, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct ScoreContribution {
+struct ScoreContribution {
     pub source: ScoreSource,
     /// The term's weight with its sign (hardPodAffinityWeight for a required term).
     pub weight: i64,
@@ -757,7 +757,7 @@ impl ScoreSink for ContributionRecorder<'_> {
 
 /// Every contribution to `node`'s raw score (they sum to it), found the way PreScore finds
 /// them; None when PreScore skips the plugin.
-pub(crate) fn explain_score(args: &InterPodAffinityArgs, cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<ScoreContribution>> {
+fn explain_score(args: &InterPodAffinityArgs, cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<ScoreContribution>> {
     let pl = InterPodAffinity::new(args);
     let (inputs, has_constraints) = pl.score_inputs(cx, pod).ok()??;
     let mut rec = ContributionRecorder {
@@ -855,6 +855,8 @@ fn node_change_hint(pod: &PodInfo, old: Option<&Node>, new: &Node) -> Result<Que
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::InterPodAffinity,
@@ -862,6 +864,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "PodAff",
     args: Some(&args::CODEC),
     new: |args| Box::new(InterPodAffinity::new(&args.get_or_default::<InterPodAffinityArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -242,6 +242,8 @@ impl Plugin for NodeAffinity {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeAffinity,
@@ -249,6 +251,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "NodeAff",
     args: Some(&args::CODEC),
     new: |args| Box::new(NodeAffinity::new(&args.get_or_default::<NodeAffinityArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ impl Plugin for NodeName {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeName,
@@ -41,6 +43,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Name",
     args: None,
     new: |_| Box::new(NodeName),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

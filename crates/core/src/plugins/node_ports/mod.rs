@@ -86,6 +86,8 @@ impl Plugin for NodePorts {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodePorts,
@@ -93,6 +95,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Ports",
     args: None,
     new: |_| Box::new(NodePorts),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

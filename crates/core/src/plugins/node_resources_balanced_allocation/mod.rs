@@ -110,6 +110,8 @@ impl Plugin for BalancedAllocation {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesBalancedAllocation,
@@ -121,6 +123,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             &args.get_or_default::<NodeResourcesBalancedAllocationArgs>(),
         ))
     },
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -210,7 +210,7 @@ fn shape_point(shape: &[(i64, i64)], req: i64, cap: i64) -> (i64, i64) {
 /// For RequestedToCapacityRatio, each resource's (utilisation, shape score) on a node from the
 /// scorer's requested/allocatable pairs (None for a resource the node does not have); None for
 /// the other strategies. For the playground's explanations.
-pub(crate) fn shape_points(args: &NodeResourcesFitArgs, requested: &[i64], allocatable: &[i64]) -> Option<Vec<Option<(i64, i64)>>> {
+fn shape_points(args: &NodeResourcesFitArgs, requested: &[i64], allocatable: &[i64]) -> Option<Vec<Option<(i64, i64)>>> {
     let Strategy::RequestedToCapacityRatio(shape) = Fit::new(args).strategy else {
         return None;
     };
@@ -435,6 +435,8 @@ impl Plugin for Fit {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeResourcesFit,
@@ -442,6 +444,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Fit",
     args: Some(&args::CODEC),
     new: |args| Box::new(Fit::new(&args.get_or_default::<NodeResourcesFitArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

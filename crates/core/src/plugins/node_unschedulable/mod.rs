@@ -80,6 +80,8 @@ impl Plugin for NodeUnschedulable {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeUnschedulable,
@@ -87,6 +89,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Unsched",
     args: None,
     new: |_| Box::new(NodeUnschedulable),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -131,7 +131,7 @@ fn has_countable_volume(pod: &Pod) -> bool {
 
 /// What Filter counts on one node, per CSI driver.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum VolumeCounts {
+enum VolumeCounts {
     /// The pod has no volume counted against a limit.
     NoNewVolumes,
     /// The node's CSINode sets no limit (the counts are the pod's new volumes).
@@ -147,7 +147,7 @@ pub(crate) enum VolumeCounts {
 
 /// Counts the volumes Filter compares with the node's limits (Err: the status Filter returns
 /// when the volumes cannot be listed).
-pub(crate) fn volume_counts(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<VolumeCounts, Status> {
+fn volume_counts(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<VolumeCounts, Status> {
     if pod.pod.spec.volumes.is_empty() {
         return Ok(VolumeCounts::NoNewVolumes);
     }
@@ -281,6 +281,8 @@ impl Plugin for CsiLimits {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::NodeVolumeLimits,
@@ -288,6 +290,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "VolLimits",
     args: None,
     new: |_| Box::new(CsiLimits),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

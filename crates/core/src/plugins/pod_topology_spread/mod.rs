@@ -591,7 +591,7 @@ fn soft_count(s: &PreScoreState, i: usize, pod: &PodInfo, node: &NodeInfo, value
 
 /// A hard constraint's numbers on one node, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct HardConstraintView {
+struct HardConstraintView {
     pub topology_key: String,
     pub max_skew: i32,
     pub min_domains: i32,
@@ -616,7 +616,7 @@ pub(crate) struct HardConstraintView {
 
 /// The numbers behind Filter's verdict on `node`, one entry per hard constraint, read from the
 /// cycle state PreFilter wrote (None when PreFilter skipped the plugin).
-pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<HardConstraintView>> {
+fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<Vec<HardConstraintView>> {
     let s = CycleData::pre_filter(state, PluginName::PodTopologySpread)?;
     let pos = cx.snapshot.position(node.name());
     let mut out = Vec::new();
@@ -667,7 +667,7 @@ pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: 
 
 /// A soft constraint's part of one node's raw score, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct SoftConstraintView {
+struct SoftConstraintView {
     pub topology_key: String,
     pub max_skew: i32,
     pub selector: Selector,
@@ -688,7 +688,7 @@ pub(crate) struct SoftConstraintView {
 
 /// What PreScore decided, and the per-constraint parts of the node's raw score.
 #[derive(Clone, Debug)]
-pub(crate) struct SpreadScoreView {
+struct SpreadScoreView {
     pub constraints: Vec<SoftConstraintView>,
     /// Scored nodes lacking a topology key: they score 0 and do not take part in normalizing.
     pub ignored_nodes: Vec<String>,
@@ -698,7 +698,7 @@ pub(crate) struct SpreadScoreView {
 
 /// The numbers behind Score on `node`, read from the cycle state PreScore wrote for
 /// `scored_nodes` feasible nodes (None when PreScore skipped the plugin).
-pub(crate) fn explain_score(state: &CycleState, pod: &PodInfo, node: &NodeInfo, scored_nodes: usize) -> Option<SpreadScoreView> {
+fn explain_score(state: &CycleState, pod: &PodInfo, node: &NodeInfo, scored_nodes: usize) -> Option<SpreadScoreView> {
     let s = CycleData::pre_score(state, PluginName::PodTopologySpread)?;
     let mut ignored_nodes: Vec<String> = s.ignored.iter().cloned().collect();
     ignored_nodes.sort();
@@ -971,6 +971,8 @@ impl Plugin for PodTopologySpread {
 /// What the plugin keeps in its cycle-state slot.
 type CycleData = PreStates<PreFilterState, PreScoreState>;
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::PodTopologySpread,
@@ -978,6 +980,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Spread",
     args: Some(&args::CODEC),
     new: |args| Box::new(PodTopologySpread::new(&args.get_or_default::<PodTopologySpreadArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! PrioritySort: higher priority first, then the earlier queue timestamp.
 
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{Plugin, QueuedPodInfo};
 use crate::vocabulary::PluginName;
@@ -24,6 +25,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "PrioritySort",
     args: None,
     new: |_| Box::new(PrioritySort),
+    explain: Explainers::NONE,
 };
 
 #[cfg(test)]

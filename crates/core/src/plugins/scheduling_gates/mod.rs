@@ -2,6 +2,7 @@
 //! (PreEnqueue) until an update removes all of them.
 
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
+use crate::framework::explain::Explainers;
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
@@ -51,6 +52,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "SchedulingGates",
     args: None,
     new: |_| Box::new(SchedulingGates),
+    explain: Explainers::NONE,
 };
 
 #[cfg(test)]

@@ -112,6 +112,8 @@ impl Plugin for TaintToleration {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::TaintToleration,
@@ -119,6 +121,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "Taints",
     args: None,
     new: |_| Box::new(TaintToleration),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -395,7 +395,7 @@ fn find_pod_volumes(cx: &Ctx, claims: &PodVolumeClaims, node: &api::Node) -> Res
 
 /// A claim of the pod as Filter sees it on one node, for the playground's explanations.
 #[derive(Clone, Debug)]
-pub(crate) enum ClaimView {
+enum ClaimView {
     /// A bound claim: its volume (None: missing) and whether the volume's node affinity
     /// allows the node.
     Bound {
@@ -414,14 +414,14 @@ pub(crate) enum ClaimView {
 
 /// The pod's claims on one node and the reasons Filter gives (none: it passes).
 #[derive(Clone, Debug)]
-pub(crate) struct BindingView {
+struct BindingView {
     pub claims: Vec<ClaimView>,
     pub reasons: Vec<&'static str>,
 }
 
 /// Explains Filter on `node` from PreFilter's state (None when PreFilter did not look at
 /// claims; Err when Filter errs).
-pub(crate) fn explain_filter(cx: &Ctx, state: &CycleState, node: &NodeInfo) -> Option<Result<BindingView, String>> {
+fn explain_filter(cx: &Ctx, state: &CycleState, node: &NodeInfo) -> Option<Result<BindingView, String>> {
     let claims = state.read::<StateData>(PluginName::VolumeBinding)?.claims.as_ref()?;
     let explain = || -> Result<BindingView, String> {
         let (volumes, reasons) = find_pod_volumes(cx, claims, &node.node)?;
@@ -768,6 +768,8 @@ impl Plugin for VolumeBinding {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeBinding,
@@ -783,6 +785,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "VolBind",
     args: Some(&args::CODEC),
     new: |args| Box::new(VolumeBinding::new(&args.get_or_default::<VolumeBindingArgs>())),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ fn satisfy_volume_conflicts<'a>(pod: &Pod, existing: impl Iterator<Item = &'a Po
 
 /// The numbers behind Filter's verdict on one node, for the playground's explanations.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RestrictionsView {
+struct RestrictionsView {
     /// The pod's inline disks that may not be shared (volume names).
     pub inline_disks: Vec<String>,
     /// (the pod's volume, the pod on the node holding the same disk).
@@ -103,7 +103,7 @@ pub(crate) struct RestrictionsView {
 
 /// Explains Filter on `node` (None when PreFilter skipped the plugin). `node` may carry
 /// nominated pods the snapshot's copy does not.
-pub(crate) fn explain_filter(cx: &crate::framework::Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<RestrictionsView> {
+fn explain_filter(cx: &crate::framework::Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Option<RestrictionsView> {
     let s = state.read::<PreFilterState>(PluginName::VolumeRestrictions)?;
     let mut out = RestrictionsView {
         rwop_claims: s.rwop_claims.to_vec(),
@@ -275,6 +275,8 @@ impl Plugin for VolumeRestrictions {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeRestrictions,
@@ -282,6 +284,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "VolRestr",
     args: None,
     new: |_| Box::new(VolumeRestrictions),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]

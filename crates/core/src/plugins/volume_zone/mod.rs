@@ -110,7 +110,7 @@ fn topology_matches<'n>(t: &PvTopology, labels: &'n crate::api::Labels) -> (Opti
 /// One topology label of one bound volume checked on a node, for the playground's
 /// explanations.
 #[derive(Clone, Debug)]
-pub(crate) struct VolumeTopologyView {
+struct VolumeTopologyView {
     pub claim: String,
     pub volume: String,
     pub key: &'static str,
@@ -124,7 +124,7 @@ pub(crate) struct VolumeTopologyView {
 /// Explains Filter on `node`: each bound volume's topology labels against the node's; the
 /// flag says whether the node has any topology label at all (without one, it accepts any
 /// volume). Err carries the status when the pod's volumes cannot be looked up.
-pub(crate) fn explain_filter(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<(Vec<VolumeTopologyView>, bool), Status> {
+fn explain_filter(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<(Vec<VolumeTopologyView>, bool), Status> {
     let labels = node.labels();
     let mut out = Vec::new();
     for (claim, pv) in bound_volumes(cx, pod)? {
@@ -238,6 +238,8 @@ impl Plugin for VolumeZone {
     }
 }
 
+mod explain;
+
 /// This plugin, for the registry (`plugins::registry`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: PluginName::VolumeZone,
@@ -245,6 +247,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     short: "VolZone",
     args: None,
     new: |_| Box::new(VolumeZone),
+    explain: explain::EXPLAINERS,
 };
 
 #[cfg(test)]
