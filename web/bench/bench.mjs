@@ -95,9 +95,9 @@ const PROBES = () => {
     set(f) {
       desc.set.call(this, function (ev) {
         const d = ev.data;
-        if (d instanceof Uint8Array && d.length > 64 && d[6] === 0x6c /* {"t":"l… */) {
+        if (d instanceof Uint8Array && d.length > 64 && d[2] === 0x6c /* {"loaded":… */) {
           const tail = new TextDecoder().decode(d.subarray(d.length - 96));
-          const m = tail.match(/"loadMs":([\d.e+-]+),"runMs":([\d.e+-]+)\}$/);
+          const m = tail.match(/"loadMs":([\d.e+-]+),"runMs":([\d.e+-]+)\}\}$/);
           if (m) b.loaded.push({ at: performance.now(), bytes: d.length, loadMs: Number(m[1]), runMs: Number(m[2]) });
         }
         return f.call(this, ev);

@@ -1,5 +1,10 @@
 //! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
 //! through postMessage).
+//!
+//! Both enums use serde's default, externally tagged form (`{"frame":{…}}`, `"ready"`): an
+//! internally tagged enum (`{"t":"frame",…}`) is buffered into serde's `Content` before its
+//! variant is decoded, which compiled every view type's decoder a second time into the page's
+//! wasm and copied every frame once more on arrival.
 
 use crate::import::ImportReport;
 use crate::view::{Explanation, Frame, Summary};
@@ -15,7 +20,7 @@ pub struct GenSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum Request {
     /// Load and run a scenario; the previous run stays when this one is invalid. With
     /// `controllers`, the workload controllers create their pods first.
@@ -82,7 +87,7 @@ pub struct LoadIssue {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum Response {
     Ready,
     #[serde(rename_all = "camelCase")]
