@@ -325,6 +325,13 @@ mod tests {
             (format!("{d}.cores > 108"), Ok(false)),
             (format!("{d}.ecc"), Ok(true)),
             (format!("!{d}.ecc"), Ok(false)),
+            // regular expressions are RE2's: \d and \w are ASCII classes
+            (format!(r#"{d}.model.matches("^a[0-9]+$")"#), Ok(true)),
+            (format!(r#"{d}.model.matches("^\\w\\d+$")"#), Ok(true)),
+            (r#""a١".matches("^a\\d$")"#.into(), Ok(false)),
+            (format!(r#"{d}.model.find("[0-9]+") == "100""#), Ok(true)),
+            (format!(r#"{d}.model.findAll("[0-9]").size() == 3"#), Ok(true)),
+            (format!(r#"{d}.model.matches("(")"#), Err("Error executing function 'matches': '(' not a valid regex")),
             // a qualified attribute lives under its own domain
             (r#"device.attributes["numa.example.com"].node == 1"#.into(), Ok(true)),
             // versions: semver comparisons
