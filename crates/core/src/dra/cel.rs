@@ -331,7 +331,10 @@ mod tests {
             (r#""a١".matches("^a\\d$")"#.into(), Ok(false)),
             (format!(r#"{d}.model.find("[0-9]+") == "100""#), Ok(true)),
             (format!(r#"{d}.model.findAll("[0-9]").size() == 3"#), Ok(true)),
-            (format!(r#"{d}.model.matches("(")"#), Err("Error executing function 'matches': '(' not a valid regex")),
+            (
+                format!(r#"{d}.model.matches("(")"#),
+                Err("Error executing function 'matches': '(' not a valid regex"),
+            ),
             // a qualified attribute lives under its own domain
             (r#"device.attributes["numa.example.com"].node == 1"#.into(), Ok(true)),
             // versions: semver comparisons

@@ -30,6 +30,32 @@ impl Explainers {
         score: None,
         profile: None,
     };
+    /// A plugin that explains its Filter verdicts.
+    pub const fn filter(f: FilterExplainer) -> Explainers {
+        Explainers {
+            filter: Some(f),
+            ..Self::NONE
+        }
+    }
+    /// A plugin that explains its scores.
+    pub const fn score(s: ScoreExplainer) -> Explainers {
+        Explainers {
+            score: Some(s),
+            ..Self::NONE
+        }
+    }
+    /// A plugin that explains both.
+    pub const fn both(f: FilterExplainer, s: ScoreExplainer) -> Explainers {
+        Explainers {
+            filter: Some(f),
+            score: Some(s),
+            profile: None,
+        }
+    }
+    /// These, with a note on the profile's args.
+    pub const fn with_profile(self, p: ProfileExplainer) -> Explainers {
+        Explainers { profile: Some(p), ..self }
+    }
 }
 
 /// Sentences behind a Filter verdict; `passed` is the verdict the run recorded.

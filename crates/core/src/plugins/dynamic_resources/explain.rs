@@ -5,11 +5,7 @@
 use super::DynamicResources;
 use crate::framework::explain::{ExplainCtx, Explainers};
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     let (pod, ni) = (x.pod, x.node);

@@ -5,11 +5,7 @@ use super::explain_score;
 use crate::framework::explain::{ExplainCtx, Explainers, ScoreCell, ScoreLines};
 use crate::plugins::explain_util::NOT_REPRODUCED;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: None,
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::score(score);
 
 /// Bytes in mebibytes, up to two decimals (image sizes and their thresholds).
 fn mebibytes(v: i64) -> String {

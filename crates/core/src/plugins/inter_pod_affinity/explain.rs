@@ -13,11 +13,7 @@ use crate::plugins::pod_topology_spread::LABEL_HOSTNAME;
 use crate::vocabulary::PluginName;
 use std::collections::BTreeMap;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score);
 
 fn namespaces_str(all: bool, namespaces: &[String]) -> String {
     if all {

@@ -9,11 +9,7 @@ use crate::framework::NodeInfo;
 use crate::labels::CompiledNodeSelectorTerm;
 use crate::plugins::explain_util::node_term_str;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score);
 
 /// The node's values for the keys the terms look at ("no <key>" when it lacks one).
 fn term_keys_str(ni: &NodeInfo, terms: &[NodeSelectorTerm]) -> String {

@@ -2,11 +2,7 @@
 
 use crate::framework::explain::{ExplainCtx, Explainers};
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 fn filter(x: &ExplainCtx, _passed: bool) -> Vec<String> {
     vec![match x.pod.pod.spec.node_name.as_deref() {

@@ -6,11 +6,7 @@ use crate::framework::{HostPort, HostPortInfo};
 use crate::plugins::explain_util::{list_limited, nominated_note};
 use crate::vocabulary::PluginName;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 /// A host port: "8080/TCP", with its host IP when it is not the wildcard.
 fn port_str(hp: &HostPort) -> String {

@@ -6,11 +6,7 @@ use crate::framework::explain::{ExplainCtx, Explainers, ScoreCell, ScoreLines};
 use crate::plugins::explain_util::resource_shares;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: None,
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::score(score);
 
 fn score(x: &ExplainCtx, cell: &ScoreCell) -> ScoreLines {
     let raw = cell.raw_here();

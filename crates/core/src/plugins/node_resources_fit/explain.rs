@@ -12,11 +12,7 @@ use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use schedlab_view::view::format_amount;
 use std::sync::Arc;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: Some(score),
-    profile: Some(profile),
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score).with_profile(profile);
 
 /// The profile's scoring strategy and its resource weights.
 fn profile(args: &PluginArgs) -> String {

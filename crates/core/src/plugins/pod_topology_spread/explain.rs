@@ -7,11 +7,7 @@ use crate::framework::explain::{ExplainCtx, Explainers, ScoreCell, ScoreLines};
 use crate::plugins::explain_util::{dec, domain_word, list_limited, nominated_note, pods_word, selector_str, LIST_LIMIT, NOT_REPRODUCED};
 use crate::vocabulary::PluginName;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score);
 
 /// Per-domain counts, the node's own domain marked; long lists keep the node's domain and the
 /// lowest ones.

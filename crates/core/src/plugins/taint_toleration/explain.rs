@@ -5,11 +5,7 @@ use crate::api::Taint;
 use crate::framework::explain::{ExplainCtx, Explainers, ScoreCell, ScoreLines};
 use crate::plugins::helper::tolerations_tolerate_taint;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: Some(score),
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score);
 
 /// A taint as kubectl prints it: "key=value:Effect".
 fn taint_str(t: &Taint) -> String {

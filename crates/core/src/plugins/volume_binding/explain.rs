@@ -9,11 +9,7 @@ use crate::plugins::volume_util::pvc_class;
 use crate::vocabulary::PluginName;
 use schedlab_view::view::format_bytes;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     let mut out = Vec::new();

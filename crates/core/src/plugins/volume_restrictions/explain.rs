@@ -6,11 +6,7 @@ use crate::framework::explain::{ExplainCtx, Explainers};
 use crate::plugins::explain_util::{list_limited, nominated_note, NOT_REPRODUCED};
 use crate::vocabulary::PluginName;
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     let mut out = Vec::new();

@@ -5,11 +5,7 @@ use super::explain_filter;
 use crate::framework::explain::{ExplainCtx, Explainers};
 use crate::plugins::explain_util::{domain_word, NOT_REPRODUCED};
 
-pub(super) const EXPLAINERS: Explainers = Explainers {
-    filter: Some(filter),
-    score: None,
-    profile: None,
-};
+pub(super) const EXPLAINERS: Explainers = Explainers::filter(filter);
 
 fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     let mut out = Vec::new();
