@@ -728,6 +728,20 @@ fn core_has_one_source_of_randomness() {
     report("a second source of randomness", &hits);
 }
 
+/// ARCHITECTURE: core links no crate that wraps every visitor of the API types to learn where
+/// a decoding error is (`load::json::Strict` tracks the path itself): serde_path_to_error
+/// compiled every `Deserialize` impl a second time into the worker. It stays a dev-dependency
+/// (the test comparing Strict's paths with its).
+#[test]
+fn core_links_no_path_to_error() {
+    let graph = lock_graph();
+    let reached = core_closure(&graph, &[]);
+    assert!(reached.contains_key("serde_json"), "Cargo.lock not parsed");
+    if let Some(chain) = reached.get("serde_path_to_error") {
+        panic!("core links serde_path_to_error: {}", chain.join(" → "));
+    }
+}
+
 /// Packages of the engine: the scheduler, its worker, and what only the engine needs (the YAML
 /// parsers, the CEL interpreter).
 const ENGINE_CRATES: &[&str] = &["schedlab-core", "schedlab-worker", "saphyr-parser", "kube-cel", "cel"];

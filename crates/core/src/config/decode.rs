@@ -285,15 +285,14 @@ fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
     }
 }
 
-/// A field path from serde_path_to_error's (up to the first step it cannot name).
-fn error_path(p: &serde_path_to_error::Path) -> FieldPath {
-    use serde_path_to_error::Segment;
+/// A field path from the decoder's error (up to the first step it cannot name).
+fn error_path(e: &crate::load::json::Error) -> FieldPath {
+    use crate::load::json::Segment;
     let mut out = FieldPath::root();
-    for s in p.iter() {
+    for s in e.path() {
         out = match s {
-            Segment::Seq { index } => out.index(*index),
-            Segment::Map { key } => out.child(key),
-            Segment::Enum { variant } => out.child(variant),
+            Segment::Seq(index) => out.index(*index),
+            Segment::Map(key) | Segment::Enum(key) => out.child(key),
             Segment::Unknown => break,
         };
     }
@@ -313,12 +312,18 @@ pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, 
     };
     // Go's decoder: a struct only from an object (serde_json's would take an array too).
     let de = crate::load::json::Strict(v.clone());
-    let got = serde_path_to_error::deserialize::<_, T>(serde_ignored::Deserializer::new(de, &mut note));
+    // serde_ignored hands our errors up as they are: with their paths.
+    let got = T::deserialize(serde_ignored::Deserializer::new(de, &mut note));
+    #[cfg(test)]
+    crate::load::strict_path_tests::same_as_path_to_error(
+        &got,
+        serde_path_to_error::deserialize(serde_ignored::Deserializer::new(crate::load::json::Strict(v.clone()), &mut |_| {})),
+    );
     match got {
         Ok(t) => Ok((t, unknown)),
         Err(e) => {
-            let path = error_path(e.path());
-            let detail = e.inner().to_string();
+            let path = error_path(&e);
+            let detail = e.to_string();
             // Errors raised by our own Go-compatible field decoders are already in Go's words.
             if detail.starts_with("time: ") || detail.starts_with("json: ") {
                 Err(ConfigError::GoDecode { path, detail })

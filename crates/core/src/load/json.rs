@@ -4,14 +4,116 @@
 //! in order), which Go refuses: `metadata: [a, b]` must be `cannot unmarshal array into Go
 //! struct field metadata of type object`, not a pod named `a`. `Strict` wraps a value, and
 //! every value inside it, and refuses that; everything else is serde_json's.
+//!
+//! It also tells where an error is: its `Error` carries the field path, each sequence and map
+//! access adding its step to the errors that pass up through it, as `serde_path_to_error`
+//! would (which wraps every visitor, compiling every `Deserialize` impl a second time: the
+//! worker's size). `strict_path_tests.rs` checks the paths against serde_path_to_error's.
 
-use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor};
-use serde_json::{Error, Map, Value};
+use serde::de::{
+    self, value::StringDeserializer, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
+};
+use serde_json::{Map, Value};
+use std::fmt;
 
 /// A JSON value to decode typed objects from, structs only from objects.
 pub(crate) struct Strict(pub Value);
 
-/// Decodes `T` from `v` (see `Strict`); the loader goes through `serde_path_to_error` instead.
+/// One step of the path to an error (serde_path_to_error's segments).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Segment {
+    /// An element of a sequence.
+    Seq(usize),
+    /// The value of a map's (or struct's) key, or the key itself when it is the error.
+    Map(String),
+    /// The contents of an enum's variant.
+    Enum(String),
+    /// A step that has no name (a map key that is not read as a string).
+    Unknown,
+}
+
+/// serde_json's error for a value, with the path to it. Displays as serde_json's message alone.
+pub(crate) struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    /// Innermost step first (steps are added as the error passes up).
+    rev_path: Vec<Segment>,
+    inner: serde_json::Error,
+}
+
+impl Error {
+    /// The path from the decoded value to the error, outermost step first.
+    pub(crate) fn path(&self) -> impl DoubleEndedIterator<Item = &Segment> + '_ {
+        self.0.rev_path.iter().rev()
+    }
+
+    /// serde_json's error, without the path.
+    pub(crate) fn into_inner(self) -> serde_json::Error {
+        self.0.inner
+    }
+
+    /// Adds `seg` in front of the path (the error passes up out of it).
+    fn within(mut self, seg: Segment) -> Error {
+        self.0.rev_path.push(seg);
+        self
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(inner: serde_json::Error) -> Error {
+        Error(Box::new(ErrorImpl {
+            rev_path: Vec::new(),
+            inner,
+        }))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        fmt::Display::fmt(&self.0.inner, f)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("path", &self.path().collect::<Vec<_>>())
+            .field("inner", &self.0.inner)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// serde_json's wording for every error (it says `null` where serde says `unit value`).
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Error {
+        <serde_json::Error as de::Error>::custom(msg).into()
+    }
+    fn invalid_type(unexp: Unexpected, exp: &dyn de::Expected) -> Error {
+        <serde_json::Error as de::Error>::invalid_type(unexp, exp).into()
+    }
+    fn invalid_value(unexp: Unexpected, exp: &dyn de::Expected) -> Error {
+        <serde_json::Error as de::Error>::invalid_value(unexp, exp).into()
+    }
+    fn invalid_length(len: usize, exp: &dyn de::Expected) -> Error {
+        <serde_json::Error as de::Error>::invalid_length(len, exp).into()
+    }
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Error {
+        <serde_json::Error as de::Error>::unknown_variant(variant, expected).into()
+    }
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Error {
+        <serde_json::Error as de::Error>::unknown_field(field, expected).into()
+    }
+    fn missing_field(field: &'static str) -> Error {
+        <serde_json::Error as de::Error>::missing_field(field).into()
+    }
+    fn duplicate_field(field: &'static str) -> Error {
+        <serde_json::Error as de::Error>::duplicate_field(field).into()
+    }
+}
+
+/// Decodes `T` from `v` (see `Strict`).
 #[cfg(test)]
 pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Result<T, Error> {
     T::deserialize(Strict(v))
@@ -19,13 +121,17 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Result<T, Error> 
 
 struct Seq {
     items: std::vec::IntoIter<Value>,
+    /// The index of the next element.
+    index: usize,
 }
 
 impl<'de> SeqAccess<'de> for Seq {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Error> {
+        let index = self.index;
+        self.index += 1;
         match self.items.next() {
-            Some(v) => seed.deserialize(Strict(v)).map(Some),
+            Some(v) => seed.deserialize(Strict(v)).map(Some).map_err(|e| e.within(Segment::Seq(index))),
             None => Ok(None),
         }
     }
@@ -37,6 +143,9 @@ impl<'de> SeqAccess<'de> for Seq {
 struct Obj {
     entries: serde_json::map::IntoIter,
     value: Option<Value>,
+    /// The step to the value of the last key read: the key, or `Unknown` when the key was
+    /// read as an enum (serde_path_to_error only names keys it sees as strings).
+    step: Option<Segment>,
 }
 
 impl<'de> MapAccess<'de> for Obj {
@@ -45,19 +154,127 @@ impl<'de> MapAccess<'de> for Obj {
         match self.entries.next() {
             Some((k, v)) => {
                 self.value = Some(v);
-                seed.deserialize(IntoDeserializer::<Error>::into_deserializer(k)).map(Some)
+                let mut as_enum = false;
+                let got = seed.deserialize(Key {
+                    key: k.clone(),
+                    as_enum: &mut as_enum,
+                });
+                let step = if as_enum { Segment::Unknown } else { Segment::Map(k) };
+                match got {
+                    Ok(key) => {
+                        self.step = Some(step);
+                        Ok(Some(key))
+                    }
+                    Err(e) => Err(e.within(step)),
+                }
             }
             None => Ok(None),
         }
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let step = self.step.take().unwrap_or(Segment::Unknown);
         match self.value.take() {
-            Some(v) => seed.deserialize(Strict(v)),
+            Some(v) => seed.deserialize(Strict(v)).map_err(|e| e.within(step)),
             None => Err(de::Error::custom("value is missing")),
         }
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
+    }
+}
+
+/// A map key: a string, which notes whether it was read as an enum.
+struct Key<'a> {
+    key: String,
+    as_enum: &'a mut bool,
+}
+
+impl<'de> Deserializer<'de> for Key<'_> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_string(self.key)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        *self.as_enum = true;
+        StringDeserializer::<Error>::new(self.key).deserialize_enum(name, variants, visitor)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// An enum: a string (a unit variant), or an object of one key (the variant) and its value,
+/// as serde_json reads them; errors inside the variant's value are at the variant.
+struct Enum {
+    variant: String,
+    value: Option<Value>,
+}
+
+impl<'de> EnumAccess<'de> for Enum {
+    type Error = Error;
+    type Variant = Variant;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Variant), Error> {
+        let v = seed.deserialize(StringDeserializer::<Error>::new(self.variant.clone()))?;
+        Ok((
+            v,
+            Variant {
+                variant: self.variant,
+                value: self.value,
+            },
+        ))
+    }
+}
+
+struct Variant {
+    variant: String,
+    value: Option<Value>,
+}
+
+impl Variant {
+    fn at<T>(variant: String, r: Result<T, Error>) -> Result<T, Error> {
+        r.map_err(|e| e.within(Segment::Enum(variant)))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant {
+    type Error = Error;
+    fn unit_variant(self) -> Result<(), Error> {
+        let r = match self.value {
+            Some(v) => <() as de::Deserialize>::deserialize(Strict(v)),
+            None => Ok(()),
+        };
+        Variant::at(self.variant, r)
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        let r = match self.value {
+            Some(v) => seed.deserialize(Strict(v)),
+            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
+        };
+        Variant::at(self.variant, r)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        let r = match self.value {
+            Some(Value::Array(a)) if a.is_empty() => visitor.visit_unit(),
+            Some(Value::Array(a)) => visit_array(a, visitor),
+            Some(other) => Err(invalid_type(&other, &"tuple variant")),
+            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
+        };
+        Variant::at(self.variant, r)
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
+        let r = match self.value {
+            Some(Value::Object(m)) => visit_object(m, visitor),
+            Some(other) => Err(invalid_type(&other, &"struct variant")),
+            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant")),
+        };
+        Variant::at(self.variant, r)
     }
 }
 
@@ -82,7 +299,10 @@ fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
 
 fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
     let len = a.len();
-    let mut seq = Seq { items: a.into_iter() };
+    let mut seq = Seq {
+        items: a.into_iter(),
+        index: 0,
+    };
     let out = visitor.visit_seq(&mut seq)?;
     if seq.items.len() == 0 {
         Ok(out)
@@ -96,6 +316,7 @@ fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, visitor: V) -> Resu
     let mut obj = Obj {
         entries: m.into_iter(),
         value: None,
+        step: None,
     };
     let out = visitor.visit_map(&mut obj)?;
     if obj.entries.len() == 0 {
@@ -108,7 +329,7 @@ fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, visitor: V) -> Resu
 macro_rules! scalar {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.0.$method(visitor)
+            self.0.$method(visitor).map_err(Error::from)
         }
     )*};
 }
@@ -182,8 +403,35 @@ impl<'de> Deserializer<'de> for Strict {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        // Kubernetes' enums are strings: no value inside to look after.
-        self.0.deserialize_enum(name, variants, visitor)
+        // As serde_json's `Value`, whose wording this keeps.
+        let _ = (name, variants);
+        match self.0 {
+            Value::String(variant) => visitor.visit_enum(Enum { variant, value: None }),
+            Value::Object(m) => {
+                let mut entries = m.into_iter();
+                match (entries.next(), entries.next()) {
+                    (Some((variant, value)), None) => visitor.visit_enum(Enum {
+                        variant,
+                        value: Some(value),
+                    }),
+                    _ => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
+                }
+            }
+            other => Err(invalid_type(&other, &"string or map")),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        // As serde_json's `Value` (an array's elements are where its errors are).
+        match self.0 {
+            Value::String(s) => visitor.visit_string(s),
+            Value::Array(a) => visit_array(a, visitor),
+            other => Err(invalid_type(&other, &visitor)),
+        }
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -191,14 +439,14 @@ impl<'de> Deserializer<'de> for Strict {
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        self.0.deserialize_unit_struct(name, visitor)
+        self.0.deserialize_unit_struct(name, visitor).map_err(Error::from)
     }
 
     scalar!(
         deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
         deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
-        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_identifier
+        deserialize_unit deserialize_identifier
     );
 }
 

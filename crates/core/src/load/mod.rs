@@ -12,6 +12,8 @@ pub(crate) mod workloads;
 pub(crate) mod yaml;
 
 #[cfg(test)]
+pub(crate) mod strict_path_tests;
+#[cfg(test)]
 mod tests;
 
 pub(crate) use dra::template_claim;
@@ -450,7 +452,10 @@ impl Loader<'_> {
 
     /// Decodes strictly; on failure reports where and why.
     fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        match serde_path_to_error::deserialize::<_, T>(json::Strict(node.to_json())) {
+        let got = T::deserialize(json::Strict(node.to_json()));
+        #[cfg(test)]
+        strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict(node.to_json())));
+        match got {
             Ok(v) => Some(v),
             Err(e) => {
                 let name = node.get("metadata").and_then(|m| str_at(m, "name")).unwrap_or("");
@@ -721,18 +726,17 @@ fn go_type(expected: &str) -> String {
 
 /// A decoding failure worded like the apiserver's (`Pod in version "v1" cannot be handled as
 /// a Pod: ...`), placed at the offending key.
-fn decode_error(node: &YNode, kind: &str, api_version: &str, e: serde_path_to_error::Error<serde_json::Error>) -> LoadError {
-    use serde_path_to_error::Segment;
+fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json::Error) -> LoadError {
+    use json::Segment;
     enum S {
         K(String),
         I(usize),
     }
     let mut segs = Vec::new();
-    for s in e.path().iter() {
+    for s in e.path() {
         match s {
-            Segment::Seq { index } => segs.push(S::I(*index)),
-            Segment::Map { key } => segs.push(S::K(key.clone())),
-            Segment::Enum { variant } => segs.push(S::K(variant.clone())),
+            Segment::Seq(index) => segs.push(S::I(*index)),
+            Segment::Map(key) | Segment::Enum(key) => segs.push(S::K(key.clone())),
             Segment::Unknown => break,
         }
     }
