@@ -11,7 +11,9 @@
 //! worker's size). `strict_path_tests.rs` checks the paths against serde_path_to_error's.
 
 use serde::de::{
-    self, value::StringDeserializer, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
+    self,
+    value::{StrDeserializer, StringDeserializer},
+    DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 use serde_json::{Map, Value};
 use std::fmt;
@@ -156,7 +158,7 @@ impl<'de> MapAccess<'de> for Obj {
                 self.value = Some(v);
                 let mut as_enum = false;
                 let got = seed.deserialize(Key {
-                    key: k.clone(),
+                    key: &k,
                     as_enum: &mut as_enum,
                 });
                 let step = if as_enum { Segment::Unknown } else { Segment::Map(k) };
@@ -185,14 +187,14 @@ impl<'de> MapAccess<'de> for Obj {
 
 /// A map key: a string, which notes whether it was read as an enum.
 struct Key<'a> {
-    key: String,
+    key: &'a str,
     as_enum: &'a mut bool,
 }
 
 impl<'de> Deserializer<'de> for Key<'_> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_string(self.key)
+        visitor.visit_str(self.key)
     }
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -201,7 +203,7 @@ impl<'de> Deserializer<'de> for Key<'_> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         *self.as_enum = true;
-        StringDeserializer::<Error>::new(self.key).deserialize_enum(name, variants, visitor)
+        StrDeserializer::<Error>::new(self.key).deserialize_enum(name, variants, visitor)
     }
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
