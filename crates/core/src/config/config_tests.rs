@@ -567,6 +567,11 @@ fn framework_errors() {
             "plugin \"NodeName\" already registered as \"FilterPlugin\"",
         ),
         (
+            "a negative score weight: Go's wrapping arithmetic reports an overflow at the next score plugin",
+            with_plugins("score:\n  enabled:\n  - name: TaintToleration\n    weight: -7"),
+            "total score of Score plugins could overflow",
+        ),
+        (
             "plugin listed twice in multiPoint",
             with_plugins("multiPoint:\n  enabled:\n  - name: NodeName\n  - name: NodeName"),
             "plugin \"NodeName\" already registered as \"FilterPlugin\"",

@@ -205,10 +205,12 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
             Some(w) => w,
         };
         weights.insert(name, w);
-        if (w as i64) * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total {
+        // Go's int64 arithmetic wraps: after a negative weight, MAX_TOTAL_SCORE - total wraps
+        // to a negative number and the next plugin reports the overflow.
+        if (w as i64) * MAX_NODE_SCORE > MAX_TOTAL_SCORE.wrapping_sub(total) {
             return Err(FrameworkError::ScoreOverflow);
         }
-        total += w as i64 * MAX_NODE_SCORE;
+        total = total.wrapping_add(w as i64 * MAX_NODE_SCORE);
     }
     for p in &out.score {
         if weights.get(p).copied().unwrap_or(0) == 0 {
