@@ -11,6 +11,8 @@ use schedlab_core::view::Session;
 use std::fmt::Write;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+mod snapshot_check;
+
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
@@ -130,19 +132,7 @@ fn explanations(name: &str, yaml: &str) -> String {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn explanations_match_snapshots() {
-    let mut differ = Vec::new();
-    for (name, yaml, snapshot) in CASES {
-        let got = explanations(name, yaml);
-        if got != *snapshot {
-            #[cfg(not(target_arch = "wasm32"))]
-            if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-                let path = format!("{}/tests/snapshots/explanations/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-                std::fs::write(&path, &got).expect("writable");
-                continue;
-            }
-            let line = got.lines().zip(snapshot.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-            differ.push(format!("{name} (first difference at line {line})"));
-        }
-    }
-    assert!(differ.is_empty(), "explanations differ from their snapshots: {differ:?}");
+    snapshot_check::check("explanations", CASES, explanations, |name| {
+        format!("tests/snapshots/explanations/{name}.txt")
+    });
 }

@@ -7,6 +7,8 @@ use schedlab_core::trace::Detail;
 use schedlab_core::{load_str, Engine, EngineOptions};
 use wasm_bindgen_test::wasm_bindgen_test;
 
+mod snapshot_check;
+
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
@@ -55,21 +57,7 @@ fn trace_json(name: &str, yaml: &str) -> String {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn traces_match_snapshots() {
-    let mut differ = Vec::new();
-    for (name, yaml, snapshot) in CASES {
-        let got = trace_json(name, yaml);
-        if got != *snapshot {
-            #[cfg(not(target_arch = "wasm32"))]
-            if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-                let path = format!("{}/tests/snapshots/{name}.trace.json", env!("CARGO_MANIFEST_DIR"));
-                std::fs::write(&path, &got).expect("writable");
-                continue;
-            }
-            let line = got.lines().zip(snapshot.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-            differ.push(format!("{name} (first difference at line {line})"));
-        }
-    }
-    assert!(differ.is_empty(), "traces differ from their snapshots: {differ:?}");
+    snapshot_check::check("traces", CASES, trace_json, |name| format!("tests/snapshots/{name}.trace.json"));
 }
 
 /// The controllers reacting over time (controllers on): a Job starting its next pod when one
