@@ -387,16 +387,14 @@ impl<'de> Deserializer<'de> for Strict {
         }
     }
 
+    /// A struct only from an object, as a map.
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Object(m) => visit_object(m, visitor),
-            other => Err(invalid_type(&other, &visitor)),
-        }
+        self.deserialize_map(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
