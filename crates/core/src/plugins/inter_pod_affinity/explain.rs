@@ -63,11 +63,7 @@ fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     for (i, t) in v.affinity.iter().enumerate() {
         out.push(format!(
             "Required affinity{}: the pod must run {} as a pod matching {} ({}).",
-            if v.affinity.len() > 1 {
-                format!(" term {}", i + 1)
-            } else {
-                String::new()
-            },
+            term_suffix(v.affinity.len(), i),
             same_domain(&t.topology_key),
             selector_str(&t.selector),
             namespaces_str(t.all_namespaces, &t.namespaces)
@@ -99,11 +95,7 @@ fn filter(x: &ExplainCtx, passed: bool) -> Vec<String> {
     for (i, t) in v.anti_affinity.iter().enumerate() {
         out.push(format!(
             "Required anti-affinity{}: no pod matching {} ({}) may run {}.",
-            if v.anti_affinity.len() > 1 {
-                format!(" term {}", i + 1)
-            } else {
-                String::new()
-            },
+            term_suffix(v.anti_affinity.len(), i),
             selector_str(&t.selector),
             namespaces_str(t.all_namespaces, &t.namespaces),
             same_domain(&t.topology_key)
@@ -150,20 +142,12 @@ fn source_str(pod: &PodInfo, source: ScoreSource, weight: i64, pod_name: &str) -
     match source {
         ScoreSource::Preferred(i) => format!(
             "Preferred affinity{} (weight {weight}) to pods matching {}",
-            if pod.preferred_affinity_terms.len() > 1 {
-                format!(" term {}", i + 1)
-            } else {
-                String::new()
-            },
+            term_suffix(pod.preferred_affinity_terms.len(), i),
             sel(pod.preferred_affinity_terms.get(i))
         ),
         ScoreSource::PreferredAnti(i) => format!(
             "Preferred anti-affinity{} (weight {}) to pods matching {}",
-            if pod.preferred_anti_affinity_terms.len() > 1 {
-                format!(" term {}", i + 1)
-            } else {
-                String::new()
-            },
+            term_suffix(pod.preferred_anti_affinity_terms.len(), i),
             -weight,
             sel(pod.preferred_anti_affinity_terms.get(i))
         ),
@@ -272,4 +256,13 @@ fn score(x: &ExplainCtx, cell: &ScoreCell) -> ScoreLines {
         }
     });
     ScoreLines { lines: out, normalization }
+}
+
+/// " term 2" when the pod has several terms of a kind (numbered from 1), nothing for one.
+fn term_suffix(terms: usize, i: usize) -> String {
+    if terms > 1 {
+        format!(" term {}", i + 1)
+    } else {
+        String::new()
+    }
 }
