@@ -15,11 +15,17 @@ echo "== trunk build --release"
 trunk build --release
 
 echo "== sizes (bytes, gzip -9)"
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  printf '%-34s %9d %9d\n' "$(basename "$f")" "$(stat -c%s "$f")" "$(gzip -9c "$f" | wc -c)"
-done
-total=$(cat dist/*.wasm dist/*.js dist/*.css dist/*.html | gzip -9c | wc -c)
-echo "total (one gzip stream): $total"
+# Every file the site serves (the page's wasm-bindgen snippets included), one by one; then what a
+# visitor downloads: the playground all of it, an embed (?embed) all but CodeMirror's editor.js.
+all=0; editor=0
+while IFS= read -r f; do
+  gz=$(gzip -9c "$f" | wc -c)
+  printf '%-44s %9d %9d\n' "${f#dist/}" "$(stat -c%s "$f")" "$gz"
+  all=$((all + gz))
+  if [ "$(basename "$f")" = editor.js ]; then editor=$gz; fi
+done < <(find dist -type f | sort)
+echo "playground downloads (file by file, gzip): $all"
+echo "an embed downloads (all but editor.js):    $((all - editor))"
 
 echo "== browser tests"
 cd web

@@ -40,15 +40,23 @@ const median = (xs) => {
 
 // ---- download size --------------------------------------------------------------------------
 
+// Every file of dist/, its subfolders (the page's wasm-bindgen snippets) included. An embed
+// downloads all of it but CodeMirror's editor.js (web/index.html loads that only outside one).
 function sizes() {
-  const files = readdirSync(DIST)
-    .filter((f) => statSync(join(DIST, f)).isFile())
+  const walk = (dir) =>
+    readdirSync(join(DIST, dir)).flatMap((f) => {
+      const rel = dir ? `${dir}/${f}` : f;
+      return statSync(join(DIST, rel)).isDirectory() ? walk(rel) : [rel];
+    });
+  const files = walk("")
     .sort()
     .map((f) => {
       const b = readFileSync(join(DIST, f));
       return { file: f, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length };
     });
-  return { files, bytes: files.reduce((s, f) => s + f.bytes, 0), gzip: files.reduce((s, f) => s + f.gzip, 0) };
+  const gzip = files.reduce((s, f) => s + f.gzip, 0);
+  const editor = files.filter((f) => f.file === "editor.js").reduce((s, f) => s + f.gzip, 0);
+  return { files, bytes: files.reduce((s, f) => s + f.bytes, 0), gzip, embedGzip: gzip - editor };
 }
 
 // ---- in-page probes -------------------------------------------------------------------------
@@ -264,6 +272,7 @@ const ratio = best(nat) / best(worker);
 const rows = [["file", "bytes", "gzip -9"]];
 for (const f of result.sizes.files) rows.push([f.file, f.bytes, f.gzip]);
 rows.push(["total", result.sizes.bytes, `${result.sizes.gzip} (${kb(result.sizes.gzip)})`]);
+rows.push(["an embed (all but editor.js)", "", `${result.sizes.embedGzip} (${kb(result.sizes.embedGzip)})`]);
 const fig = (name, xs, target) => [name, `${ms(best(xs))} / ${ms(median(xs))}`, target];
 const figs = [
   ["figure", "best / median", "target"],

@@ -1,7 +1,8 @@
 // The playground's code editor: CodeMirror 6, bundled at set-up time by esbuild into
 // web/gen/editor.js (an IIFE exposing the global `SchedlabEditor`). The Rust app talks to it
-// through `crates/web/src/editor_js.rs`. Besides the editor it offers the two helpers the app
-// needs from the browser: deflate + base64url for the share link.
+// through `crates/web/src/editor_js.rs`. The page loads it only where an editor is shown (not in
+// an embed): web/index.html's `schedlabLoadEditor`. The share link's codec is not here
+// (crates/web/js/link_codec.js): an embed needs it without the editor.
 
 import { EditorState, Compartment } from "@codemirror/state";
 import {
@@ -272,37 +273,4 @@ class TabbedEditor {
 
 export function create(parent, onChange) {
   return new TabbedEditor(parent, onChange);
-}
-
-function toBase64Url(bytes) {
-  let bin = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    bin += String.fromCharCode.apply(null, bytes.subarray(i, i + chunk));
-  }
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(s) {
-  const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-async function pipe(bytes, stream) {
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-  return new Uint8Array(await out.arrayBuffer());
-}
-
-/** deflate-raw + base64url (for the share link in the URL hash). */
-export async function compress(text) {
-  const bytes = new TextEncoder().encode(text);
-  return toBase64Url(await pipe(bytes, new CompressionStream("deflate-raw")));
-}
-
-export async function decompress(s) {
-  const bytes = fromBase64Url(s);
-  return new TextDecoder().decode(await pipe(bytes, new DecompressionStream("deflate-raw")));
 }

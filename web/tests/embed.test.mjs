@@ -323,3 +323,28 @@ for (const width of [1440, 1280]) {
     noErrors(docs);
   });
 }
+
+test("an embed never downloads the editor's bundle, even when it opens a shared link; the playground does", async () => {
+  const page = await newPage(env);
+  const asked = [];
+  page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+  // Another scenario than the embed's default (the tour): its nodes are node-cpu, node-mem…
+  await page.goto(env.url + "?preset=reasons");
+  await ready(page);
+  await page.waitForSelector(".editor-host .cm-editor");
+  assert.ok(asked.some((p) => p.endsWith("/editor.js")), "the playground loads CodeMirror");
+  await page.waitForFunction(() => location.hash.includes("&s="));
+  const hash = await page.evaluate(() => location.hash);
+
+  const docs = await newPage(env);
+  const embedAsked = [];
+  docs.on("request", (r) => embedAsked.push(new URL(r.url()).pathname));
+  const { frame } = await openHost(docs, `${env.url}?embed&autoplay=0${hash}`, 800, 500);
+  await firstFrame(frame);
+  // The link's scenario, read by the page's own codec (crates/web/js/link_codec.js).
+  await frame.waitForSelector(".node-card:has-text('node-cpu')");
+  assert.ok(embedAsked.some((p) => p.endsWith(".wasm")), "the embed's requests were seen");
+  assert.deepEqual(embedAsked.filter((p) => p.endsWith("/editor.js")), [], "no CodeMirror in an embed");
+  noErrors(page);
+  noErrors(docs);
+});

@@ -284,3 +284,26 @@ test("a file dropped on the editor can be added to the scenario, and the scenari
   assert.ok(text.includes("dropped-node") && text.includes("dropped-pod"));
   noErrors(page);
 });
+
+test("an editor that cannot be downloaded is said, the scenario still runs, and Try again brings it", async () => {
+  const page = await newPage(env);
+  await page.route("**/editor.js", (r) => r.abort("internetdisconnected"));
+  await page.goto(env.url);
+  await ready(page);
+  const failed = page.locator(".editor-loading.failed");
+  await failed.waitFor();
+  assert.match(await failed.textContent(), /The editor could not be loaded \(editor\.js could not be downloaded\)/);
+  // The edits that need the editor are off until it is there; nothing else is.
+  assert.equal(await page.locator('button[aria-label="Undo"]').isDisabled(), true);
+  assert.equal(await page.locator('button[aria-label="Add a Node"]').isDisabled(), true);
+  assert.equal(await page.locator("button.play").isDisabled(), false);
+  await shot(page, "36-editor-unavailable");
+  await page.unroute("**/editor.js");
+  await page.click(".editor-loading.failed button:has-text('Try again')");
+  await page.waitForSelector(".editor-host .cm-editor");
+  assert.equal(await failed.count(), 0);
+  assert.match(await page.textContent(".editor-host .cm-content"), /apiVersion: v1/, "the editor holds the scenario");
+  assert.equal(await page.locator('button[aria-label="Undo"]').isDisabled(), false);
+  // The only console message is the failed download itself.
+  assert.ok(page.errors.every((e) => /Failed to load resource|editor\.js/.test(e)), page.errors.join("\n"));
+});

@@ -1,5 +1,5 @@
 //! Bindings to the CodeMirror bundle (web/js/editor.js, bundled by esbuild into the global
-//! `SchedlabEditor`) and its browser helpers.
+//! `SchedlabEditor`), to its loader, and to the share link's codec.
 
 use wasm_bindgen::prelude::*;
 
@@ -38,9 +38,18 @@ extern "C" {
     #[wasm_bindgen(method, js_name = setReadOnly)]
     pub fn set_read_only(this: &TabbedEditor, ro: bool);
 
-    /// deflate-raw + base64url.
-    #[wasm_bindgen(js_namespace = SchedlabEditor, catch)]
+    /// Loads the CodeMirror bundle (once; again after a failure). web/index.html defines it and
+    /// starts it at once outside an embed, so an embed never downloads the editor.
+    #[wasm_bindgen(js_name = schedlabLoadEditor, catch)]
+    pub async fn load_bundle() -> Result<JsValue, JsValue>;
+}
+
+/// The share link's payload: deflate-raw + base64url (crates/web/js/link_codec.js, a snippet of
+/// the page's own, apart from the editor's bundle).
+#[wasm_bindgen(module = "/js/link_codec.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
     pub async fn compress(text: &str) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_namespace = SchedlabEditor, catch)]
+    #[wasm_bindgen(catch)]
     pub async fn decompress(text: &str) -> Result<JsValue, JsValue>;
 }

@@ -4,7 +4,7 @@
 use crate::bridge::{self, BridgeHandle};
 use crate::components::app::EditorHandle;
 use crate::components::files::{self, FileChoice, PendingFile};
-use crate::editor_js::create_editor;
+use crate::editor_js::{create_editor, load_bundle};
 use crate::scenario::{Part, Saved, Template};
 use crate::state::use_app;
 use leptos::html;
@@ -78,14 +78,30 @@ pub fn Editor() -> impl IntoView {
         st.set_editor_ready.set(true);
     };
 
-    // Create the editor once its host is in the page (in a task of its own, after the first
-    // paint of the app), and fill it.
+    // Create the editor once its host is in the page and CodeMirror's bundle has arrived (the
+    // page loads it apart from the app: web/index.html), and fill it. Until then the host says
+    // it is loading; if the bundle cannot be loaded it says so and offers to try again.
+    let (load_error, set_load_error) = signal(None::<String>);
+    let (attempt, set_attempt) = signal(0u32);
     Effect::new(move |_| {
+        attempt.track();
         let Some(el) = host.get() else { return };
         if ed.with_value(|e| e.is_some()) {
             return;
         }
-        set_timeout(move || create(el), std::time::Duration::ZERO);
+        set_load_error.set(None);
+        leptos::task::spawn_local(async move {
+            match load_bundle().await {
+                Ok(_) => create(el),
+                Err(e) => {
+                    let why = e
+                        .dyn_ref::<js_sys::Error>()
+                        .map(|e| String::from(e.message()))
+                        .unwrap_or_else(|| "the page's editor loader is missing".to_string());
+                    set_load_error.set(Some(why));
+                }
+            }
+        });
     });
 
     // Fill the documents when the scenario is replaced (and once the editor exists).
@@ -233,7 +249,7 @@ pub fn Editor() -> impl IntoView {
                         .into_iter()
                         .map(|t| {
                             view! {
-                                <button class="btn small" on:click=move |_| add(t) aria-label=format!("Add a {}", t.label())>
+                                <button class="btn small" on:click=move |_| add(t) disabled=move || !st.editor_ready.get() aria-label=format!("Add a {}", t.label())>
                                     "+ "
                                     {t.label()}
                                 </button>
@@ -249,9 +265,9 @@ pub fn Editor() -> impl IntoView {
                     <button class="btn small" title="Save the scenario as a YAML file" on:click=move |_| files::download_scenario(st)>"Save"</button>
                 </div>
                 <div class="edits">
-                    <button class="btn small icon" title="Undo (Ctrl+Z)" aria-label="Undo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.undo(); } })>"↶"</button>
-                    <button class="btn small icon" title="Redo (Ctrl+Shift+Z)" aria-label="Redo" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.redo(); } })>"↷"</button>
-                    <button class="btn small icon" title="Search (Ctrl+F)" aria-label="Search" on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.search(); } })>"⌕"</button>
+                    <button class="btn small icon" title="Undo (Ctrl+Z)" aria-label="Undo" disabled=move || !st.editor_ready.get() on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.undo(); } })>"↶"</button>
+                    <button class="btn small icon" title="Redo (Ctrl+Shift+Z)" aria-label="Redo" disabled=move || !st.editor_ready.get() on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.redo(); } })>"↷"</button>
+                    <button class="btn small icon" title="Search (Ctrl+F)" aria-label="Search" disabled=move || !st.editor_ready.get() on:click=move |_| ed.with_value(|e| { if let Some(e) = e { e.search(); } })>"⌕"</button>
                 </div>
             </div>
             <div class="editor-hint muted">{move || st.tab.get().hint()}</div>
@@ -269,6 +285,16 @@ pub fn Editor() -> impl IntoView {
                     })
             }}
             <FileChoice pending=pending/>
+            {move || match load_error.get() {
+                Some(why) => view! {
+                    <div class="editor-loading failed" role="alert">
+                        {format!("The editor could not be loaded ({why}). The scenario is kept; Open…, Save and the views still work.")}
+                        " "
+                        <button class="btn small" on:click=move |_| set_attempt.update(|n| *n += 1)>"Try again"</button>
+                    </div>
+                }.into_any(),
+                None => (!st.editor_ready.get()).then(|| view! { <div class="editor-loading muted">"Loading the editor…"</div> }).into_any(),
+            }}
             <div class="editor-host" node_ref=host></div>
             <ErrorList/>
         </div>
