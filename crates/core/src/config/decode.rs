@@ -274,22 +274,11 @@ pub(crate) enum V1Args {
 // ---------------------------------------------------------------------------------------------
 // Typed, strict decoding.
 
-/// A field path from serde_ignored's.
-fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
-    use serde_ignored::Path as P;
-    match p {
-        P::Root => FieldPath::root(),
-        P::Seq { parent, index } => ignored_path(parent).index(*index),
-        P::Map { parent, key } => ignored_path(parent).child(key),
-        P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => ignored_path(parent),
-    }
-}
-
-/// A field path from the decoder's error (up to the first step it cannot name).
-fn error_path(e: &crate::load::json::Error) -> FieldPath {
+/// A field path from the decoder's steps (up to the first step it cannot name).
+fn segments_path<'a>(steps: impl IntoIterator<Item = &'a crate::load::json::Segment>) -> FieldPath {
     use crate::load::json::Segment;
     let mut out = FieldPath::root();
-    for s in e.path() {
+    for s in steps {
         out = match s {
             Segment::Seq(index) => out.index(*index),
             Segment::Map(key) | Segment::Enum(key) => out.child(key),
@@ -299,26 +288,59 @@ fn error_path(e: &crate::load::json::Error) -> FieldPath {
     out
 }
 
+/// A field path from the decoder's error.
+fn error_path(e: &crate::load::json::Error) -> FieldPath {
+    segments_path(e.path())
+}
+
 /// Typed decoding of `v` as `T` (a v1 kind, `object` in messages), strict as kube-scheduler's
 /// decoder is: the value and the path of every field `T` does not have, in document order
 /// (`apiVersion` and `kind` at the root belong to every kind); or the type error, which is
 /// fatal.
 pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
-    let mut unknown = Vec::new();
-    let mut note = |p: serde_ignored::Path| {
-        if !matches!(&p, serde_ignored::Path::Map { parent: serde_ignored::Path::Root, key } if key == "apiVersion" || key == "kind") {
-            unknown.push(ignored_path(&p));
-        }
-    };
-    // Go's decoder: a struct only from an object (serde_json's would take an array too).
-    let de = crate::load::json::Strict(v.clone());
-    // serde_ignored hands our errors up as they are: with their paths.
-    let got = T::deserialize(serde_ignored::Deserializer::new(de, &mut note));
+    // Go's decoder: a struct only from an object (serde_json's would take an array too). The
+    // decoder notes the fields `T` does not have (the values it ignores).
+    let ignored = crate::load::json::Ignored::default();
+    let got = T::deserialize(crate::load::json::Strict::noting_ignored(v.clone(), &ignored));
+    let is_type_meta =
+        |p: &[crate::load::json::Segment]| matches!(p, [crate::load::json::Segment::Map(k)] if k == "apiVersion" || k == "kind");
+    let unknown: Vec<FieldPath> = ignored
+        .into_paths()
+        .iter()
+        .filter(|p| !is_type_meta(p))
+        .map(|p| segments_path(p.iter()))
+        .collect();
     #[cfg(test)]
-    crate::load::strict_path_tests::same_as_path_to_error(
-        &got,
-        serde_path_to_error::deserialize(serde_ignored::Deserializer::new(crate::load::json::Strict(v.clone()), &mut |_| {})),
-    );
+    {
+        // The same fields as serde_ignored finds, and the same error paths as serde_path_to_error.
+        crate::load::strict_path_tests::same_as_path_to_error(
+            &got,
+            serde_path_to_error::deserialize(crate::load::json::Strict::new(v.clone())),
+        );
+        fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
+            use serde_ignored::Path as P;
+            match p {
+                P::Root => FieldPath::root(),
+                P::Seq { parent, index } => ignored_path(parent).index(*index),
+                P::Map { parent, key } => ignored_path(parent).child(key),
+                P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => ignored_path(parent),
+            }
+        }
+        let mut theirs = Vec::new();
+        let _ = T::deserialize(serde_ignored::Deserializer::new(
+            crate::load::json::Strict::new(v.clone()),
+            &mut |p| {
+                if !matches!(&p, serde_ignored::Path::Map { parent: serde_ignored::Path::Root, key } if key == "apiVersion" || key == "kind")
+                {
+                    theirs.push(ignored_path(&p).to_string());
+                }
+            },
+        ));
+        if got.is_ok() {
+            let ours: Vec<String> = unknown.iter().map(|p| p.to_string()).collect();
+            assert_eq!(ours, theirs, "unknown fields of {v}");
+        }
+    }
     match got {
         Ok(t) => Ok((t, unknown)),
         Err(e) => {

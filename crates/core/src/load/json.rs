@@ -9,6 +9,11 @@
 //! access adding its step to the errors that pass up through it, as `serde_path_to_error`
 //! would (which wraps every visitor, compiling every `Deserialize` impl a second time: the
 //! worker's size). `strict_path_tests.rs` checks the paths against serde_path_to_error's.
+//!
+//! And, when asked (`Strict::noting_ignored`), it notes the path of every value the decoded
+//! type ignores (a field it does not have: serde's derive reads it with `deserialize_ignored_any`),
+//! as `serde_ignored` would with a second wrapper around every visitor; config decoding checks
+//! ours against serde_ignored's in test builds.
 
 use serde::de::{
     self,
@@ -16,10 +21,55 @@ use serde::de::{
     DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 use serde_json::{Map, Value};
+use std::cell::RefCell;
 use std::fmt;
 
 /// A JSON value to decode typed objects from, structs only from objects.
-pub(crate) struct Strict(pub Value);
+pub(crate) struct Strict<'t> {
+    value: Value,
+    ignored: Option<&'t Ignored>,
+}
+
+impl Strict<'static> {
+    pub(crate) fn new(value: Value) -> Strict<'static> {
+        Strict { value, ignored: None }
+    }
+}
+
+impl<'t> Strict<'t> {
+    /// Decodes from `value`, noting in `ignored` where the decoded type ignores a value.
+    pub(crate) fn noting_ignored(value: Value, ignored: &'t Ignored) -> Strict<'t> {
+        Strict {
+            value,
+            ignored: Some(ignored),
+        }
+    }
+}
+
+/// The paths (outermost step first) of the values a decoding ignored, in document order. The
+/// steps are serde_ignored's: an element's index, a map value's key (the key as written, however
+/// the type reads it); options, newtypes and enum variants add none.
+#[derive(Default)]
+pub(crate) struct Ignored {
+    /// The path to the value being decoded.
+    at: RefCell<Vec<Segment>>,
+    found: RefCell<Vec<Vec<Segment>>>,
+}
+
+impl Ignored {
+    pub(crate) fn into_paths(self) -> Vec<Vec<Segment>> {
+        self.found.into_inner()
+    }
+
+    /// Decodes within `step` of the path (and leaves it whatever the outcome).
+    fn within<T>(this: Option<&Ignored>, step: impl FnOnce() -> Segment, f: impl FnOnce() -> T) -> T {
+        let Some(me) = this else { return f() };
+        me.at.borrow_mut().push(step());
+        let out = f();
+        me.at.borrow_mut().pop();
+        out
+    }
+}
 
 /// One step of the path to an error (serde_path_to_error's segments).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,22 +168,31 @@ impl de::Error for Error {
 /// Decodes `T` from `v` (see `Strict`).
 #[cfg(test)]
 pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Result<T, Error> {
-    T::deserialize(Strict(v))
+    T::deserialize(Strict::new(v))
 }
 
-struct Seq {
+struct Seq<'t> {
     items: std::vec::IntoIter<Value>,
     /// The index of the next element.
     index: usize,
+    ignored: Option<&'t Ignored>,
 }
 
-impl<'de> SeqAccess<'de> for Seq {
+impl<'de> SeqAccess<'de> for Seq<'_> {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Error> {
         let index = self.index;
         self.index += 1;
         match self.items.next() {
-            Some(v) => seed.deserialize(Strict(v)).map(Some).map_err(|e| e.within(Segment::Seq(index))),
+            Some(value) => {
+                let de = Strict {
+                    value,
+                    ignored: self.ignored,
+                };
+                Ignored::within(self.ignored, || Segment::Seq(index), || seed.deserialize(de))
+                    .map(Some)
+                    .map_err(|e| e.within(Segment::Seq(index)))
+            }
             None => Ok(None),
         }
     }
@@ -142,15 +201,16 @@ impl<'de> SeqAccess<'de> for Seq {
     }
 }
 
-struct Obj {
+struct Obj<'t> {
     entries: serde_json::map::IntoIter,
     value: Option<Value>,
-    /// The step to the value of the last key read: the key, or `Unknown` when the key was
-    /// read as an enum (serde_path_to_error only names keys it sees as strings).
-    step: Option<Segment>,
+    /// The last key read, and whether it was read as an enum (serde_path_to_error names only
+    /// keys it sees as strings: the step to an error in its value is then `Unknown`).
+    key: Option<(String, bool)>,
+    ignored: Option<&'t Ignored>,
 }
 
-impl<'de> MapAccess<'de> for Obj {
+impl<'de> MapAccess<'de> for Obj<'_> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         match self.entries.next() {
@@ -161,24 +221,37 @@ impl<'de> MapAccess<'de> for Obj {
                     key: &k,
                     as_enum: &mut as_enum,
                 });
-                let step = if as_enum { Segment::Unknown } else { Segment::Map(k) };
                 match got {
                     Ok(key) => {
-                        self.step = Some(step);
+                        self.key = Some((k, as_enum));
                         Ok(Some(key))
                     }
-                    Err(e) => Err(e.within(step)),
+                    Err(e) => Err(e.within(if as_enum { Segment::Unknown } else { Segment::Map(k) })),
                 }
             }
             None => Ok(None),
         }
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let step = self.step.take().unwrap_or(Segment::Unknown);
-        match self.value.take() {
-            Some(v) => seed.deserialize(Strict(v)).map_err(|e| e.within(step)),
-            None => Err(de::Error::custom("value is missing")),
-        }
+        let key = self.key.take();
+        let Some(value) = self.value.take() else {
+            return Err(de::Error::custom("value is missing"));
+        };
+        let de = Strict {
+            value,
+            ignored: self.ignored,
+        };
+        let step = || match &key {
+            Some((k, _)) => Segment::Map(k.clone()),
+            None => Segment::Unknown,
+        };
+        let got = Ignored::within(self.ignored, step, || seed.deserialize(de));
+        got.map_err(|e| {
+            e.within(match key {
+                Some((k, false)) => Segment::Map(k),
+                _ => Segment::Unknown,
+            })
+        })
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
@@ -214,49 +287,55 @@ impl<'de> Deserializer<'de> for Key<'_> {
 
 /// An enum: a string (a unit variant), or an object of one key (the variant) and its value,
 /// as serde_json reads them; errors inside the variant's value are at the variant.
-struct Enum {
+struct Enum<'t> {
     variant: String,
     value: Option<Value>,
+    ignored: Option<&'t Ignored>,
 }
 
-impl<'de> EnumAccess<'de> for Enum {
+impl<'de, 't> EnumAccess<'de> for Enum<'t> {
     type Error = Error;
-    type Variant = Variant;
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Variant), Error> {
+    type Variant = Variant<'t>;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Variant<'t>), Error> {
         let v = seed.deserialize(StringDeserializer::<Error>::new(self.variant.clone()))?;
         Ok((
             v,
             Variant {
                 variant: self.variant,
                 value: self.value,
+                ignored: self.ignored,
             },
         ))
     }
 }
 
-struct Variant {
+struct Variant<'t> {
     variant: String,
     value: Option<Value>,
+    ignored: Option<&'t Ignored>,
 }
 
-impl Variant {
+impl Variant<'_> {
     fn at<T>(variant: String, r: Result<T, Error>) -> Result<T, Error> {
         r.map_err(|e| e.within(Segment::Enum(variant)))
     }
 }
 
-impl<'de> VariantAccess<'de> for Variant {
+impl<'de> VariantAccess<'de> for Variant<'_> {
     type Error = Error;
     fn unit_variant(self) -> Result<(), Error> {
         let r = match self.value {
-            Some(v) => <() as de::Deserialize>::deserialize(Strict(v)),
+            Some(v) => <() as de::Deserialize>::deserialize(Strict::new(v)),
             None => Ok(()),
         };
         Variant::at(self.variant, r)
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         let r = match self.value {
-            Some(v) => seed.deserialize(Strict(v)),
+            Some(value) => seed.deserialize(Strict {
+                value,
+                ignored: self.ignored,
+            }),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         };
         Variant::at(self.variant, r)
@@ -264,7 +343,7 @@ impl<'de> VariantAccess<'de> for Variant {
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
         let r = match self.value {
             Some(Value::Array(a)) if a.is_empty() => visitor.visit_unit(),
-            Some(Value::Array(a)) => visit_array(a, visitor),
+            Some(Value::Array(a)) => visit_array(a, self.ignored, visitor),
             Some(other) => Err(invalid_type(&other, &"tuple variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
         };
@@ -272,7 +351,7 @@ impl<'de> VariantAccess<'de> for Variant {
     }
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
         let r = match self.value {
-            Some(Value::Object(m)) => visit_object(m, visitor),
+            Some(Value::Object(m)) => visit_object(m, self.ignored, visitor),
             Some(other) => Err(invalid_type(&other, &"struct variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant")),
         };
@@ -299,11 +378,12 @@ fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
     de::Error::invalid_type(unexpected, exp)
 }
 
-fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
+fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
     let len = a.len();
     let mut seq = Seq {
         items: a.into_iter(),
         index: 0,
+        ignored,
     };
     let out = visitor.visit_seq(&mut seq)?;
     if seq.items.len() == 0 {
@@ -313,12 +393,13 @@ fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, visitor: V) -> Result<V::Val
     }
 }
 
-fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, visitor: V) -> Result<V::Value, Error> {
+fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
     let len = m.len();
     let mut obj = Obj {
         entries: m.into_iter(),
         value: None,
-        step: None,
+        key: None,
+        ignored,
     };
     let out = visitor.visit_map(&mut obj)?;
     if obj.entries.len() == 0 {
@@ -331,18 +412,18 @@ fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, visitor: V) -> Resu
 macro_rules! scalar {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.0.$method(visitor).map_err(Error::from)
+            self.value.$method(visitor).map_err(Error::from)
         }
     )*};
 }
 
-impl<'de> Deserializer<'de> for Strict {
+impl<'de> Deserializer<'de> for Strict<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Array(a) => visit_array(a, visitor),
-            Value::Object(m) => visit_object(m, visitor),
+        match self.value {
+            Value::Array(a) => visit_array(a, self.ignored, visitor),
+            Value::Object(m) => visit_object(m, self.ignored, visitor),
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Number(n) => match (n.as_u64(), n.as_i64()) {
@@ -355,9 +436,12 @@ impl<'de> Deserializer<'de> for Strict {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
+        match self.value {
             Value::Null => visitor.visit_none(),
-            v => visitor.visit_some(Strict(v)),
+            value => visitor.visit_some(Strict {
+                value,
+                ignored: self.ignored,
+            }),
         }
     }
 
@@ -366,8 +450,8 @@ impl<'de> Deserializer<'de> for Strict {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Array(a) => visit_array(a, visitor),
+        match self.value {
+            Value::Array(a) => visit_array(a, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
@@ -381,8 +465,8 @@ impl<'de> Deserializer<'de> for Strict {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Object(m) => visit_object(m, visitor),
+        match self.value {
+            Value::Object(m) => visit_object(m, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
@@ -405,14 +489,19 @@ impl<'de> Deserializer<'de> for Strict {
     ) -> Result<V::Value, Error> {
         // As serde_json's `Value`, whose wording this keeps.
         let _ = (name, variants);
-        match self.0 {
-            Value::String(variant) => visitor.visit_enum(Enum { variant, value: None }),
+        match self.value {
+            Value::String(variant) => visitor.visit_enum(Enum {
+                variant,
+                value: None,
+                ignored: self.ignored,
+            }),
             Value::Object(m) => {
                 let mut entries = m.into_iter();
                 match (entries.next(), entries.next()) {
                     (Some((variant, value)), None) => visitor.visit_enum(Enum {
                         variant,
                         value: Some(value),
+                        ignored: self.ignored,
                     }),
                     _ => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
                 }
@@ -427,19 +516,23 @@ impl<'de> Deserializer<'de> for Strict {
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         // As serde_json's `Value` (an array's elements are where its errors are).
-        match self.0 {
+        match self.value {
             Value::String(s) => visitor.visit_string(s),
-            Value::Array(a) => visit_array(a, visitor),
+            Value::Array(a) => visit_array(a, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(me) = self.ignored {
+            let at = me.at.borrow().clone();
+            me.found.borrow_mut().push(at);
+        }
         visitor.visit_unit()
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        self.0.deserialize_unit_struct(name, visitor).map_err(Error::from)
+        self.value.deserialize_unit_struct(name, visitor).map_err(Error::from)
     }
 
     scalar!(

@@ -452,9 +452,9 @@ impl Loader<'_> {
 
     /// Decodes strictly; on failure reports where and why.
     fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        let got = T::deserialize(json::Strict(node.to_json()));
+        let got = T::deserialize(json::Strict::new(node.to_json()));
         #[cfg(test)]
-        strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict(node.to_json())));
+        strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict::new(node.to_json())));
         match got {
             Ok(v) => Some(v),
             Err(e) => {

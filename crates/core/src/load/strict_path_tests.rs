@@ -282,8 +282,8 @@ fn other_shapes() {
     ];
     let before = compared();
     for d in docs {
-        let ours = T::deserialize(json::Strict(d.clone()));
-        same_as_path_to_error(&ours, serde_path_to_error::deserialize(json::Strict(d)));
+        let ours = T::deserialize(json::Strict::new(d.clone()));
+        same_as_path_to_error(&ours, serde_path_to_error::deserialize(json::Strict::new(d)));
     }
     assert!(compared().1 - before.1 >= 20);
 }
