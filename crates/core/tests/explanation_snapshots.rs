@@ -48,6 +48,7 @@ const CASES: &[(&str, &str, &str)] = &[
     case!(own "volumes"),
     case!(own "node-terms-and-ports"),
     case!(own "requested-to-capacity-shape"),
+    case!(own "running-affinity-and-disks"),
     // PodTopologySpread: DoNotSchedule filter, ScheduleAnyway score, minDomains.
     case!("spread-zone-donotschedule"),
     case!("spread-zone-scheduleanyway"),
