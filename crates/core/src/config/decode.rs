@@ -304,8 +304,8 @@ pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, 
     let got = T::deserialize(crate::load::json::Strict::noting_ignored(v.clone(), &ignored));
     let is_type_meta =
         |p: &[crate::load::json::Segment]| matches!(p, [crate::load::json::Segment::Map(k)] if k == "apiVersion" || k == "kind");
-    let unknown: Vec<FieldPath> = ignored
-        .into_paths()
+    let all_ignored = ignored.into_paths();
+    let unknown: Vec<FieldPath> = all_ignored
         .iter()
         .filter(|p| !is_type_meta(p))
         .map(|p| segments_path(p.iter()))
@@ -329,16 +329,12 @@ pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, 
         let mut theirs = Vec::new();
         let _ = T::deserialize(serde_ignored::Deserializer::new(
             crate::load::json::Strict::new(v.clone()),
-            &mut |p| {
-                if !matches!(&p, serde_ignored::Path::Map { parent: serde_ignored::Path::Root, key } if key == "apiVersion" || key == "kind")
-                {
-                    theirs.push(ignored_path(&p).to_string());
-                }
-            },
+            &mut |p| theirs.push(ignored_path(&p).to_string()),
         ));
         if got.is_ok() {
-            let ours: Vec<String> = unknown.iter().map(|p| p.to_string()).collect();
-            assert_eq!(ours, theirs, "unknown fields of {v}");
+            // Every ignored value, `apiVersion` and `kind` included.
+            let ours: Vec<String> = all_ignored.iter().map(|p| segments_path(p.iter()).to_string()).collect();
+            assert_eq!(ours, theirs, "ignored fields of {v}");
         }
     }
     match got {
