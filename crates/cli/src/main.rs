@@ -1,6 +1,7 @@
 //! The `schedlab` command: run scenarios natively, print JSON/text/trace, benchmark.
 
 mod bench;
+mod explain;
 
 use schedlab_core::trace::Detail;
 use schedlab_core::{Engine, EngineOptions};
@@ -10,16 +11,27 @@ const USAGE: &str = "usage:
   schedlab run FILE [--output json|text|trace] [--seed N] [--controllers on|off]
   schedlab import FILE...       print a scenario made from kubectl output (summary on stderr)
   schedlab config FILE          print the effective (defaulted) scheduler configuration
+  schedlab explain FILE --cycle N [--node NAME] [--plugin NAME] [--score] [--controllers on|off]
+                                [--seed N] [--output text|json]
+                                why a node passed or failed Filter (or got its Score) in cycle N
   schedlab bench [--nodes N] [--pods M] [--seed N]
   schedlab bench --scenario FILE [--seed N]   the web worker's work on FILE, natively";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    // `schedlab SUBCOMMAND --help` prints the usage (explain has its own) instead of taking
+    // `--help` for a file name.
+    let sub = args.first().map(String::as_str);
+    if sub != Some("explain") && args.iter().skip(1).any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match sub {
         Some("run") => run(&args[1..]),
         Some("bench") => bench::main(&args[1..]),
         Some("config") => config(&args[1..]),
         Some("import") => import(&args[1..]),
+        Some("explain") => explain::main(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -42,7 +54,7 @@ fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
 }
 
 /// Reads and loads a scenario file, printing errors.
-fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
+pub(crate) fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
