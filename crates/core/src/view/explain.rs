@@ -35,6 +35,8 @@ fn engine_before(s: &Session, c: u32) -> Engine {
             break;
         }
     }
+    // What the cycle does first: nodes changed since the last cycle copy the image counts.
+    e.snapshot.update();
     e
 }
 
