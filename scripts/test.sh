@@ -32,9 +32,9 @@ if [ -d ../shared/conformance/scenarios ]; then
   check ../shared/conformance/scenarios
 fi
 check tests/conformance/scenarios
-# The addenda (their READMEs extend the corpus's): workloads / Dynamic Resource Allocation, and
-# a cluster that changes over time.
-for addendum in workloads-dra timeline; do
+# The addenda (their READMEs extend the corpus's): workloads / Dynamic Resource Allocation, a
+# cluster that changes over time, and generated random mixes.
+for addendum in workloads-dra timeline random; do
   if [ -d ../shared/conformance/$addendum/scenarios ]; then
     check ../shared/conformance/$addendum/scenarios
   fi

@@ -244,7 +244,11 @@ impl Engine {
         if self.cycle + 1 != c {
             return None;
         }
-        self.next_pod().map(PoppedPod)
+        let popped = self.next_pod().map(PoppedPod)?;
+        // What the cycle does first (UpdateSnapshot: nodes changed since the last cycle copy
+        // the cache's image counts); doing it again when the cycle resumes changes nothing.
+        self.snapshot.update();
+        Some(popped)
     }
 
     /// Runs the cycle of a pod `advance_to_cycle` popped, as `step` would have.
