@@ -10,6 +10,10 @@ scripts/setup.sh
 echo "== cargo test (native)"
 cargo test --workspace
 
+echo "== explanation cross-check (every cell of every corpus scenario and preset against the trace)"
+# Also part of the run above; run again to print how many cells it checked.
+cargo test -q -p schedlab-core --test explain_cross_check -- --nocapture 2>&1 | grep -E "cross-check|test result"
+
 echo "== clippy (workspace lints, warnings are errors)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --workspace --all-targets -- -D warnings
