@@ -3,103 +3,60 @@
 use schedlab_core::view::{Session, SessionOptions};
 use std::process::ExitCode;
 
-pub const USAGE: &str = "usage: schedlab explain FILE --cycle N [--node NAME] [--plugin NAME] [--score]
-                        [--controllers on|off] [--seed N] [--output text|json]
-       schedlab explain FILE --check [--controllers on|off] [--seed N]
-
-Explains cycle N of the run as the playground does when a cell is clicked: the Filter verdict
-of a node (with --score, its Score), for one plugin (--plugin) or the whole row. Without --node,
-every node the cycle's filter matrix (or score table) lists. --check explains every cell of every
-cycle and checks each against the trace (exit 1 on a disagreement).
-Controllers are on by default, as in the playground and `schedlab run`.";
-
-struct Args {
+/// `schedlab explain FILE --cycle N [--node NAME] [--plugin NAME] [--score]`, or `--check`.
+#[derive(clap::Args)]
+#[command(
+    group(clap::ArgGroup::new("what").required(true).args(["cycle", "check"])),
+    after_help = "Explains cycle N of the run as the playground does when a cell is clicked: the Filter \
+verdict of a node (with --score, its Score), for one plugin (--plugin) or the whole row; without \
+--node, every node the cycle's filter matrix (or score table) lists. The numbers are those of the \
+cluster as that cycle found it. --check explains every cell of every cycle and checks each against \
+the trace (exit status 1 on a disagreement)."
+)]
+pub struct Args {
+    /// The scenario file
+    #[arg(value_name = "FILE")]
     file: String,
+    /// The cycle to explain (1-based, as `run --output text` and the playground number them)
+    #[arg(long, value_name = "N")]
     cycle: Option<u32>,
+    /// One node (default: every node the cycle lists)
+    #[arg(long, value_name = "NAME", requires = "cycle")]
     node: Option<String>,
+    /// One plugin's cell (default: the whole row)
+    #[arg(long, value_name = "NAME", requires = "cycle")]
     plugin: Option<String>,
+    /// The Score cell or row instead of Filter
+    #[arg(long, requires = "cycle")]
     score: bool,
+    /// Explain every cell of every cycle and check each against the trace
+    #[arg(long, conflicts_with = "cycle")]
     check: bool,
-    controllers: bool,
+    /// Whether the workload controllers run, as in `schedlab run` and the playground
+    #[arg(long, value_enum, default_value = "on")]
+    controllers: crate::OnOff,
+    /// The seed of the tie-break RNG
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-    json: bool,
+    /// text, or json: one object per node (cycle, pod, point, node, plugin, title, lines)
+    #[arg(long, value_enum, default_value = "text")]
+    output: Output,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        file: String::new(),
-        cycle: None,
-        node: None,
-        plugin: None,
-        score: false,
-        check: false,
-        controllers: true,
-        seed: 1,
-        json: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--cycle" => {
-                let v = value("--cycle")?;
-                a.cycle = Some(v.parse().map_err(|_| format!("--cycle: {v:?} is not a cycle number"))?);
-            }
-            "--node" => a.node = Some(value("--node")?),
-            "--plugin" => a.plugin = Some(value("--plugin")?),
-            "--score" => a.score = true,
-            "--check" => a.check = true,
-            "--seed" => {
-                let v = value("--seed")?;
-                a.seed = v.parse().map_err(|_| format!("--seed: {v:?} is not a number"))?;
-            }
-            "--controllers" => {
-                a.controllers = match value("--controllers")?.as_str() {
-                    "on" => true,
-                    "off" => false,
-                    v => return Err(format!("--controllers must be on or off, not {v:?}")),
-                }
-            }
-            "--output" => {
-                a.json = match value("--output")?.as_str() {
-                    "json" => true,
-                    "text" => false,
-                    v => return Err(format!("--output must be text or json, not {v:?}")),
-                }
-            }
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option {s}")),
-            s if a.file.is_empty() => a.file = s.to_string(),
-            s => return Err(format!("unexpected argument {s:?} (one FILE only)")),
-        }
-    }
-    if a.file.is_empty() {
-        return Err("explain needs a FILE".into());
-    }
-    if a.cycle.is_none() && !a.check {
-        return Err("explain needs --cycle N (or --check)".into());
-    }
-    Ok(a)
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Output {
+    Text,
+    Json,
 }
 
-pub fn main(args: &[String]) -> ExitCode {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let a = match parse(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn main(a: Args) -> ExitCode {
     let sc = match crate::load_file(&a.file) {
         Ok(sc) => sc,
         Err(c) => return c,
     };
     let opts = SessionOptions {
         seed: a.seed,
-        controllers: a.controllers,
+        controllers: a.controllers.on(),
     };
     let mut s = Session::with_options(sc, opts, &mut |_| {});
     if a.check {
@@ -141,7 +98,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let x = s.explain(cycle, n, &plugin, a.score);
         out.push((n, x));
     }
-    if a.json {
+    if a.output == Output::Json {
         let items: Vec<serde_json::Value> = out
             .iter()
             .map(|(n, x)| {
