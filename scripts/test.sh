@@ -10,6 +10,10 @@ scripts/setup.sh
 echo "== cargo test (native)"
 cargo test --workspace
 
+echo "== explanation cross-check (every cell of every corpus scenario and preset against the trace)"
+# Also part of the run above; run again to print how many cells it checked.
+cargo test -q -p schedlab-core --test explain_cross_check -- --nocapture 2>&1 | grep -E "cross-check|test result"
+
 echo "== clippy (workspace lints, warnings are errors)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --workspace --all-targets -- -D warnings
@@ -32,9 +36,9 @@ if [ -d ../shared/conformance/scenarios ]; then
   check ../shared/conformance/scenarios
 fi
 check tests/conformance/scenarios
-# The addenda (their READMEs extend the corpus's): workloads / Dynamic Resource Allocation, and
-# a cluster that changes over time.
-for addendum in workloads-dra timeline; do
+# The addenda (their READMEs extend the corpus's): workloads / Dynamic Resource Allocation, a
+# cluster that changes over time, and generated random mixes.
+for addendum in workloads-dra timeline random; do
   if [ -d ../shared/conformance/$addendum/scenarios ]; then
     check ../shared/conformance/$addendum/scenarios
   fi

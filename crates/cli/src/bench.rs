@@ -146,35 +146,26 @@ fn scenario(file: &str, seed: u64) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn main(args: &[String]) -> ExitCode {
-    let file = match args.iter().position(|a| a == "--scenario") {
-        Some(i) => match args.get(i + 1) {
-            Some(f) => Some(f.as_str()),
-            None => {
-                eprintln!("error: --scenario needs a FILE");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
-    };
-    let get = |name: &str, default: u64| -> Result<u64, String> {
-        match args.iter().position(|a| a == name) {
-            Some(i) => args
-                .get(i + 1)
-                .ok_or(format!("{name} needs a value"))?
-                .parse()
-                .map_err(|_| format!("{name}: not a number")),
-            None => Ok(default),
-        }
-    };
-    let (nodes, pods, seed) = match (get("--nodes", 5000), get("--pods", 10000), get("--seed", 1)) {
-        (Ok(n), Ok(p), Ok(s)) => (n as usize, p as usize, s),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Some(file) = file {
+/// `schedlab bench [--nodes N] [--pods M] [--seed N]`, or `--scenario FILE`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Nodes of the synthetic cluster (32 cpu / 128Gi / 110 pods, over 3 zones)
+    #[arg(long, default_value_t = 5000, conflicts_with = "scenario")]
+    nodes: usize,
+    /// Pending pods of the synthetic cluster (100m / 256Mi each)
+    #[arg(long, default_value_t = 10000, conflicts_with = "scenario")]
+    pods: usize,
+    /// The seed of the tie-break RNG
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Instead, do natively what the playground's worker does with FILE, and time each phase
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<String>,
+}
+
+pub fn main(a: Args) -> ExitCode {
+    let (nodes, pods, seed) = (a.nodes, a.pods, a.seed);
+    if let Some(file) = &a.scenario {
         return scenario(file, seed);
     }
     let t0 = Instant::now();

@@ -1,48 +1,113 @@
 //! The `schedlab` command: run scenarios natively, print JSON/text/trace, benchmark.
 
 mod bench;
+mod explain;
 
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use schedlab_core::trace::Detail;
 use schedlab_core::{Engine, EngineOptions};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  schedlab run FILE [--output json|text|trace] [--seed N] [--controllers on|off]
-  schedlab import FILE...       print a scenario made from kubectl output (summary on stderr)
-  schedlab config FILE          print the effective (defaulted) scheduler configuration
-  schedlab bench [--nodes N] [--pods M] [--seed N]
-  schedlab bench --scenario FILE [--seed N]   the web worker's work on FILE, natively";
+/// `schedlab`: runs, explains, imports and benchmarks kube-scheduler scenarios natively.
+#[derive(Parser)]
+#[command(
+    name = "schedlab",
+    version,
+    about = "Runs kube-scheduler v1.34 scenarios natively: schedule, explain, import, benchmark",
+    disable_help_subcommand = false
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("run") => run(&args[1..]),
-        Some("bench") => bench::main(&args[1..]),
-        Some("config") => config(&args[1..]),
-        Some("import") => import(&args[1..]),
-        Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
+#[derive(Subcommand)]
+enum Command {
+    /// Load a scenario and schedule until nothing can make progress
+    Run(RunArgs),
+    /// Print a scenario made from kubectl output (the summary goes to stderr)
+    Import {
+        /// kubectl get -o yaml|json or cluster-info dump output; - reads standard input
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+    /// Print the effective (defaulted) scheduler configuration
+    Config {
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+    /// Why a node passed or failed Filter (or got its Score) in a cycle, as the playground says it
+    Explain(explain::Args),
+    /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
+    Bench(bench::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The scenario: multi-document YAML or JSON (kind: List accepted)
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// json: the conformance schema; text: events per pod; trace: the full trace
+    #[arg(long, value_enum, default_value = "json")]
+    output: RunOutput,
+    /// The seed of the tie-break RNG
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Whether the workload controllers create (and, under a timeline, keep managing) pods
+    #[arg(long, value_enum, default_value = "on")]
+    controllers: OnOff,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RunOutput {
+    Json,
+    Text,
+    Trace,
+}
+
+/// A switch given as `on` or `off`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OnOff {
+    On,
+    Off,
+}
+
+impl OnOff {
+    pub(crate) fn on(self) -> bool {
+        self == OnOff::On
     }
 }
 
-fn flag<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
-    match args.iter().position(|a| a == name) {
-        Some(i) => args
-            .get(i + 1)
-            .map(|s| Some(s.as_str()))
-            .ok_or_else(|| format!("{name} needs a value")),
-        None => Ok(None),
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; usage errors go to stderr
+            // with status 2.
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Run(a) => run(a),
+        Command::Import { files } => import(&files),
+        Command::Config { file } => config(&file),
+        Command::Explain(a) => explain::main(a),
+        Command::Bench(a) => bench::main(a),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "schedlab", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }
 
 /// Reads and loads a scenario file, printing errors.
-fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
+pub(crate) fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
@@ -57,11 +122,7 @@ fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
     })
 }
 
-fn config(args: &[String]) -> ExitCode {
-    let Some(file) = args.first() else {
-        eprintln!("error: config needs a FILE\n{USAGE}");
-        return ExitCode::from(2);
-    };
+fn config(file: &str) -> ExitCode {
     match load_file(file) {
         Ok(sc) => {
             print!("{}", sc.config.to_effective_yaml());
@@ -75,10 +136,6 @@ fn config(args: &[String]) -> ExitCode {
 /// output (`-` reads standard input) and prints a clean scenario; the summary goes to stderr.
 /// Fails only when an input cannot be read or nothing could be imported.
 fn import(args: &[String]) -> ExitCode {
-    if args.is_empty() {
-        eprintln!("error: import needs at least one FILE\n{USAGE}");
-        return ExitCode::from(2);
-    }
     let mut texts = Vec::new();
     for file in args {
         let bytes = if file == "-" {
@@ -113,41 +170,8 @@ fn import(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run(args: &[String]) -> ExitCode {
-    let mut file = None;
-    let mut i = 0;
-    while i < args.len() {
-        if args[i].starts_with("--") {
-            i += 2;
-            continue;
-        }
-        file = Some(args[i].clone());
-        i += 1;
-    }
-    let parsed = (|| -> Result<(String, String, u64, bool), String> {
-        let file = file.ok_or("run needs a FILE")?;
-        let output = flag(args, "--output")?.unwrap_or("json").to_string();
-        if !["json", "text", "trace"].contains(&output.as_str()) {
-            return Err(format!("--output must be json, text or trace, not {output:?}"));
-        }
-        let seed = flag(args, "--seed")?
-            .map(|s| s.parse::<u64>().map_err(|_| format!("--seed: {s:?} is not a number")))
-            .transpose()?
-            .unwrap_or(1);
-        let controllers = match flag(args, "--controllers")?.unwrap_or("on") {
-            "on" => true,
-            "off" => false,
-            v => return Err(format!("--controllers must be on or off, not {v:?}")),
-        };
-        Ok((file, output, seed, controllers))
-    })();
-    let (file, output, seed, controllers) = match parsed {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+fn run(a: RunArgs) -> ExitCode {
+    let (file, seed, controllers) = (a.file, a.seed, a.controllers.on());
     let mut sc = match load_file(&file) {
         Ok(s) => s,
         Err(c) => return c,
@@ -171,10 +195,10 @@ fn run(args: &[String]) -> ExitCode {
     for f in engine.controller_failures() {
         eprintln!("warning: {f}");
     }
-    let out = match output.as_str() {
-        "json" => serde_json::to_string_pretty(&schedlab_core::output::conformance_json(&engine)).expect("serializable"),
-        "trace" => serde_json::to_string(engine.trace()).expect("serializable"),
-        _ => schedlab_core::output::describe_text(&engine),
+    let out = match a.output {
+        RunOutput::Json => serde_json::to_string_pretty(&schedlab_core::output::conformance_json(&engine)).expect("serializable"),
+        RunOutput::Trace => serde_json::to_string(engine.trace()).expect("serializable"),
+        RunOutput::Text => schedlab_core::output::describe_text(&engine),
     };
     println!("{out}");
     ExitCode::SUCCESS

@@ -1,5 +1,5 @@
-//! Runs the conformance corpora (tests/conformance/scenarios, tests/conformance/workloads-dra
-//! and tests/conformance/timeline) through the engine and compares the results with the real
+//! Runs the conformance corpora (tests/conformance/scenarios, tests/conformance/workloads-dra,
+//! tests/conformance/timeline and tests/conformance/random) through the engine and compares the results with the real
 //! kube-scheduler's, like `check.py --scores`. The corpora describe a world where no controller
 //! runs, so controllers stay off.
 
@@ -92,4 +92,9 @@ fn workloads_dra_corpus() {
 #[test]
 fn timeline_corpus() {
     check_corpus("timeline/scenarios", 14);
+}
+
+#[test]
+fn random_corpus() {
+    check_corpus("random/scenarios", 242);
 }

@@ -4,7 +4,7 @@
 use crate::api::{self, Labels};
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
 use crate::framework::{ImageStateSummary, NodeInfo, PodInfo};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// API objects the plugins look up by name. Keys of namespaced objects are `namespace/name`.
@@ -122,6 +122,20 @@ pub struct Snapshot {
     /// The nodes in the order the informer added them (a node whose zone changes moves to the
     /// end, as it leaves one zone of upstream's node tree and joins another).
     added: Vec<Arc<api::Node>>,
+    /// The scheduler cache's record of every image name: kept up to date as nodes come, change
+    /// and go. A node's `image_states` are a copy of these counts, taken only when `update`
+    /// runs after that node changed (see `update`).
+    images: HashMap<String, CachedImage>,
+    /// Nodes with images that changed (node object or pods) since the last `update`.
+    changed: BTreeSet<String>,
+}
+
+/// One image name in the scheduler cache: the size reported by the node that created the entry
+/// (it stays while any node still has the image), and the nodes having it.
+#[derive(Clone, Debug)]
+struct CachedImage {
+    size: i64,
+    nodes: BTreeSet<String>,
 }
 
 /// The zone key of a node: region and zone labels (beta labels first, as upstream).
@@ -168,67 +182,40 @@ pub fn node_tree_order(nodes: &[Arc<api::Node>]) -> Vec<usize> {
     out
 }
 
-/// Image names as the ImageLocality plugin keys them: the names exactly as each node reports
-/// them. Like upstream's scheduler cache, one summary is shared per name: its size is the one
-/// the first node (in declaration order) reported for it, and it counts the nodes having it.
-pub fn image_states(nodes: &[Arc<api::Node>]) -> Vec<Arc<HashMap<String, ImageStateSummary>>> {
-    let mut shared: HashMap<&str, ImageStateSummary> = HashMap::new();
-    for n in nodes {
-        let mut seen = std::collections::HashSet::new();
-        for img in &n.status.images {
-            for name in &img.names {
-                if seen.insert(name.as_str()) {
-                    shared
-                        .entry(name.as_str())
-                        .or_insert(ImageStateSummary {
-                            size: img.size_bytes,
-                            num_nodes: 0,
-                        })
-                        .num_nodes += 1;
-                }
-            }
-        }
-    }
-    nodes
-        .iter()
-        .map(|n| {
-            let mut m = HashMap::new();
-            for img in &n.status.images {
-                for name in &img.names {
-                    m.entry(name.clone()).or_insert(shared[name.as_str()]);
-                }
-            }
-            Arc::new(m)
-        })
-        .collect()
-}
-
 impl Snapshot {
-    /// Builds the snapshot from nodes in declaration order.
+    /// Builds the snapshot from nodes in declaration order, as the first cycle sees them: every
+    /// node added, then the node infos copied (image counts over all nodes).
     pub fn new(nodes: Vec<Arc<api::Node>>) -> Snapshot {
-        let images = image_states(&nodes);
         let order = node_tree_order(&nodes);
-        let mut out = Vec::with_capacity(nodes.len());
-        let mut index = HashMap::with_capacity(nodes.len());
-        for i in order {
-            let mut ni = NodeInfo::new(nodes[i].clone());
-            ni.set_image_states(images[i].clone());
-            index.insert(ni.name().to_string(), out.len());
-            out.push(ni);
-        }
-        Snapshot {
-            nodes: out,
-            index,
+        let mut s = Snapshot {
+            nodes: Vec::with_capacity(nodes.len()),
+            index: HashMap::with_capacity(nodes.len()),
             num_pods_with_affinity: 0,
             num_pods_with_required_anti_affinity: 0,
-            added: nodes,
+            added: Vec::new(),
+            images: HashMap::new(),
+            changed: BTreeSet::new(),
+        };
+        for n in &nodes {
+            s.add_node_images(n);
         }
+        for i in order {
+            let mut ni = NodeInfo::new(nodes[i].clone());
+            ni.set_image_states(s.image_states_of(&nodes[i]));
+            s.index.insert(ni.name().to_string(), s.nodes.len());
+            s.nodes.push(ni);
+        }
+        s.added = nodes;
+        s
     }
 
     /// Adds a node (the cluster changed): it joins its zone of the node tree, and the visiting
-    /// order and the image summaries are recomputed as upstream's cache does.
+    /// order is recomputed as upstream's cache does. The cache's image counts change at once;
+    /// the node infos see them at the next `update`.
     pub fn add_node(&mut self, node: Arc<api::Node>) {
         let ni = NodeInfo::new(node.clone());
+        self.add_node_images(&node);
+        self.mark_changed(&node);
         self.added.push(node);
         self.rebuild(Some(ni));
     }
@@ -238,6 +225,11 @@ impl Snapshot {
         let i = self.position(node.metadata.name.as_str())?;
         let old = self.nodes[i].node.clone();
         self.nodes[i].set_node(node.clone());
+        // As upstream's cache: the old object's images leave the records, the new one's join.
+        self.remove_node_images(&old);
+        self.add_node_images(&node);
+        self.mark_changed(&old);
+        self.mark_changed(&node);
         let k = self.added.iter().position(|n| n.metadata.name == node.metadata.name)?;
         if zone_key(&old.metadata.labels) != zone_key(&node.metadata.labels) {
             self.added.remove(k);
@@ -249,20 +241,92 @@ impl Snapshot {
         Some(old)
     }
 
-    /// Removes a node (its pods should have been removed first; any left go with it).
+    /// Removes a node (its pods should have been removed first; any left go with it). Its images
+    /// leave the cache's records; the other nodes having them keep the counts they last copied
+    /// until they change themselves.
     pub fn remove_node(&mut self, name: &str) -> Option<NodeInfo> {
         let i = self.position(name)?;
         for p in self.nodes[i].pods.clone() {
             self.remove_pod(i, &p.key);
         }
+        let node = self.nodes[i].node.clone();
+        self.remove_node_images(&node);
+        self.changed.remove(name);
         self.added.retain(|n| n.metadata.name != name);
         let ni = self.nodes.remove(i);
         self.rebuild(None);
         Some(ni)
     }
 
-    /// Recomputes the visiting order (upstream's node tree) and the image summaries from the
-    /// nodes in add order; `extra` is a node info not yet in `nodes`.
+    /// Upstream's UpdateSnapshot at the start of a scheduling cycle, for image summaries: each
+    /// node changed since the last call (a pod added or removed, its object replaced, new)
+    /// copies the cache's current counts of its images; every other node keeps the counts it
+    /// copied last, even if nodes with the same images were added or deleted since.
+    pub fn update(&mut self) {
+        for name in std::mem::take(&mut self.changed) {
+            let Some(&i) = self.index.get(&name) else { continue };
+            let states = self.image_states_of(&self.nodes[i].node);
+            self.nodes[i].set_image_states(states);
+        }
+    }
+
+    /// Notes that a node changed, if it has images (only they have counts to refresh).
+    fn mark_changed(&mut self, node: &api::Node) {
+        if !node.status.images.is_empty() && !self.changed.contains(&node.metadata.name) {
+            self.changed.insert(node.metadata.name.clone());
+        }
+    }
+
+    /// Records the node in the cache's entries of its images, creating those missing (with the
+    /// size this node reports).
+    fn add_node_images(&mut self, node: &api::Node) {
+        for img in &node.status.images {
+            for name in &img.names {
+                self.images
+                    .entry(name.clone())
+                    .or_insert_with(|| CachedImage {
+                        size: img.size_bytes,
+                        nodes: BTreeSet::new(),
+                    })
+                    .nodes
+                    .insert(node.metadata.name.clone());
+            }
+        }
+    }
+
+    /// Takes the node out of the cache's entries of its images; an entry no node has is dropped.
+    fn remove_node_images(&mut self, node: &api::Node) {
+        for img in &node.status.images {
+            for name in &img.names {
+                if let Some(e) = self.images.get_mut(name) {
+                    e.nodes.remove(&node.metadata.name);
+                    if e.nodes.is_empty() {
+                        self.images.remove(name);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The node's image summaries as a node info copies them now: for each name it reports,
+    /// the cache entry's size and number of nodes.
+    fn image_states_of(&self, node: &api::Node) -> Arc<HashMap<String, ImageStateSummary>> {
+        let mut m = HashMap::new();
+        for img in &node.status.images {
+            for name in &img.names {
+                if let Some(e) = self.images.get(name) {
+                    m.entry(name.clone()).or_insert(ImageStateSummary {
+                        size: e.size,
+                        num_nodes: e.nodes.len(),
+                    });
+                }
+            }
+        }
+        Arc::new(m)
+    }
+
+    /// Recomputes the visiting order (upstream's node tree) from the nodes in add order; `extra`
+    /// is a node info not yet in `nodes`.
     fn rebuild(&mut self, extra: Option<NodeInfo>) {
         let mut by_name: HashMap<String, NodeInfo> = std::mem::take(&mut self.nodes)
             .into_iter()
@@ -271,13 +335,11 @@ impl Snapshot {
         if let Some(ni) = extra {
             by_name.insert(ni.name().to_string(), ni);
         }
-        let images = image_states(&self.added);
         let order = node_tree_order(&self.added);
         self.index.clear();
         for i in order {
             let name = self.added[i].metadata.name.as_str();
-            let Some(mut ni) = by_name.remove(name) else { continue };
-            ni.set_image_states(images[i].clone());
+            let Some(ni) = by_name.remove(name) else { continue };
             self.index.insert(name.to_string(), self.nodes.len());
             self.nodes.push(ni);
         }
@@ -288,11 +350,15 @@ impl Snapshot {
         self.num_pods_with_affinity += pod.has_affinity() as usize;
         self.num_pods_with_required_anti_affinity += pod.has_required_anti_affinity() as usize;
         self.nodes[idx].add_pod(pod);
+        let node = Arc::clone(&self.nodes[idx].node);
+        self.mark_changed(&node);
     }
 
     /// Removes the pod with this key from the node at `idx`.
     pub fn remove_pod(&mut self, idx: usize, key: &str) -> Option<Arc<PodInfo>> {
         let p = self.nodes[idx].remove_pod(key)?;
+        let node = Arc::clone(&self.nodes[idx].node);
+        self.mark_changed(&node);
         self.num_pods_with_affinity -= p.has_affinity() as usize;
         self.num_pods_with_required_anti_affinity -= p.has_required_anti_affinity() as usize;
         Some(p)
@@ -446,6 +512,129 @@ mod tests {
         assert_eq!(s.position("a1"), Some(2));
         assert!(s.remove_node("nope").is_none());
         assert!(s.update_node(node("nope", None)).is_none());
+    }
+
+    /// One change to the snapshot in `image_counts_follow_upstreams_cache_and_snapshot`.
+    enum Op {
+        AddNode(&'static str, &'static [(&'static str, i64)]),
+        RemoveNode(&'static str),
+        /// A pod placed on the node (its generation changes).
+        AddPod(&'static str),
+        /// A label added to the node (an update of its object).
+        Relabel(&'static str),
+        /// The start of a scheduling cycle (UpdateSnapshot).
+        Update,
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn image_counts_follow_upstreams_cache_and_snapshot() {
+        use Op::*;
+        const APP: &[(&str, i64)] = &[("app:1", 100)];
+        const APP_BIG: &[(&str, i64)] = &[("app:1", 900)];
+        let with = |name: &'static str, images: &[(&str, i64)]| {
+            let mut n = MakeNode::new(name);
+            for &(img, size) in images {
+                n = n.image(img, size);
+            }
+            Arc::new(n.obj())
+        };
+        /// A node's summary of an image as ImageLocality reads it: (size, number of nodes), or
+        /// None when the node has no entry for the image.
+        type Summary = Option<(i64, usize)>;
+        struct Case {
+            name: &'static str,
+            nodes: Vec<(&'static str, &'static [(&'static str, i64)])>,
+            ops: Vec<Op>,
+            /// (node, image, its summary on that node).
+            want: Vec<(&'static str, &'static str, Summary)>,
+        }
+        let three = || vec![("a", APP), ("b", APP), ("c", APP)];
+        let cases = vec![
+            Case {
+                name: "the first snapshot counts every node",
+                nodes: three(),
+                ops: vec![],
+                want: vec![("a", "app:1", Some((100, 3))), ("c", "app:1", Some((100, 3)))],
+            },
+            Case {
+                name: "a node deleted: the others keep their counts until they change",
+                nodes: three(),
+                ops: vec![RemoveNode("a"), Update],
+                want: vec![("b", "app:1", Some((100, 3))), ("c", "app:1", Some((100, 3)))],
+            },
+            Case {
+                name: "a node deleted: a node that changed since copies the new count",
+                nodes: three(),
+                ops: vec![RemoveNode("a"), AddPod("b"), Relabel("c"), Update],
+                want: vec![("b", "app:1", Some((100, 2))), ("c", "app:1", Some((100, 2)))],
+            },
+            Case {
+                name: "the copy is taken at the cycle's start, not when the node changed",
+                nodes: three(),
+                ops: vec![AddPod("b"), RemoveNode("a"), Update],
+                want: vec![("b", "app:1", Some((100, 2))), ("c", "app:1", Some((100, 3)))],
+            },
+            Case {
+                name: "a copy taken before the deletion stays",
+                nodes: three(),
+                ops: vec![AddPod("b"), Update, RemoveNode("a"), Update],
+                want: vec![("b", "app:1", Some((100, 3)))],
+            },
+            Case {
+                name: "a node added: it counts itself, the others are not told",
+                nodes: three(),
+                ops: vec![AddNode("d", APP), Update],
+                want: vec![("d", "app:1", Some((100, 4))), ("a", "app:1", Some((100, 3)))],
+            },
+            Case {
+                name: "the size is the one of the node that created the entry, while any has it",
+                nodes: vec![("a", APP), ("b", APP_BIG)],
+                ops: vec![RemoveNode("a"), AddPod("b"), AddNode("c", APP), Update],
+                want: vec![("b", "app:1", Some((100, 2))), ("c", "app:1", Some((100, 2)))],
+            },
+            Case {
+                name: "an entry no node has is dropped; the next node to report it sets its size",
+                nodes: vec![("a", APP)],
+                ops: vec![RemoveNode("a"), AddNode("b", APP_BIG), Update],
+                want: vec![("b", "app:1", Some((900, 1)))],
+            },
+            Case {
+                name: "a node without the image has no entry for it",
+                nodes: vec![("a", APP), ("b", &[])],
+                ops: vec![AddPod("b"), Update],
+                want: vec![("b", "app:1", None)],
+            },
+        ];
+        for c in cases {
+            let mut s = Snapshot::new(c.nodes.iter().map(|&(n, imgs)| with(n, imgs)).collect());
+            for (k, op) in c.ops.iter().enumerate() {
+                match *op {
+                    AddNode(n, imgs) => s.add_node(with(n, imgs)),
+                    RemoveNode(n) => {
+                        s.remove_node(n).expect("node exists");
+                    }
+                    AddPod(n) => {
+                        let pod = Arc::new(MakePod::new(&format!("p{k}")).node(n).info());
+                        s.add_pod(s.position(n).expect("node exists"), pod);
+                    }
+                    Relabel(n) => {
+                        let mut node = (*s.get(n).expect("node exists").node).clone();
+                        node.metadata.labels.insert("k".into(), format!("{k}"));
+                        s.update_node(Arc::new(node));
+                    }
+                    Update => s.update(),
+                }
+            }
+            for (node, image, want) in c.want {
+                let got = s
+                    .get(node)
+                    .expect("node exists")
+                    .image_states
+                    .get(image)
+                    .map(|st| (st.size, st.num_nodes));
+                assert_eq!(got, want, "{}: {node} {image}", c.name);
+            }
+        }
     }
 
     fn with_anti_affinity(p: MakePod, required: bool) -> MakePod {

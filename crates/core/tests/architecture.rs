@@ -960,30 +960,6 @@ fn trace_doc_lists_every_event_type() {
     assert!(missing.is_empty(), "docs/trace.md's event table misses {missing:?}");
 }
 
-/// The README's CLI section and the CLI's own usage text name every subcommand `main` accepts.
-#[test]
-fn readme_and_usage_list_every_cli_subcommand() {
-    let main = fs::read_to_string(workspace().join("crates/cli/src/main.rs")).unwrap();
-    let subcommands: Vec<&str> = main
-        .split("Some(\"")
-        .skip(1)
-        .filter_map(|s| s.split_once("\")").map(|(name, _)| name))
-        .filter(|n| n.chars().all(|c| c.is_ascii_lowercase()))
-        .collect();
-    assert!(subcommands.contains(&"run") && subcommands.contains(&"config"), "{subcommands:?}");
-    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
-    let cli = &readme[readme.find("## CLI").expect("README has a CLI section")..];
-    let usage = &main[main.find("const USAGE").expect("USAGE")..];
-    for s in subcommands {
-        let shown = format!("schedlab {s}");
-        assert!(cli.contains(&shown), "README's CLI section does not show `{shown}`");
-        assert!(
-            s == "help" || usage.contains(&shown),
-            "the CLI's usage text does not show `{shown}`"
-        );
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // The plugins' extension-point table against the methods each plugin overrides.
 

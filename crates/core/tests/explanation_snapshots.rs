@@ -7,7 +7,7 @@
 //! the diff.
 
 use schedlab_core::load_str;
-use schedlab_core::view::Session;
+use schedlab_core::view::{Session, SessionOptions};
 use std::fmt::Write;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -22,6 +22,13 @@ macro_rules! case {
             $name,
             include_str!(concat!("explanations/", $name, ".yaml")),
             include_str!(concat!("snapshots/explanations/", $name, ".txt")),
+        )
+    };
+    (preset $name:literal) => {
+        (
+            concat!("preset-", $name),
+            include_str!(concat!("../../../assets/presets/", $name, ".yaml")),
+            include_str!(concat!("snapshots/explanations/preset-", $name, ".txt")),
         )
     };
     ($name:literal) => {
@@ -87,14 +94,26 @@ const CASES: &[(&str, &str, &str)] = &[
     // DynamicResources.
     case!("workloads-dra/scenarios", "dra-pod-two-claims-shared-and-template"),
     case!("workloads-dra/scenarios", "mixed-list-zone-spread-dra-node-affinity"),
+    // A cluster that changes while it runs: nodes deleted (with their pods), cordoned and
+    // uncordoned, added; the explanations read the state each cycle found.
+    case!("timeline/scenarios", "timeline-node-deleted-with-pods"),
+    case!("timeline/scenarios", "timeline-cordon-uncordon"),
+    case!("timeline/scenarios", "timeline-node-added-pending-pods"),
+    // Presets, run as the page runs them (controllers on): pods a controller created while the
+    // cluster ran, nodes added by a timeline, a drain.
+    case!(preset "autoscaler"),
+    case!(preset "batch-jobs"),
+    case!(preset "drain"),
 ];
 
 /// Every filter and score cell of every cycle explained: for each cycle, node and plugin of
 /// the pod's profile at that point (and the whole row, plugin ""), a header naming the cell,
-/// the explanation's title, then its sentences.
+/// the explanation's title, then its sentences. Presets (`preset-…`) run with the controllers
+/// on, as the page runs them; the corpus with them off, as its world has none.
 fn explanations(name: &str, yaml: &str) -> String {
     let sc = load_str(yaml, name).expect("loads");
-    let mut s = Session::with_detail(sc, 1, true, &mut |_| {});
+    let controllers = name.starts_with("preset-");
+    let mut s = Session::with_options(sc, SessionOptions { seed: 1, controllers }, &mut |_| {});
     let cycle_pod = s.summary().cycle_pod;
     let mut out = String::new();
     for (i, &pod) in cycle_pod.iter().enumerate() {

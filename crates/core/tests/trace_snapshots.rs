@@ -1,5 +1,7 @@
 //! Snapshot tests of whole traces. The same snapshots are checked natively and compiled to
 //! wasm32 in headless Chromium, which proves the engine gives byte-identical traces on both.
+//! A snapshot is JSON Lines: the header on the first line, then one event per line, so a
+//! change in the engine shows as a diff of the events it changed.
 //! After an intended change in engine behaviour, refresh them natively with
 //! `UPDATE_SNAPSHOTS=1 cargo test -p schedlab-core --test trace_snapshots` and review the diff.
 
@@ -20,7 +22,7 @@ macro_rules! case {
         (
             $name,
             include_str!(concat!("../../../tests/conformance/", $dir, "/", $name, ".yaml")),
-            include_str!(concat!("snapshots/", $name, ".trace.json")),
+            include_str!(concat!("snapshots/", $name, ".trace.jsonl")),
         )
     };
 }
@@ -42,6 +44,16 @@ const CASES: &[(&str, &str, &str)] = &[
     case!("timeline/scenarios", "timeline-node-deleted-with-pods"),
 ];
 
+/// The trace as JSON Lines: `{"header": …}`, then each event on its own line.
+fn jsonl(t: &schedlab_core::trace::Trace) -> String {
+    let mut out = serde_json::to_string(&serde_json::json!({ "header": t.header })).expect("serializable") + "\n";
+    for ev in &t.events {
+        out += &serde_json::to_string(ev).expect("serializable");
+        out.push('\n');
+    }
+    out
+}
+
 fn trace_json(name: &str, yaml: &str) -> String {
     let sc = load_str(yaml, name).expect("loads");
     let mut e = Engine::new(
@@ -52,12 +64,12 @@ fn trace_json(name: &str, yaml: &str) -> String {
         },
     );
     e.run();
-    serde_json::to_string_pretty(e.trace()).expect("serializable") + "\n"
+    jsonl(e.trace())
 }
 
 #[wasm_bindgen_test(unsupported = test)]
 fn traces_match_snapshots() {
-    snapshot_check::check("traces", CASES, trace_json, |name| format!("tests/snapshots/{name}.trace.json"));
+    snapshot_check::check("traces", CASES, trace_json, |name| format!("tests/snapshots/{name}.trace.jsonl"));
 }
 
 /// The controllers reacting over time (controllers on): a Job starting its next pod when one
@@ -66,7 +78,7 @@ fn traces_match_snapshots() {
 fn controller_reactions_match_snapshot() {
     const NAME: &str = "preset-batch-jobs-controllers";
     let yaml = include_str!("../../../assets/presets/batch-jobs.yaml");
-    let snapshot = include_str!("snapshots/preset-batch-jobs-controllers.trace.json");
+    let snapshot = include_str!("snapshots/preset-batch-jobs-controllers.trace.jsonl");
     let mut sc = load_str(yaml, NAME).expect("loads");
     let mut c = schedlab_core::controllers::Controllers::new(1);
     c.reconcile(&mut sc);
@@ -79,12 +91,12 @@ fn controller_reactions_match_snapshot() {
     );
     e.enable_controllers(c);
     e.run();
-    let got = serde_json::to_string_pretty(e.trace()).expect("serializable") + "\n";
+    let got = jsonl(e.trace());
     #[cfg(not(target_arch = "wasm32"))]
     if got != snapshot && std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        let path = format!("{}/tests/snapshots/{NAME}.trace.json", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/snapshots/{NAME}.trace.jsonl", env!("CARGO_MANIFEST_DIR"));
         std::fs::write(&path, &got).expect("writable");
         return;
     }
-    assert!(got == snapshot, "the trace differs from snapshots/{NAME}.trace.json");
+    assert!(got == snapshot, "the trace differs from snapshots/{NAME}.trace.jsonl");
 }

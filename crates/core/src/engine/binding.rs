@@ -21,8 +21,9 @@ impl Engine {
         let node_name = self.snapshot.nodes()[node].name().to_string();
         let mut assumed = (**pod).clone();
         assumed.pod.spec.node_name = Some(node_name.clone());
-        // Bound pods start in bind order, after every pod of the scenario (ns resolution).
-        assumed.start_time = Some(self.sched_start_ns + self.now);
+        // A pod bound during the run gets no start time: no kubelet reports it started
+        // (DefaultPreemption then reads the clock for it, as upstream does).
+        assumed.start_time = None;
         let assumed = Arc::new(assumed);
         self.snapshot.add_pod(node, assumed.clone());
         // An assumed pod is no longer a nominated one.

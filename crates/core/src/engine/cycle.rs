@@ -70,6 +70,8 @@ impl Engine {
     }
 
     pub(super) fn scheduling_cycle(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, cycle: u32, detail: bool) -> CycleResult {
+        // UpdateSnapshot: nodes changed since the last cycle copy the cache's image counts.
+        self.snapshot.update();
         let fw = &self.frameworks[pod.scheduler_name()];
         let cx = Ctx {
             snapshot: &self.snapshot,

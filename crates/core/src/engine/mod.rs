@@ -148,11 +148,24 @@ pub struct Engine {
     /// The trace header's index of each snapshot node (nodes added later are appended to the
     /// header, so positions and indices differ once the cluster changes).
     node_ids: Vec<u32>,
+    /// Counts the changes of `node_ids` (a reader keeps the order of each cycle cheaply).
+    node_order_changes: u64,
     /// The timeline rules apply: the scenario has a Timeline or a pod with a duration.
     pub(crate) timed: bool,
     timeline: timed::TimelineState,
     /// Pods the controllers could not create while the cluster ran (FailedCreate messages).
     pub(crate) controller_failures: Vec<String>,
+}
+
+/// A pod popped for the next cycle, held between `Engine::advance_to_cycle` and
+/// `Engine::resume_cycle`.
+pub(crate) struct PoppedPod((QueuedPodInfo, QueueName));
+
+impl PoppedPod {
+    /// The pod as the queue handed it to the cycle.
+    pub(crate) fn pod(&self) -> &Arc<PodInfo> {
+        &self.0 .0.pod
+    }
 }
 
 /// What one step did.
@@ -205,6 +218,43 @@ impl Engine {
     pub fn controller_failures(&self) -> &[String] {
         &self.controller_failures
     }
+    /// The nodes in the scheduler's visiting order now, each as its trace-header index (the
+    /// header keeps every node ever seen; this lists the ones that exist).
+    pub fn node_order(&self) -> &[u32] {
+        &self.node_ids
+    }
+    /// How many times the node order has changed so far (nodes added, deleted or re-sorted).
+    pub fn node_order_changes(&self) -> u64 {
+        self.node_order_changes
+    }
+
+    /// Runs the engine up to the moment cycle `c` (1-based) begins: every cycle before it and
+    /// everything that happens between the last of them and cycle `c` (timeline steps due,
+    /// pods finishing, queue flushes, the controllers' reactions), then pops the pod cycle `c`
+    /// schedules, exactly as `step` would. The engine is then in the state the cycle read,
+    /// with the pod in flight, and returns the popped pod as the queue handed it over: read
+    /// the state, then hand the pod back to `resume_cycle` before stepping on. `None` when the
+    /// run never reaches cycle `c` (or has passed it).
+    pub(crate) fn advance_to_cycle(&mut self, c: u32) -> Option<PoppedPod> {
+        while self.cycle + 1 < c {
+            if self.step() == StepOutcome::Quiet {
+                return None;
+            }
+        }
+        if self.cycle + 1 != c {
+            return None;
+        }
+        let popped = self.next_pod().map(PoppedPod)?;
+        // What the cycle does first (UpdateSnapshot: nodes changed since the last cycle copy
+        // the cache's image counts); doing it again when the cycle resumes changes nothing.
+        self.snapshot.update();
+        Some(popped)
+    }
+
+    /// Runs the cycle of a pod `advance_to_cycle` popped, as `step` would have.
+    pub(crate) fn resume_cycle(&mut self, popped: PoppedPod) -> StepOutcome {
+        self.run_cycle(popped.0)
+    }
 
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
@@ -244,6 +294,7 @@ impl Engine {
             generation: 0,
             failed_at: HashMap::new(),
             node_ids: Vec::new(),
+            node_order_changes: 0,
             timed: false,
             timeline: timed::TimelineState::default(),
             controller_failures: Vec::new(),
@@ -441,9 +492,14 @@ impl Engine {
 
     /// Schedules one pod (one scheduling cycle plus its binding cycle or failure handling).
     pub fn step(&mut self) -> StepOutcome {
-        let Some((mut q, from)) = self.next_pod() else {
+        let Some(popped) = self.next_pod() else {
             return StepOutcome::Quiet;
         };
+        self.run_cycle(popped)
+    }
+
+    /// One scheduling cycle (and its binding cycle or failure handling) for the pod just popped.
+    fn run_cycle(&mut self, (mut q, from): (QueuedPodInfo, QueueName)) -> StepOutcome {
         self.cycle += 1;
         let cycle = self.cycle;
         let pi = self.pod_index[&q.pod.key];

@@ -749,7 +749,10 @@ impl Engine {
             };
             ids.push(id);
         }
-        self.node_ids = ids;
+        if ids != self.node_ids {
+            self.node_ids = ids;
+            self.node_order_changes += 1;
+        }
     }
 }
 

@@ -88,6 +88,8 @@ struct FilterCounts {
 /// A cycle's view being built, event by event.
 struct CycleBuilder<'a> {
     model: &'a Model,
+    /// The nodes that existed in this cycle, in visiting order (trace-header indices).
+    order: &'a [u32],
     pod_index: &'a HashMap<String, u32>,
     stage: Stage,
     /// What the cycle's bookkeeping says it did (a preemption's marker).
@@ -145,6 +147,7 @@ impl<'a> CycleBuilder<'a> {
         );
         CycleBuilder {
             model,
+            order: s.node_order_at(st.cycle),
             pod_index: &s.pod_index,
             stage: st.stage,
             marker: info.map(|ci| ci.marker),
@@ -186,7 +189,9 @@ impl<'a> CycleBuilder<'a> {
         let mut seen = vec![false; model.nodes.len()];
         if let Some(vs) = verdicts {
             for (k, v) in vs.iter().enumerate() {
-                seen[v.node as usize] = true;
+                if let Some(x) = seen.get_mut(v.node as usize) {
+                    *x = true;
+                }
                 let failed_at = v
                     .failed
                     .as_ref()
@@ -201,11 +206,13 @@ impl<'a> CycleBuilder<'a> {
                     note: None,
                 });
             }
-            // The others, in visiting order from the start index.
-            let count = model.nodes.len();
+            // The others that existed in this cycle, in visiting order from the start index
+            // (a position in the order of this cycle's nodes).
+            let order = self.order;
+            let count = order.len();
             for k in 0..count {
-                let idx = (n.start_index as usize + k) % count.max(1);
-                if seen[idx] {
+                let idx = order[(n.start_index as usize + k) % count] as usize;
+                if seen.get(idx).is_none_or(|&s| s) {
                     continue;
                 }
                 let name = &model.nodes[idx].name;

@@ -20,10 +20,11 @@ use crate::trace::{CycleOutcome, Detail, QueueName, TraceEvent};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod changes;
+mod cross_check;
 mod cycle;
 mod documents;
 mod dra;
-mod explain;
+pub mod explain;
 mod frame;
 mod model;
 mod replay;
@@ -31,6 +32,7 @@ mod session;
 mod stops;
 
 // The data types live in `schedlab-view` (the page renders them without the engine).
+pub use cross_check::CrossCheck;
 pub use documents::documents;
 pub use schedlab_view::view::format_amount as explain_format_amount;
 pub use schedlab_view::view::{

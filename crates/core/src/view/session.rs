@@ -35,6 +35,12 @@ pub struct Session {
     pub(super) ctl: Option<crate::controllers::Controllers>,
     /// What each cluster change does to the shown cluster, and its sentence.
     pub(super) changes: changes::Changes,
+    /// The nodes that existed, in the scheduler's visiting order (trace-header indices), from
+    /// the cycle each entry names until the next entry's: the order a cycle's filter matrix
+    /// lists and its start index counts in.
+    pub(super) node_orders: Vec<(u32, Vec<u32>)>,
+    /// The state the last explained cycle read, rebuilt (the cells of one cycle share it).
+    pub(super) replay_cache: Option<explain::CycleReplay>,
 }
 
 /// How a session runs its scenario.
@@ -110,7 +116,15 @@ impl Session {
         if let Some(c) = &ctl {
             e.enable_controllers(c.clone());
         }
+        let mut node_orders = vec![(1, e.node_order().to_vec())];
+        let mut order_changes = e.node_order_changes();
         while e.step() != StepOutcome::Quiet {
+            // The nodes change only between cycles (timeline steps), so an order that changed
+            // during this step is the order this step's cycle ran with.
+            if e.node_order_changes() != order_changes {
+                order_changes = e.node_order_changes();
+                node_orders.push((e.cycle, e.node_order().to_vec()));
+            }
             if e.cycle % 256 == 0 {
                 progress(e.cycle);
             }
@@ -164,7 +178,16 @@ impl Session {
             timeline_steps_ms,
             ctl,
             changes,
+            node_orders,
+            replay_cache: None,
         }
+    }
+
+    /// The nodes that existed when cycle `c` ran, in the scheduler's visiting order (trace-header
+    /// indices).
+    pub(super) fn node_order_at(&self, c: u32) -> &[u32] {
+        let k = self.node_orders.partition_point(|(first, _)| *first <= c);
+        self.node_orders.get(k.saturating_sub(1)).map(|(_, o)| o.as_slice()).unwrap_or(&[])
     }
 
     /// The newest events among the first `pos` trace events (at most `EVENT_LIMIT`), and how
@@ -250,6 +273,46 @@ impl Session {
         out
     }
 
+    /// The number of scheduling cycles the run had.
+    pub fn cycle_count(&self) -> u32 {
+        self.cycles.len() as u32
+    }
+
+    /// The pod cycle `c` (1-based) scheduled, as `namespace/name`.
+    pub fn cycle_pod(&self, c: u32) -> Option<String> {
+        let ci = self.cycles.get((c as usize).checked_sub(1)?)?;
+        self.model.pods.get(ci.pod as usize).map(|p| p.key())
+    }
+
+    /// A node's name by its number.
+    pub fn node_name(&self, node: u32) -> Option<&str> {
+        self.model.nodes.get(node as usize).map(|n| n.name.as_str())
+    }
+
+    /// A node's number, as views and explanations name nodes, by its name.
+    pub fn node_id(&self, name: &str) -> Option<u32> {
+        self.node_index.get(name).copied()
+    }
+
+    /// The nodes cycle `c`'s filter matrix lists (those that existed, in visiting order), or
+    /// with `score` the nodes its score table lists (in the table's order).
+    pub fn cycle_nodes(&mut self, c: u32, score: bool) -> Vec<u32> {
+        if c == 0 || c as usize > self.cycles.len() {
+            return Vec::new();
+        }
+        if !score {
+            return self.node_order_at(c).to_vec();
+        }
+        let (events, _) = self.cycle_events(c, true);
+        events
+            .iter()
+            .find_map(|e| match e {
+                TraceEvent::Score { table: Some(t), .. } => Some(t.nodes.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// The stop at which cycle `c` (1-based) starts.
     pub fn cycle_stop(&self, c: u32) -> Option<u32> {
         self.cycles.get((c as usize).checked_sub(1)?).map(|ci| ci.first_stop)
@@ -325,6 +388,12 @@ impl Session {
 
     /// Explains one cell of the current cycle's filter matrix or score table.
     pub fn explain(&mut self, cycle: u32, node: u32, plugin: &str, score: bool) -> Explanation {
+        explain::explain(self, cycle, node, plugin, score).explanation
+    }
+
+    /// Explains one cell and says what the trace recorded for it and what re-running the
+    /// cycle's plugins on the state it read gives (see `ExplainedCell`).
+    pub fn explain_cell(&mut self, cycle: u32, node: u32, plugin: &str, score: bool) -> explain::ExplainedCell {
         explain::explain(self, cycle, node, plugin, score)
     }
 }

@@ -17,6 +17,7 @@
 //! the next pop, so no pod is ever waiting on its own preemption when PreEnqueue runs.
 
 pub mod args;
+mod go_sort;
 
 use crate::api::{self, IntOrString};
 use crate::cluster::Cluster;
@@ -32,7 +33,6 @@ use crate::rng::Rng;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use args::DefaultPreemptionArgs;
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -85,27 +85,51 @@ fn preemption_allowed(victim: &PodInfo, preemptor: &PodInfo) -> bool {
     victim.priority < preemptor.priority
 }
 
-/// A pod without a start time counts as starting now, after every pod that has one.
-fn start_time(p: &PodInfo) -> i64 {
-    p.start_time.unwrap_or(i64::MAX)
+/// The clock upstream reads for a pod without a start time (GetPodStartTime). Pods bound during
+/// the run have none in this world (no kubelet sets it), so upstream compares them with
+/// `time.Now()`, read afresh at every comparison: each reading is later than every start time
+/// the cluster holds and later than the reading before it. `Now` models that: each reading is
+/// one tick after the last, and all of them lie after every recorded start time.
+#[derive(Debug)]
+pub struct Now(std::cell::Cell<i64>);
+
+impl Now {
+    pub fn new() -> Now {
+        // Start times are nanoseconds since 2025-01-01; this is about 146 years later.
+        Now(std::cell::Cell::new(i64::MAX / 2))
+    }
+    /// The pod's start time, or the clock read now.
+    pub fn start_time(&self, p: &PodInfo) -> i64 {
+        p.start_time.unwrap_or_else(|| {
+            self.0.set(self.0.get() + 1);
+            self.0.get()
+        })
+    }
 }
 
-/// MoreImportantPod: higher priority, then the earlier start.
-pub fn more_important(a: &PodInfo, b: &PodInfo) -> bool {
+impl Default for Now {
+    fn default() -> Now {
+        Now::new()
+    }
+}
+
+/// MoreImportantPod: higher priority, then the earlier start (the first pod's start time read
+/// first). Of two pods without start times the first one read is the earlier, so each is "more
+/// important" than the other, whichever order they are asked in.
+pub fn more_important(now: &Now, a: &PodInfo, b: &PodInfo) -> bool {
     if a.priority != b.priority {
         return a.priority > b.priority;
     }
-    start_time(a) < start_time(b)
+    let ta = now.start_time(a);
+    let tb = now.start_time(b);
+    ta < tb
 }
 
-fn importance_order(a: &Arc<PodInfo>, b: &Arc<PodInfo>) -> Ordering {
-    if more_important(a, b) {
-        Ordering::Less
-    } else if more_important(b, a) {
-        Ordering::Greater
-    } else {
-        Ordering::Equal
-    }
+/// Orders pods most important first as upstream's `sort.Slice` with MoreImportantPod leaves
+/// them (Go's algorithm, since the comparison is not an order when start times are missing).
+fn sort_by_importance(pods: &mut [Arc<PodInfo>]) {
+    let now = Now::new();
+    go_sort::sort_slice(pods, |a, b| more_important(&now, a, b));
 }
 
 /// Whether the pod is being deleted because of an earlier preemption.
@@ -221,7 +245,7 @@ pub fn select_victims_on_node(
 
     // Put pods back, most important first, PDB-violating ones before the others, while the pod
     // still fits.
-    potential.sort_by(importance_order);
+    sort_by_importance(&mut potential);
     let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, pdbs);
     let mut victims: Vec<Arc<PodInfo>> = Vec::new();
     let mut num_violating = 0;
@@ -244,7 +268,7 @@ pub fn select_victims_on_node(
         reprieve(state, node, p, &mut victims)?;
     }
     if !violating.is_empty() && !non_violating.is_empty() {
-        victims.sort_by(importance_order);
+        sort_by_importance(&mut victims);
     }
     Ok((victims, num_violating))
 }
@@ -263,6 +287,7 @@ pub fn pick_one_candidate_by(candidates: &[Candidate]) -> Option<(usize, PickRul
         _ => {}
     }
     let highest = |c: &Candidate| c.victims.first().map(|p| p.priority).unwrap_or(i32::MIN);
+    let now = Now::new();
     let criteria: [&dyn Fn(&Candidate) -> i64; 5] = [
         // Fewest PodDisruptionBudget violations.
         &|c| -c.num_pdb_violations,
@@ -272,21 +297,36 @@ pub fn pick_one_candidate_by(candidates: &[Candidate]) -> Option<(usize, PickRul
         &|c| -c.victims.iter().map(|p| p.priority as i64 + (i32::MAX as i64 + 1)).sum::<i64>(),
         // The fewest victims.
         &|c| -(c.victims.len() as i64),
-        // The latest start time among the highest-priority victims.
+        // The latest start time among the highest-priority victims (GetEarliestPodStartTime):
+        // the first victim's, then any earlier one of the same priority. A victim without a
+        // start time reads the clock, which is later than any start time: a node whose
+        // highest-priority victims all lack one scores the clock's reading, and a later
+        // candidate reads a later clock.
         &|c| {
-            let top = highest(c);
-            c.victims
-                .iter()
-                .filter(|p| p.priority == top)
-                .map(|p| start_time(p))
-                .min()
-                .unwrap_or(i64::MIN)
+            let Some(first) = c.victims.first() else { return i64::MIN };
+            let mut top = first.priority;
+            let mut earliest = now.start_time(first);
+            for p in &c.victims {
+                if p.priority == top {
+                    let t = now.start_time(p);
+                    if t < earliest {
+                        earliest = t;
+                    }
+                } else if p.priority > top {
+                    top = p.priority;
+                    earliest = now.start_time(p);
+                }
+            }
+            earliest
         },
     ];
+    // Our candidate order stands for upstream's map order: each criterion scores the candidates
+    // once, in that order, and keeps those with the best score.
     let mut pool: Vec<usize> = (0..candidates.len()).collect();
     for (f, rule) in criteria.into_iter().zip(PickRule::CRITERIA) {
-        let best = pool.iter().map(|&i| f(&candidates[i])).max().expect("non-empty");
-        pool.retain(|&i| f(&candidates[i]) == best);
+        let scores: Vec<i64> = pool.iter().map(|&i| f(&candidates[i])).collect();
+        let best = *scores.iter().max().expect("non-empty");
+        pool = pool.iter().zip(&scores).filter(|&(_, &s)| s == best).map(|(&i, _)| i).collect();
         if pool.len() == 1 {
             return Some((pool[0], rule));
         }
@@ -584,14 +624,17 @@ mod tests {
             .obj()
     }
 
-    /// A running pod: name, node, priority, cpu, start time (s), labels.
+    /// A start time (s) standing for none: a pod bound during the run.
+    const UNSTARTED: i64 = -1;
+
+    /// A running pod: name, node, priority, cpu, start time (s, or UNSTARTED), labels.
     fn running(name: &str, node: &str, prio: i32, cpu: &str, start: i64, labels: &[(&str, &str)]) -> Arc<PodInfo> {
         let mut b = MakePod::new(name).node(node).priority(prio).req(&[("cpu", cpu)]);
         for (k, v) in labels {
             b = b.label(k, v);
         }
         let mut info = b.info();
-        info.start_time = Some(start * 1000);
+        info.start_time = (start != UNSTARTED).then_some(start * 1000);
         Arc::new(info)
     }
 
@@ -686,6 +729,26 @@ mod tests {
                 name: "equal priority: the older pod is more important and stays",
                 pods: vec![on_a("young", 100, "2", 9), on_a("old", 100, "2", 1)],
                 want: Ok((vec!["young"], 0)),
+                ..base()
+            },
+            Case {
+                // Each comparison reads the clock for both pods, the first one first: each pod
+                // is "more important" than the other, and Go's sort reverses them. The last pods
+                // on the node are reprieved, the first ones evicted.
+                name: "equal priority, no start times (bound during the run): the order reversed",
+                pods: vec![
+                    on_a("x1", 100, "1", UNSTARTED),
+                    on_a("x2", 100, "1", UNSTARTED),
+                    on_a("x3", 100, "1", UNSTARTED),
+                    on_a("x4", 100, "1", UNSTARTED),
+                ],
+                want: Ok((vec!["x2", "x1"], 0)),
+                ..base()
+            },
+            Case {
+                name: "equal priority: a pod with a start time is older than one without",
+                pods: vec![on_a("bound", 100, "2", UNSTARTED), on_a("started", 100, "2", 5)],
+                want: Ok((vec!["bound"], 0)),
                 ..base()
             },
             Case {
@@ -789,7 +852,7 @@ mod tests {
         };
         // Candidates a and b, each as (victims, PDB violations); the candidate expected.
         type Side<'a> = (&'a [(i32, i64)], i64);
-        let cases: [(&str, Side, Side, &str); 7] = [
+        let cases: [(&str, Side, Side, &str); 10] = [
             ("fewest PDB violations first", (&[(1, 1)], 1), (&[(500, 1)], 0), "b"),
             ("lowest highest-priority victim", (&[(300, 1)], 0), (&[(200, 1), (100, 1)], 0), "b"),
             (
@@ -812,6 +875,24 @@ mod tests {
                 "b",
             ),
             ("complete tie: the first candidate", (&[(10, 5)], 0), (&[(10, 5)], 0), "a"),
+            (
+                "a victim without a start time reads the clock: later than any start time",
+                (&[(10, UNSTARTED)], 0),
+                (&[(10, 5)], 0),
+                "a",
+            ),
+            (
+                "an earlier start time of the same priority counts, one without does not",
+                (&[(10, UNSTARTED), (10, 5)], 0),
+                (&[(10, 7), (10, UNSTARTED)], 0),
+                "b",
+            ),
+            (
+                "no start times on either: the clock read later (the later candidate) wins",
+                (&[(10, UNSTARTED)], 0),
+                (&[(10, UNSTARTED)], 0),
+                "b",
+            ),
         ];
         let rules = [
             PickRule::FewestPdbViolations,
@@ -822,6 +903,9 @@ mod tests {
             PickRule::SmallestPrioritySum,
             PickRule::LatestStartTime,
             PickRule::FirstOfTie,
+            PickRule::LatestStartTime,
+            PickRule::LatestStartTime,
+            PickRule::LatestStartTime,
         ];
         for ((name, (a, a_pdb), (b, b_pdb), want), rule) in cases.into_iter().zip(rules) {
             let cands = [cand("a", a, a_pdb), cand("b", b, b_pdb)];

@@ -1,0 +1,79 @@
+//! Every cell of every run explained and held against the trace (`Session::cross_check`): each
+//! scenario of every corpus in tests/conformance (and of ../shared/conformance when it is
+//! there), run with the controllers off as the corpus world is, and each preset in
+//! assets/presets, run with the controllers on as the page runs them. For every cycle, every
+//! node that existed in it and every Filter and Score plugin, the explanation must name the
+//! node asked, say the verdict the trace recorded, and agree with re-running the cycle's plugins
+//! on the state the cycle read; the filter matrix must list exactly the nodes that existed.
+//!
+//! Native only: it reads the corpus directories. The explanations themselves are the same
+//! code in wasm32, where `explanation_snapshots` pins them byte for byte against the native
+//! text, and the trace snapshots show the runs are identical there.
+
+use schedlab_core::view::{Session, SessionOptions};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The scenario files of a directory, sorted (none when it does not exist).
+fn yamls(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|x| x == "yaml"));
+    v.sort();
+    v
+}
+
+/// Every corpus scenario: the project's copies, then those of ../shared not copied yet.
+fn corpus() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for base in [root().join("tests/conformance"), root().join("../shared/conformance")] {
+        for sub in ["scenarios", "workloads-dra/scenarios", "timeline/scenarios", "random/scenarios"] {
+            for p in yamls(&base.join(sub)) {
+                let seen = out.iter().any(|q| q.file_name() == p.file_name());
+                if !seen {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check(files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u64, failures: &mut Vec<String>) {
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let sc = match schedlab_core::load_str(&text, &name) {
+            Ok(sc) => sc,
+            // A scenario the loader refuses has no cells (the corpus has some on purpose).
+            Err(_) => continue,
+        };
+        let mut s = Session::with_options(sc, SessionOptions { seed: 1, controllers }, &mut |_| {});
+        let x = s.cross_check();
+        *cells += x.cells;
+        *compared += x.compared;
+        failures.extend(x.failures.into_iter().take(20).map(|l| format!("{name}: {l}")));
+    }
+}
+
+#[test]
+fn every_cell_of_every_corpus_scenario_and_preset_agrees_with_the_trace() {
+    let corpus = corpus();
+    let presets = yamls(&root().join("assets/presets"));
+    assert!(corpus.len() >= 70, "the corpus was not found ({} files)", corpus.len());
+    assert!(presets.len() >= 10, "the presets were not found ({} files)", presets.len());
+    let (mut cells, mut compared, mut failures) = (0, 0, Vec::new());
+    check(&corpus, false, &mut cells, &mut compared, &mut failures);
+    check(&presets, true, &mut cells, &mut compared, &mut failures);
+    eprintln!(
+        "explanation cross-check: {} scenarios and {} presets, {cells} cells explained, {compared} verdicts recomputed and compared",
+        corpus.len(),
+        presets.len()
+    );
+    assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(compared > 1000, "too few cells compared: {compared}");
+}
