@@ -58,6 +58,53 @@ pub enum Request {
     /// scenario's own objects (a node to copy, a pod's owner) without a YAML parser of its own.
     #[serde(rename_all = "camelCase")]
     Documents { id: u64, texts: Vec<String> },
+    /// This worker replaces one that stopped: its runs are numbered after `run` (the last
+    /// run the page was given), so a run number never names two runs. Not answered.
+    #[serde(rename_all = "camelCase")]
+    Continue { run: u64 },
+    /// Stop the worker on purpose while answering request `id` (the page sends it only
+    /// through its test hooks, `window.__schedlabTest`: docs/web.md).
+    #[serde(rename_all = "camelCase")]
+    Crash { id: u64, how: CrashKind },
+}
+
+impl Request {
+    /// The id the answer will carry (`Continue` is not answered).
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            Request::Load { id, .. }
+            | Request::Generate { id, .. }
+            | Request::Frame { id, .. }
+            | Request::Explain { id, .. }
+            | Request::GeneratedText { id, .. }
+            | Request::Import { id, .. }
+            | Request::Documents { id, .. }
+            | Request::Crash { id, .. } => Some(*id),
+            Request::Continue { .. } => None,
+        }
+    }
+}
+
+/// How a `Request::Crash` stops the worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CrashKind {
+    /// A Rust panic: the worker's panic hook answers `Response::Crashed`, then the wasm traps.
+    Panic,
+    /// A trap that no hook sees (as an abort or running out of memory would): the page only
+    /// learns of it through the worker's `error` event.
+    Abort,
+}
+
+/// Where and why the engine panicked (Rust's `PanicHookInfo`, as data).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PanicReport {
+    pub message: String,
+    /// The source file, line and column of the panic (empty file: unknown).
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// The largest generated cluster.
@@ -138,6 +185,14 @@ pub enum Response {
         id: u64,
         text: String,
         report: Box<ImportReport>,
+    },
+    /// The worker panicked while answering request `id` (`None`: between requests) and stops:
+    /// posted by its panic hook just before the wasm traps. Its instance is unusable after
+    /// this; the page starts a new worker (crates/web/src/bridge.rs).
+    #[serde(rename_all = "camelCase")]
+    Crashed {
+        id: Option<u64>,
+        panic: PanicReport,
     },
     /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
     /// place; documents that do not parse are left out).

@@ -1,7 +1,13 @@
 //! The page's side of the engine worker: sends requests (coalescing loads and frames so that a
 //! burst of edits or a fast playback never piles up work), and turns responses into state.
+//!
+//! When the worker stops (its panic hook's `Response::Crashed`, or an `error` event), this is
+//! the one place that recovers: the request it was answering gets an error answer (an
+//! explanation says it could not be computed, with a report), the worker is terminated and a
+//! new one started, and the scenario on screen runs again to the same stop (`crate::recovery`
+//! decides what to send again; `lost` carries it out).
 
-use crate::protocol::{GenSpec, Request, Response};
+use crate::protocol::{CrashKind, GenSpec, PanicReport, Request, Response};
 use crate::scenario::{LineMap, Saved};
 use crate::state::{AppState, Busy, Issue};
 use leptos::prelude::*;
@@ -25,6 +31,17 @@ type DocsWaiter = Box<dyn FnOnce(Vec<Vec<serde_json::Value>>)>;
 #[derive(Default)]
 pub struct Bridge {
     worker: Option<Worker>,
+    /// Counts the workers started: events of a replaced worker are ignored.
+    generation: u32,
+    /// The highest run number the page was given (a replacement worker continues after it).
+    last_run: u64,
+    /// The new worker's reload has not been shown yet (a second stop then gives up).
+    recovering: bool,
+    /// The explanation asked for and not answered yet.
+    explain_waiting: Option<ExplainAsk>,
+    /// Test hook (`window.__schedlabTest.crashNextExplain()`): the next explanation is asked
+    /// as a `Crash` request under its id.
+    crash_next_explain: bool,
     ready: bool,
     backlog: Vec<Vec<u8>>,
     next_id: u64,
@@ -66,6 +83,17 @@ pub struct Bridge {
     pending: Option<PendingRun>,
 }
 
+/// An explanation request, for the report when it cannot be computed.
+#[derive(Clone, Debug)]
+struct ExplainAsk {
+    id: u64,
+    run: u64,
+    cycle: u32,
+    node: u32,
+    plugin: String,
+    score: bool,
+}
+
 /// A load request's bookkeeping.
 struct LoadJob {
     id: u64,
@@ -76,6 +104,9 @@ struct LoadJob {
     /// Loaded only to have a run on screen while the scenario itself is invalid: its errors
     /// stay listed.
     fallback: bool,
+    /// Run again in a new worker after the last one stopped: the screen keeps its errors and
+    /// explanation.
+    recovery: bool,
 }
 
 /// A finished run waiting for its first frame.
@@ -90,6 +121,8 @@ struct PendingRun {
     linked: bool,
     /// Held by an action: play on from there.
     resume: bool,
+    /// See `LoadJob::recovery`.
+    recovery: bool,
 }
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
@@ -146,21 +179,36 @@ fn now_ms() -> f64 {
 /// Starts the worker and wires its responses to the state.
 pub fn start(st: AppState) -> BridgeHandle {
     let handle: BridgeHandle = StoredValue::new_local(Bridge::default());
-    let worker = match Worker::new(WORKER_URL) {
-        Ok(w) => w,
-        Err(e) => {
-            web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
-            let why = "The engine could not be started in this browser (Web Workers with WebAssembly are needed).".to_string();
-            st.set_engine_note.set(Some(why.clone()));
-            handle.update_value(|b| b.dead = Some(why));
-            return handle;
-        }
+    install_test_hooks(st, handle);
+    if let Err(e) = spawn(st, handle) {
+        web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
+        let why = "The engine could not be started in this browser (Web Workers with WebAssembly are needed).".to_string();
+        st.set_engine_note.set(Some(why.clone()));
+        handle.update_value(|b| b.dead = Some(why));
+    }
+    handle
+}
+
+/// Starts a worker (the next generation) and wires its events to the state.
+fn spawn(st: AppState, handle: BridgeHandle) -> Result<(), JsValue> {
+    let worker = Worker::new(WORKER_URL)?;
+    let generation = handle.try_update_value(|b| {
+        b.generation += 1;
+        b.ready = false;
+        b.generation
+    });
+    let Some(generation) = generation else {
+        return Ok(());
     };
+    let current = move || handle.try_with_value(|b| b.generation == generation).unwrap_or(false);
     let debug = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item("schedlab.debug").ok().flatten())
         .is_some();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if !current() {
+            return;
+        }
         let perf = web_sys::window().and_then(|w| w.performance());
         let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         handle.update_value(|b| b.last_heard = t0);
@@ -181,6 +229,9 @@ pub fn start(st: AppState) -> BridgeHandle {
             // its views then stay two shorter tasks.
             Ok(r @ Response::Loaded { .. }) => set_timeout(
                 move || {
+                    if !current() {
+                        return;
+                    }
                     let perf = web_sys::window().and_then(|w| w.performance());
                     let t0 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
                     on_response(st, handle, r);
@@ -210,16 +261,181 @@ pub fn start(st: AppState) -> BridgeHandle {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    // An error the worker did not report itself (a trap no panic hook saw, a script that
+    // failed to load): it has stopped all the same.
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        if !current() {
+            return;
+        }
         web_sys::console::error_2(&"schedlab: engine worker error".into(), &ev);
-        let why = "The engine stopped with an error. Your scenario is saved: reload the page to start it again.".to_string();
-        st.set_engine_note.set(Some(why.clone()));
-        handle.update_value(|b| b.dead = Some(why));
+        ev.prevent_default();
+        let message = js_sys::Reflect::get(&ev, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        lost(st, handle, None, None, Some(message));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
     handle.update_value(|b| b.worker = Some(worker));
-    handle
+    Ok(())
+}
+
+/// The worker stopped: `crashed` is the request it was answering when its panic hook said so
+/// (with the panic), `error` an error event's message. The request gets its error answer, and
+/// a new worker runs again what the screen shows (`crate::recovery::plan`).
+fn lost(st: AppState, handle: BridgeHandle, crashed: Option<u64>, panic: Option<PanicReport>, error: Option<String>) {
+    use crate::recovery::{self, Lost, Plan, Reload};
+    let cause = recovery::cause(panic.as_ref(), error.as_deref());
+    web_sys::console::warn_1(&format!("schedlab: the engine {cause}; starting a new one").into());
+    let Some(facts) = handle.try_update_value(|b| {
+        if let Some(w) = b.worker.take() {
+            w.terminate();
+        }
+        Lost {
+            crashed,
+            load_in_flight: b.load_in_flight.as_ref().map(|j| j.id),
+            load_waiting: b.load_next.is_some(),
+            recovering: b.recovering,
+            has_good: b.good.is_some(),
+        }
+    }) else {
+        return;
+    };
+    // The explanation waiting for an answer will not get one.
+    if let Some(ask) = handle.try_update_value(|b| b.explain_waiting.take()).flatten() {
+        let (node, plugin) = (st.node_name(ask.node), ask.plugin.clone());
+        let what = if ask.score { "score" } else { "filter" };
+        let request = if plugin.is_empty() {
+            format!("explain the {what} row of node {node}, cycle {} (request {})", ask.cycle, ask.id)
+        } else {
+            format!(
+                "explain the {what} cell {plugin} × node {node}, cycle {} (request {})",
+                ask.cycle, ask.id
+            )
+        };
+        let stop = st.stop.get_untracked();
+        let at = st
+            .summary
+            .with_untracked(|s| s.as_ref().map(|s| s.playhead(stop)))
+            .map(|(cycle, stage)| format!("cycle {cycle}, {}", stage.map(|s| s.label()).unwrap_or("?")))
+            .unwrap_or_default();
+        let report = recovery::explain_report(&cause, &request, ask.run, stop, &at);
+        st.set_explain_failed.set(Some(report));
+    }
+    let plan = recovery::plan(&facts);
+    let Plan::Restart { reload, load_failed } = plan else {
+        let why =
+            format!("The engine stopped again while recovering ({cause}). Your scenario is saved: reload the page to start it again.");
+        st.set_engine_note.set(Some(why.clone()));
+        handle.update_value(|b| {
+            b.dead = Some(why);
+            b.load_in_flight = None;
+            b.load_next = None;
+            b.pending = None;
+            b.frame_in_flight = false;
+        });
+        st.set_busy.set(Busy::Idle);
+        return;
+    };
+    if load_failed {
+        st.set_issues.set(vec![Issue {
+            part: None,
+            line: 0,
+            column: 0,
+            message: format!("The engine failed on this scenario (a bug in schedlab: it {cause}). The last good run is shown."),
+        }]);
+    }
+    st.set_playing.set(false);
+    // What the old worker was asked is forgotten, but the loads it was to run.
+    let Some((in_flight, waiting, good, last_run)) = handle.try_update_value(|b| {
+        b.backlog.clear();
+        b.frame_in_flight = false;
+        b.frame_next = None;
+        b.frame_last = None;
+        b.pending = None;
+        b.text_waiter = None;
+        b.import_waiter = None;
+        b.docs_waiters.clear();
+        b.titles_text.clear();
+        (b.load_in_flight.take(), b.load_next.take(), b.good.clone(), b.last_run)
+    }) else {
+        return;
+    };
+    if let Err(e) = spawn(st, handle) {
+        web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
+        let why = "The engine stopped and could not be started again. Your scenario is saved: reload the page.".to_string();
+        st.set_engine_note.set(Some(why.clone()));
+        handle.update_value(|b| b.dead = Some(why));
+        return;
+    }
+    handle.update_value(|b| b.post(&Request::Continue { run: last_run }));
+    let again = match reload {
+        Reload::Waiting => waiting.map(|(_, job)| (job.source, job.fallback)),
+        Reload::InFlight => in_flight.map(|job| (job.source, job.fallback)),
+        Reload::Good => {
+            // Back to the same stop of the same run (same text, seed and controllers: the same
+            // stops), paused.
+            let stop = st.stop.get_untracked();
+            handle.update_value(|b| b.hold_playhead = Some((stop, false)));
+            good.map(|(source, _)| (source, false))
+        }
+        Reload::Nothing => None,
+    };
+    match again {
+        Some((source, fallback)) => {
+            handle.update_value(|b| b.recovering = true);
+            submit_job(handle, st, source, fallback, true);
+        }
+        None => st.set_busy.set(Busy::Idle),
+    }
+}
+
+/// `window.__schedlabTest`: ways for the browser tests to stop the worker on purpose
+/// (docs/web.md, web/tests/resilience.test.mjs). Nothing in the page calls them.
+fn install_test_hooks(st: AppState, handle: BridgeHandle) {
+    let Some(window) = web_sys::window() else { return };
+    let hooks = js_sys::Object::new();
+    let crash = move |how: CrashKind| {
+        handle.update_value(|b| {
+            let id = b.id();
+            b.post(&Request::Crash { id, how });
+        })
+    };
+    let set = |name: &str, f: Closure<dyn Fn()>| {
+        let _ = js_sys::Reflect::set(&hooks, &name.into(), f.as_ref());
+        f.forget();
+    };
+    // A panic while answering a request of its own (the hook's `Crashed` path).
+    set("crashWorker", Closure::new(move || crash(CrashKind::Panic)));
+    // A trap no panic hook sees (the `error` event path).
+    set("abortWorker", Closure::new(move || crash(CrashKind::Abort)));
+    // The next explanation asked for is sent as a `Crash` under its id.
+    set(
+        "crashNextExplain",
+        Closure::new(move || handle.update_value(|b| b.crash_next_explain = true)),
+    );
+    // The worker is terminated outright, as if it had died without a word.
+    set(
+        "terminateWorker",
+        Closure::new(move || {
+            let alive = handle.try_with_value(|b| b.worker.is_some()).unwrap_or(false);
+            if alive {
+                lost(
+                    st,
+                    handle,
+                    None,
+                    None,
+                    Some("terminated by window.__schedlabTest.terminateWorker()".into()),
+                );
+            }
+        }),
+    );
+    // How many workers the page has started.
+    let workers = Closure::<dyn Fn() -> u32>::new(move || handle.try_with_value(|b| b.generation).unwrap_or(0));
+    let _ = js_sys::Reflect::set(&hooks, &"workers".into(), workers.as_ref());
+    workers.forget();
+    let _ = js_sys::Reflect::set(&window, &"__schedlabTest".into(), &hooks);
 }
 
 /// Runs a scenario (the newest one wins; an invalid one keeps the last good run).
@@ -229,6 +445,10 @@ pub fn load(handle: BridgeHandle, st: AppState, source: Saved) {
 
 /// Sends a load (or generate) request, or queues it behind the one in flight.
 fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
+    submit_job(handle, st, source, fallback, false);
+}
+
+fn submit_job(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool, recovery: bool) {
     handle.update_value(|b| {
         let id = b.id();
         let (req, map) = match &source.generated {
@@ -278,7 +498,13 @@ fn submit(handle: BridgeHandle, st: AppState, source: Saved, fallback: bool) {
                 });
             }
         }
-        let job = LoadJob { id, map, source, fallback };
+        let job = LoadJob {
+            id,
+            map,
+            source,
+            fallback,
+            recovery,
+        };
         if b.load_in_flight.is_some() {
             b.load_next = Some((req, job));
         } else {
@@ -309,10 +535,24 @@ pub fn request_frame(handle: BridgeHandle, run: u64, stop: u32, detail: bool) {
     });
 }
 
-pub fn explain(handle: BridgeHandle, run: u64, cycle: u32, node: u32, plugin: String, score: bool) {
+pub fn explain(handle: BridgeHandle, st: AppState, run: u64, cycle: u32, node: u32, plugin: String, score: bool) {
+    st.set_explain_failed.set(None);
     handle.update_value(|b| {
         let id = b.id();
         b.explain_id = id;
+        b.explain_waiting = Some(ExplainAsk {
+            id,
+            run,
+            cycle,
+            node,
+            plugin: plugin.clone(),
+            score,
+        });
+        if std::mem::take(&mut b.crash_next_explain) {
+            // The test hook: the worker panics while the page waits for this explanation.
+            b.post(&Request::Crash { id, how: CrashKind::Panic });
+            return;
+        }
         b.post(&Request::Explain {
             id,
             run,
@@ -415,6 +655,7 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             let detail = !summary.detail_all && !st.playing.get_untracked();
             handle.update_value(|b| {
                 let job = job.expect("not superseded");
+                b.last_run = b.last_run.max(run);
                 b.pending = Some(PendingRun {
                     run,
                     summary,
@@ -424,6 +665,7 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
                     fallback: job.fallback,
                     linked: linked.is_some(),
                     resume: held.is_some_and(|h| h.1),
+                    recovery: job.recovery,
                 });
                 // Frames of the old run still asked for are of no use now.
                 b.frame_next = None;
@@ -494,13 +736,19 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             if let Some(p) = pending {
                 // The new run goes on screen whole: summary, playhead and frame in one go.
                 st.set_summary.set(Some(p.summary));
-                if !p.fallback {
+                if !p.fallback && !p.recovery {
                     st.set_issues.set(Vec::new());
                 }
-                handle.update_value(|b| b.good = Some((p.source, p.fallback)));
+                handle.update_value(|b| {
+                    b.good = Some((p.source, p.fallback));
+                    b.recovering = false;
+                });
                 st.set_run_ms.set(p.run_ms);
-                st.set_cell.set(None);
-                st.set_explanation.set(None);
+                // The same run in a new worker: the explanation (or its failure) stays open.
+                if !p.recovery {
+                    st.set_cell.set(None);
+                    st.set_explanation.set(None);
+                }
                 if p.linked {
                     st.set_fresh.set(false);
                     st.set_playing.set(false);
@@ -517,6 +765,9 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             handle.update_value(Bridge::frame_answered);
         }
         Response::Explained { id, run, explanation } => {
+            handle.update_value(|b| {
+                b.explain_waiting.take_if(|a| a.id == id);
+            });
             if handle.with_value(|b| b.explain_id == id) && run == st.run.get_untracked() {
                 st.set_explanation.set(Some(explanation));
             }
@@ -553,7 +804,11 @@ fn on_response(st: AppState, handle: BridgeHandle, r: Response) {
             if handle.with_value(|b| b.frame_id == id) {
                 handle.update_value(Bridge::frame_answered);
             }
+            handle.update_value(|b| {
+                b.explain_waiting.take_if(|a| a.id == id);
+            });
         }
+        Response::Crashed { id, panic } => lost(st, handle, id, Some(panic), None),
     }
 }
 

@@ -117,6 +117,10 @@ pub struct AppState {
     pub set_anchor: WriteSignal<Option<(f64, f64, f64)>>,
     pub explanation: ReadSignal<Option<Explanation>>,
     pub set_explanation: WriteSignal<Option<Explanation>>,
+    /// The clicked cell's explanation could not be computed (the engine stopped while
+    /// answering): the report a user can copy into a bug report (`crate::recovery`).
+    pub explain_failed: ReadSignal<Option<String>>,
+    pub set_explain_failed: WriteSignal<Option<String>>,
     pub theme: ReadSignal<Theme>,
     pub set_theme: WriteSignal<Theme>,
     pub busy: ReadSignal<Busy>,
@@ -188,6 +192,7 @@ impl AppState {
         let (cell, set_cell) = signal(None);
         let (anchor, set_anchor) = signal(None);
         let (explanation, set_explanation) = signal(None);
+        let (explain_failed, set_explain_failed) = signal(None);
         let (theme, set_theme) = signal(theme);
         let (busy, set_busy) = signal(Busy::Idle);
         let (lower, set_lower) = signal(LowerTab::Cycle);
@@ -240,6 +245,8 @@ impl AppState {
             set_anchor,
             explanation,
             set_explanation,
+            explain_failed,
+            set_explain_failed,
             theme,
             set_theme,
             busy,

@@ -7,7 +7,7 @@
 pub mod generate;
 
 use schedlab_core::view::{Session, SessionOptions};
-use schedlab_view::protocol::{LoadIssue, Request, Response};
+use schedlab_view::protocol::{CrashKind, LoadIssue, Request, Response};
 
 #[derive(Default)]
 pub struct WorkerState {
@@ -17,9 +17,16 @@ pub struct WorkerState {
 
 impl WorkerState {
     /// Handles one request; `post` sends responses (progress first, then the answer) and `now`
-    /// reads a millisecond clock.
+    /// reads a millisecond clock. A panic here is the binary's to report (`Response::Crashed`,
+    /// crates/worker/src/main.rs): wasm32 cannot unwind, so the worker stops after it.
     pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         match req {
+            Request::Continue { run } => self.run = self.run.max(run),
+            Request::Crash { id, how } => match how {
+                CrashKind::Panic => panic!("the page asked this worker to crash (request {id})"),
+                // A trap without the panic hook: on wasm32 `abort` is an `unreachable` instruction.
+                CrashKind::Abort => std::process::abort(),
+            },
             Request::Load {
                 id,
                 text,
@@ -170,6 +177,59 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    fn load_tiny(w: &mut WorkerState, id: u64) -> u64 {
+        let good = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n";
+        let r = ask(
+            w,
+            Request::Load {
+                id,
+                text: good.into(),
+                seed: 1,
+                controllers: true,
+            },
+        );
+        match r.last() {
+            Some(Response::Loaded { run, .. }) => *run,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_replacement_worker_numbers_its_runs_after_the_pages_last() {
+        let mut w = WorkerState::default();
+        assert!(ask(&mut w, Request::Continue { run: 41 }).is_empty(), "not answered");
+        assert_eq!(load_tiny(&mut w, 1), 42);
+        // A smaller number never goes back.
+        ask(&mut w, Request::Continue { run: 3 });
+        assert_eq!(load_tiny(&mut w, 2), 43);
+    }
+
+    #[test]
+    #[should_panic(expected = "the page asked this worker to crash (request 9)")]
+    fn a_crash_request_panics_while_answering_it() {
+        let mut w = WorkerState::default();
+        ask(
+            &mut w,
+            Request::Crash {
+                id: 9,
+                how: CrashKind::Panic,
+            },
+        );
+    }
+
+    #[test]
+    fn every_answered_request_names_its_id() {
+        let reqs = [
+            Request::Crash {
+                id: 5,
+                how: CrashKind::Abort,
+            },
+            Request::Documents { id: 6, texts: vec![] },
+        ];
+        assert_eq!(reqs.iter().map(Request::id).collect::<Vec<_>>(), [Some(5), Some(6)]);
+        assert_eq!(Request::Continue { run: 1 }.id(), None);
     }
 
     #[test]

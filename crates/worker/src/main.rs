@@ -1,5 +1,19 @@
 //! The Web Worker that runs the engine: receives JSON requests through postMessage and answers
 //! with JSON responses (see `schedlab_view::protocol`), both as UTF-8 bytes in transferred buffers. Built by Trunk as a no-modules worker.
+//!
+//! A panic cannot be caught on wasm32 (panic = abort: the instance traps). The panic hook
+//! answers the request being handled with `Response::Crashed` (the message and where), marks
+//! the worker stopped (later messages are ignored: the page replaces this worker) and sets
+//! `self.schedlabPanicReported`, so that web/schedlab-worker_loader.js keeps the trap that
+//! follows from reaching the page a second time as an `error` event.
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The id of the request being answered, for the panic hook.
+    static CURRENT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// The hook ran: the instance has trapped (or is about to) and answers nothing more.
+    static STOPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -11,30 +25,33 @@ fn main() {
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(on_panic));
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let state = Rc::new(RefCell::new(WorkerState::default()));
-    let post_scope = scope.clone();
-    // Responses travel as UTF-8 JSON in a transferred ArrayBuffer: no UTF-16 string to build
-    // and copy on the page's side (large summaries would cost the page a long task).
-    let post = move |r: Response| {
-        if let Ok(bytes) = serde_json::to_vec(&r) {
-            let arr = js_sys::Uint8Array::from(&bytes[..]);
-            let transfer = js_sys::Array::of1(&arr.buffer());
-            let _ = post_scope.post_message_with_transfer(&arr, &transfer);
-        }
-    };
+    // The state is taken out while a request is handled, never borrowed across it: a trap
+    // then leaves it out (and the worker answers nothing more) rather than borrowed forever.
+    let state = Rc::new(RefCell::new(Some(WorkerState::default())));
     let perf = scope.performance();
     let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if STOPPED.get() {
+            return;
+        }
         // Requests come as UTF-8 JSON in a transferred buffer (see the page's bridge).
         let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
             return;
         };
         let bytes = arr.to_vec();
-        let mut post = post.clone();
         match serde_json::from_slice::<Request>(&bytes) {
-            Ok(req) => state.borrow_mut().handle(req, &mut post, &now),
+            Ok(req) => {
+                let Some(mut ws) = state.borrow_mut().take() else {
+                    // A trap no hook saw left the state out: this instance has stopped.
+                    return;
+                };
+                CURRENT.set(req.id());
+                ws.handle(req, &mut post, &now);
+                CURRENT.set(None);
+                *state.borrow_mut() = Some(ws);
+            }
             Err(e) => post(Response::Failed {
                 id: 0,
                 message: format!("bad request: {e}"),
@@ -43,15 +60,51 @@ fn main() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    post_ready(&scope);
+    post(Response::Ready);
+}
+
+/// Posts a response as UTF-8 JSON in a transferred ArrayBuffer: no UTF-16 string to build and
+/// copy on the page's side (large summaries would cost the page a long task).
+#[cfg(target_arch = "wasm32")]
+fn post(r: schedlab_view::protocol::Response) {
+    use wasm_bindgen::JsCast;
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Ok(bytes) = serde_json::to_vec(&r) {
+        let arr = js_sys::Uint8Array::from(&bytes[..]);
+        let transfer = js_sys::Array::of1(&arr.buffer());
+        let _ = scope.post_message_with_transfer(&arr, &transfer);
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
-fn post_ready(scope: &web_sys::DedicatedWorkerGlobalScope) {
-    if let Ok(bytes) = serde_json::to_vec(&schedlab_view::protocol::Response::Ready) {
-        let arr = js_sys::Uint8Array::from(&bytes[..]);
-        let _ = scope.post_message(&arr);
+fn on_panic(info: &std::panic::PanicHookInfo<'_>) {
+    use schedlab_view::protocol::{PanicReport, Response};
+    // A panic while reporting one: the first report stands.
+    if STOPPED.replace(true) {
+        return;
     }
+    console_error_panic_hook::hook(info);
+    let message = if let Some(s) = info.payload().downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = info.payload().downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    };
+    let (file, line, column) = info
+        .location()
+        .map(|l| (l.file().to_string(), l.line(), l.column()))
+        .unwrap_or_default();
+    post(Response::Crashed {
+        id: CURRENT.get(),
+        panic: PanicReport {
+            message,
+            file,
+            line,
+            column,
+        },
+    });
+    let _ = js_sys::Reflect::set(&js_sys::global(), &"schedlabPanicReported".into(), &true.into());
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -346,6 +346,7 @@ pub fn App() -> impl IntoView {
             if cell.cycle != cycle {
                 st.set_cell.set(None);
                 st.set_explanation.set(None);
+                st.set_explain_failed.set(None);
             }
         }
     });
@@ -354,7 +355,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         if let Some(c) = st.cell.get() {
             st.set_explanation.set(None);
-            bridge::explain(bridge, st.run.get_untracked(), c.cycle, c.node, c.plugin, c.score);
+            bridge::explain(bridge, st, st.run.get_untracked(), c.cycle, c.node, c.plugin, c.score);
         }
     });
 

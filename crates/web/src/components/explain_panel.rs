@@ -26,9 +26,21 @@ pub fn ExplainPanel() -> impl IntoView {
         <Show when=move || st.cell.with(|c| c.is_some())>
             <aside class="explain" role="dialog" aria-label="Explanation" aria-live="polite" style=position>
                 <button class="btn icon close" aria-label="Close the explanation" on:click=move |_| st.set_cell.set(None)>"×"</button>
-                {move || match st.explanation.get() {
-                    None => view! { <p class="muted">"Explaining…"</p> }.into_any(),
-                    Some(e) => view! {
+                {move || match (st.explanation.get(), st.explain_failed.get()) {
+                    // The engine stopped while answering (crate::bridge::lost): say so, with
+                    // a report to copy into a bug report.
+                    (None, Some(report)) => view! {
+                        <p class="explain-failed" role="alert">"This explanation could not be computed."</p>
+                        <p class="muted">"The engine stopped while computing it (a bug in schedlab) and was started again."</p>
+                        <details class="explain-report">
+                            <summary>"Report"</summary>
+                            <pre>{report.clone()}</pre>
+                            <button class="btn small" on:click=move |_| copy(report.clone())>"Copy"</button>
+                        </details>
+                    }
+                    .into_any(),
+                    (None, None) => view! { <p class="muted">"Explaining…"</p> }.into_any(),
+                    (Some(e), _) => view! {
                         <h4>{e.title.clone()}</h4>
                         <ul>{e.lines.iter().map(|l| view! { <li>{l.clone()}</li> }).collect_view()}</ul>
                     }
@@ -36,5 +48,12 @@ pub fn ExplainPanel() -> impl IntoView {
                 }}
             </aside>
         </Show>
+    }
+}
+
+/// Copies the report to the clipboard.
+fn copy(text: String) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(&text);
     }
 }
