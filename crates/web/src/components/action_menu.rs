@@ -276,7 +276,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
         let (w1, w2) = (w.clone(), w.clone());
         view! {
             <div class="menu-scale">
-                <span>{format!("{} {}: {} replicas", w.kind, w.name, w.replicas)}</span>
+                <span>{format!("{} {}: {}", w.kind, w.name, fmt::count(w.replicas.max(0) as usize, "replica"))}</span>
                 <button class="btn small" data-action="scale-down" aria-label="One replica fewer" disabled=w.replicas <= 0
                     on:click=move |_| do_(Action::Scale(w1.kind.clone(), w1.namespace.clone(), w1.name.clone(), w1.replicas - 1))>"−"</button>
                 <button class="btn small" data-action="scale-up" aria-label="One replica more"

@@ -423,7 +423,7 @@ pub fn App() -> impl IntoView {
             st.set_cell.set(None);
             st.set_show_help.set(false);
             st.set_show_generate.set(false);
-            st.set_menu.set(None);
+            st.close_popovers();
             return;
         }
         if typing {
@@ -457,7 +457,8 @@ pub fn App() -> impl IntoView {
             "Home" => st.seek(0),
             "End" => st.seek(st.stops().saturating_sub(1)),
             "1" | "2" | "3" | "4" => st.set_speed.set(key.parse().unwrap_or(2)),
-            "?" => st.set_show_help.update(|h| *h = !*h),
+            "?" if st.show_help.get_untracked() => st.set_show_help.set(false),
+            "?" => st.open_help(),
             "e" => editor.with_value(|ed| {
                 if let Some(ed) = ed {
                     ed.focus()

@@ -234,7 +234,7 @@ pub fn Editor() -> impl IntoView {
                                     <span class="count">{move || count(p)}</span>
                                     {move || {
                                         let n = errors_in(p);
-                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠"{n}</span> })
+                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=crate::fmt::count(n, "error")>"⚠"{n}</span> })
                                     }}
                                 </button>
                             }
@@ -277,7 +277,7 @@ pub fn Editor() -> impl IntoView {
                     .map(|g| {
                         view! {
                             <div class="generated-note" role="note">
-                                <strong>{format!("Generated cluster: {} nodes, {} pods, {} zones.", g.nodes, g.pods, g.zones)}</strong>
+                                <strong>{format!("Generated cluster: {}, {}, {}.", crate::fmt::count(g.nodes as usize, "node"), crate::fmt::count(g.pods as usize, "pod"), crate::fmt::count(g.zones as usize, "zone"))}</strong>
                                 " Its YAML is not loaded into the editor (it would be megabytes). "
                                 <button class="btn small" on:click=to_yaml>"Load the YAML into the editor"</button>
                             </div>

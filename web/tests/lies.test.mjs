@@ -1,0 +1,326 @@
+// Browser tests of the page's small lies (issue 17 item 5): counts that say when they count,
+// singular nouns for one, the chosen node in view, the score table's Total never cut, the
+// Share popover closing, the seed's label, and an embed without controls that cannot act.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  start, stop, newPage, noErrors, shot, ready, pause, frameShown, playhead, stage, SHOTS,
+} from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await stop(env);
+});
+
+const NODE = `apiVersion: v1
+kind: Node
+metadata:
+  name: solo
+  labels:
+    kubernetes.io/hostname: solo
+status:
+  capacity: {cpu: '2', memory: 4Gi, pods: '10'}
+  allocatable: {cpu: '2', memory: 4Gi, pods: '10'}
+`;
+
+const pod = (name, cpu, extra = "") => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}, namespace: default}
+spec:
+${extra}  containers:
+  - name: c
+    image: registry.example.com/app:1
+    resources: {requests: {cpu: ${cpu}}}
+`;
+
+/** One node, one pod: every count is one. */
+const ONE = { nodes: NODE, pods: pod("only", "500m"), other: "", config: "", timeline: "" };
+
+/** One node, a running pod and an urgent one that evicts it: one victim, one eviction. */
+const ONE_VICTIM = {
+  nodes: NODE,
+  pods: pod("low", "1500m", "  nodeName: solo\n") + "---\n" + pod("urgent", "1", "  priorityClassName: high\n"),
+  other: "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n",
+  config: "",
+  timeline: "",
+};
+
+/** A page whose autosaved scenario is `parts` (as a visitor's own). */
+async function openWith(parts, opts = {}) {
+  const page = await newPage(env, opts);
+  await page.addInitScript((saved) => {
+    if (!localStorage.getItem("schedlab.scenario.v1")) localStorage.setItem("schedlab.scenario.v1", saved);
+  }, JSON.stringify({ parts, seed: 1, controllers: true }));
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  return page;
+}
+
+/** Counts printed with a plural noun for one ("1 nodes"), and "(s)" plurals, in the page's
+ *  text, titles and labels. ("0/1 nodes are available" is the scheduler's own message.) */
+async function wrongCounts(page) {
+  return page.evaluate(() => {
+    const texts = [document.body.innerText];
+    for (const el of document.querySelectorAll("[title], [aria-label]")) {
+      texts.push(el.getAttribute("title") || "", el.getAttribute("aria-label") || "");
+    }
+    const re = /(?:^|[^\d.,/])1 (?:nodes|pods|cycles|victims|events|errors|zones|replicas|steps)\b|\w\(s\)/g;
+    const bad = new Set();
+    for (const t of texts) for (const m of t.matchAll(re)) bad.add(m[0].trim());
+    return [...bad];
+  });
+}
+
+/** Steps through every stop of the run (from the start), calling `at` at each. */
+async function everyStop(page, at) {
+  await page.keyboard.press("Home");
+  await frameShown(page);
+  const last = Number(await page.getAttribute(".timeline input[type=range]", "max"));
+  for (;;) {
+    await frameShown(page);
+    await at(await playhead(page));
+    const here = await playhead(page);
+    if (here >= last) break;
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((b) => Number(document.querySelector(".timeline input[type=range]").value) !== b, here);
+  }
+}
+
+test("the top bar counts the run's end, the cluster panel the playhead, and at the last stop they agree", async () => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }]) {
+    const page = await newPage(env, { viewport });
+    await page.goto(env.url);
+    await ready(page);
+    await pause(page);
+    const end = page.locator(".status .st-end");
+    const here = page.locator("[data-testid=playhead-counts]");
+    await page.keyboard.press("Home");
+    await frameShown(page);
+    assert.match(await end.textContent(), /^at the end: \d+ running · \d+ pending/);
+    assert.match(await end.getAttribute("title"), /At the end of the run: .*The cluster panel counts the pods at the playhead/);
+    assert.match(await here.textContent(), /^at the playhead: \d+ running · \d+ pending/);
+    assert.match(await here.getAttribute("title"), /^Pods at the playhead \(t = .*The top bar counts them at the end of the run/);
+    assert.ok(await end.isVisible(), "the end's counts are on screen");
+    // Both lines fit: neither is cut with an ellipsis.
+    assert.ok(await end.evaluate((e) => e.scrollWidth <= e.clientWidth), "the top bar's counts are not cut");
+    await page.keyboard.press("End");
+    await frameShown(page);
+    const counts = (t) => t.replace(/^at the (end|playhead): /, "");
+    assert.equal(counts(await here.textContent()), counts(await end.textContent()), "at the last stop the two agree");
+    await shot(page, `lies-counts-${viewport.width}`);
+    noErrors(page);
+    await page.context().close();
+  }
+});
+
+test("one node, one pod, one victim: every count takes the singular", async () => {
+  const page = await openWith(ONE);
+  assert.match(await page.textContent(".status"), /1 node · 1 pod · /);
+  await everyStop(page, async (s) => assert.deepEqual(await wrongCounts(page), [], `at stop ${s}`));
+  assert.match(await page.textContent(".status .st-end"), /^at the end: 1 running · 0 pending$/);
+  await page.click('button[role="tab"]:has-text("Events")');
+  await page.waitForSelector(".events-table tbody tr");
+  assert.match(await page.textContent(".events"), /1 event up to the playhead/);
+  await page.click('button[role="tab"]:has-text("Profiles")');
+  await page.waitForSelector(".profile-card");
+  assert.match(await page.textContent(".profile-card"), /1 pod uses it/);
+  assert.deepEqual(await wrongCounts(page), []);
+  noErrors(page);
+
+  const p2 = await openWith(ONE_VICTIM);
+  let victim = false;
+  await everyStop(p2, async (s) => {
+    assert.deepEqual(await wrongCounts(p2), [], `at stop ${s}`);
+    const role = await p2.locator(".node-card .role.candidate").allTextContents();
+    if (role.some((r) => /1 victim$/.test(r))) victim = true;
+  });
+  assert.ok(victim, "the node card said “1 victim” at the preemption");
+  assert.match(await p2.textContent(".status .st-end"), /^at the end: 1 running · 0 pending · 1 evicted$/);
+  assert.match(await p2.textContent("[data-testid=playhead-counts]"), /^at the playhead: 1 running · 0 pending · 1 evicted$/);
+  await shot(p2, "lies-singular-1440");
+  noErrors(p2);
+});
+
+/** Whether the element `sel` lies wholly inside the visible box of its scroll container. */
+async function inView(page, sel, container) {
+  return page.evaluate(
+    ([sel, container]) => {
+      const el = document.querySelector(sel);
+      const box = el?.closest(container);
+      if (!el || !box) return false;
+      const r = el.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.left >= b.left - 1 && r.right <= b.right + 1;
+    },
+    [sel, container],
+  );
+}
+
+test("the chosen node is in the cluster panel's view at Score, NormalizeScore and Reserve", async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1440, height: 900 }]) {
+    const page = await newPage(env, { viewport });
+    await page.goto(env.url);
+    await ready(page);
+    await pause(page);
+    assert.equal(await page.getAttribute("details.story", "open"), "", "the story is open above the cards");
+    let checked = 0;
+    await everyStop(page, async (s) => {
+      const phase = await stage(page);
+      if (!["Score", "NormalizeScore", "Reserve"].includes(phase)) return;
+      // The chosen node: the score table's winner (at Score it is not marked on its card yet).
+      const name = await page.evaluate(() => {
+        const c = document.querySelector(".node-card.is-chosen");
+        return c ? c.dataset.node : document.querySelector("table.scores tr.winner")?.dataset.node;
+      });
+      assert.ok(name, `a chosen node at stop ${s} (${phase})`);
+      const sel = `.node-card[data-node="${name}"]`;
+      // Scrolled there once the frame is drawn (bounded: it never comes when the page does not).
+      await page.waitForFunction(
+        ([sel]) => {
+          const el = document.querySelector(sel);
+          const b = el?.closest(".cluster-body")?.getBoundingClientRect();
+          const r = el?.getBoundingClientRect();
+          return b && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+        },
+        [sel],
+        { timeout: 10000 },
+      ).catch(() => {});
+      assert.ok(await inView(page, sel, ".cluster-body"), `${name} in view at stop ${s} (${phase}) at ${viewport.width}`);
+      if (checked === 0) await shot(page, `lies-chosen-in-view-${viewport.width}`);
+      checked++;
+    });
+    assert.ok(checked >= 3, `checked ${checked} stops`);
+    noErrors(page);
+    await page.context().close();
+  }
+});
+
+test("the score table's Total column is never cut, with every scoring plugin of the scoring preset", async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1440, height: 900 }]) {
+    const page = await newPage(env, { viewport });
+    await page.goto(`${env.url}?preset=scoring&cycle=1&phase=NormalizeScore`);
+    await ready(page);
+    await pause(page);
+    assert.equal(await stage(page), "NormalizeScore");
+    await page.waitForSelector("table.scores td.total");
+    const plugins = await page.locator("table.scores thead th").count() - 2;
+    assert.ok(plugins >= 5, `${plugins} score plugins`);
+    const cut = await page.evaluate(() => {
+      const box = document.querySelector(".score-wrap .table-scroll").getBoundingClientRect();
+      const out = [];
+      for (const c of document.querySelectorAll("table.scores th.total-col, table.scores td.total")) {
+        const r = c.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (r.left < box.left - 1 || r.right > box.right + 1) out.push(`${c.textContent}: ${r.left}–${r.right} outside ${box.left}–${box.right}`);
+        else if (r.top >= box.top && r.bottom <= box.bottom && top !== c && !c.contains(top)) out.push(`${c.textContent}: covered`);
+      }
+      return out;
+    });
+    assert.deepEqual(cut, [], `at ${viewport.width}`);
+    await page.locator(".score-wrap").screenshot({ path: join(SHOTS, `lies-score-total-${viewport.width}.png`) });
+    await shot(page, `lies-score-${viewport.width}`);
+    noErrors(page);
+    await page.context().close();
+  }
+});
+
+test("the Share popover closes on Esc and when another dialog opens; the seed has a visible label", async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1440, height: 900 }]) {
+    const page = await newPage(env, { viewport });
+    await page.goto(env.url);
+    await ready(page);
+    const seed = page.locator(".field.seed .label");
+    assert.ok(await seed.isVisible(), `the seed's label is shown at ${viewport.width}`);
+    assert.equal((await seed.textContent()).trim(), "Seed");
+    const popover = page.locator(".share-popover");
+    const openShare = async () => {
+      await page.click('button:has-text("Share")');
+      await popover.waitFor({ state: "visible" });
+    };
+    await openShare();
+    await shot(page, `lies-share-${viewport.width}`);
+    await page.keyboard.press("Escape");
+    await popover.waitFor({ state: "detached" });
+    // Esc with the focus in the link's box too.
+    await openShare();
+    await page.focus(".share-url");
+    await page.keyboard.press("Escape");
+    await popover.waitFor({ state: "detached" });
+    for (const [button, dialog] of [
+      ['button:has-text("Embed…")', ".embed-dialog"],
+      ['button[aria-label="Keyboard shortcuts"]', ".modal"],
+      ['button:has-text("Large cluster…")', ".modal"],
+      ['button:has-text("Import…")', ".modal"],
+    ]) {
+      await openShare();
+      await page.click(button);
+      await page.waitForSelector(dialog);
+      assert.equal(await popover.count(), 0, `the popover closed when ${button} opened its dialog`);
+      await page.click(`${dialog} button[aria-label="Close"]`);
+      await page.waitForSelector(dialog, { state: "detached" });
+    }
+    // A node's actions menu, too.
+    await openShare();
+    await page.click(".node-card .node-menu");
+    await page.waitForSelector(".action-menu");
+    assert.equal(await popover.count(), 0, "the popover closed when a node's menu opened");
+    noErrors(page);
+    await page.context().close();
+  }
+});
+
+/** The embed's host page (another origin) with the embed in a w×h iframe. */
+async function embedFrame(page, src, w, h) {
+  const host = env.url.replace("127.0.0.1", "localhost") + "__host.html";
+  const q = new URLSearchParams({ src, w: String(w), h: String(h), top: "0" });
+  await page.goto(`${host}?${q}`);
+  const el = await page.waitForSelector("#embed", { state: "attached" });
+  const frame = await el.contentFrame();
+  await frame.waitForFunction(
+    () => {
+      const s = document.querySelector(".stage-label");
+      const t = s ? s.textContent.trim() : "";
+      return t !== "" && t !== "—" && document.querySelectorAll(".node-card").length > 0;
+    },
+    null,
+    { polling: 100 },
+  );
+  return { el, frame };
+}
+
+test("an embed shows no menus it cannot open, and its node cards' status badges are whole", async () => {
+  for (const [w, h] of [[800, 500], [480, 360]]) {
+    const page = await newPage(env, { viewport: { width: 1000, height: 800 } });
+    for (const phase of ["Filter", "PostFilter", "NormalizeScore"]) {
+      const cycle = phase === "NormalizeScore" ? 2 : 1;
+      const { el, frame } = await embedFrame(page, `${env.url}?embed&preset=tour&autoplay=0&cycle=${cycle}&phase=${phase}`, w, h);
+      await frame.waitForFunction((p) => document.querySelector(".stage-label").textContent.trim() === p, phase, { polling: 100 });
+      assert.equal(await frame.locator(".node-menu").count(), 0, "no node menus");
+      assert.equal(await frame.locator("[aria-haspopup]").count(), 0, "no control opens a menu");
+      assert.ok((await frame.locator(".chip").count()) > 0, "pods are shown");
+      assert.equal(await frame.locator("button.chip").count(), 0, "pod chips are not buttons");
+      const cut = await frame.evaluate(() => {
+        const out = [];
+        for (const r of document.querySelectorAll(".node-card .role, .node-card .badge")) {
+          if (getComputedStyle(r).display === "none") continue;
+          const card = r.closest(".node-card").getBoundingClientRect();
+          const b = r.getBoundingClientRect();
+          if (r.scrollWidth > r.clientWidth + 1) out.push(`${r.textContent}: cut (${r.scrollWidth} > ${r.clientWidth})`);
+          if (b.left < card.left - 1 || b.right > card.right + 1) out.push(`${r.textContent}: outside its card`);
+        }
+        return out;
+      });
+      assert.deepEqual(cut, [], `${w}×${h} at ${phase}`);
+      assert.ok((await frame.locator(".node-card .role").count()) > 0, `roles shown at ${phase}`);
+      await el.screenshot({ path: join(SHOTS, `lies-embed-${w}x${h}-${phase}.png`) });
+    }
+    noErrors(page);
+    await page.context().close();
+  }
+});
