@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  start, stop, newPage, noErrors, shot, ready, pause, frameShown, playhead, stage, SHOTS,
+  start, stop, newPage, noErrors, shot, ready, pause, frameShown, playhead, stage, runId, nextRun, cli, joinParts, savedParts, SHOTS,
 } from "./helpers.mjs";
 
 let env;
@@ -323,4 +323,91 @@ test("an embed shows no menus it cannot open, and its node cards' status badges 
     noErrors(page);
     await page.context().close();
   }
+});
+
+test("“+ Node” puts each new node in the zone with the fewest nodes, and says which", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  const zoneCounts = () =>
+    page.$$eval(".cluster-panel section.zone", (zs) => zs.map((z) => [z.getAttribute("aria-label").replace(/^Zone /, ""), z.querySelectorAll(".node-card").length]));
+  await page.waitForFunction(() => !document.querySelector('button[aria-label="Add a Node"]').disabled);
+  const seen = [];
+  for (let i = 0; i < 3; i++) {
+    const before = await zoneCounts();
+    const fewest = Math.min(...before.map(([, n]) => n));
+    const want = before.find(([, n]) => n === fewest)[0];
+    const total = before.reduce((a, [, n]) => a + n, 0);
+    const run = await runId(page);
+    await page.click('button[aria-label="Add a Node"]');
+    await page.waitForFunction((w) => (document.querySelector(".toast")?.textContent || "").includes(`A node in ${w}`), want);
+    await nextRun(page, run);
+    await page.waitForFunction((t) => document.querySelectorAll(".cluster-panel .node-card").length === t + 1, total);
+    const after = await zoneCounts();
+    assert.deepEqual(
+      after,
+      before.map(([z, n]) => [z, z === want ? n + 1 : n]),
+      `node ${i + 1} went to ${want}`,
+    );
+    seen.push(want);
+  }
+  assert.ok(new Set(seen).size >= 2, `the zones rotate: ${seen}`);
+  await shot(page, "lies-add-node-zones-1440");
+  noErrors(page);
+});
+
+test("a pending pod's menu has “Why pending?”, which opens its last failed cycle", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  const oracle = cli(joinParts(await savedParts(page)));
+  await page.keyboard.press("End");
+  await frameShown(page);
+  const chip = page.locator(".queue-panel button.chip.unschedulable, .queue-panel button.chip.backoff, .queue-panel button.chip.queued").first();
+  const pod = await chip.getAttribute("data-pod");
+  const failed = oracle.events.filter((e) => e.reason === "FailedScheduling" && e.object.split("/")[1] === pod);
+  assert.ok(failed.length > 0, `${pod} failed at least once`);
+  const want = failed[failed.length - 1].cycle;
+  await chip.click();
+  const why = page.locator('.action-menu [data-action="why-pending"]');
+  await why.waitFor();
+  assert.equal((await why.textContent()).trim(), `Why pending? (cycle ${want})`);
+  await shot(page, "lies-why-pending-menu-1440");
+  await why.click();
+  await page.waitForFunction((c) => (document.querySelector(".cycle-title")?.textContent || "").includes(`cycle ${c} `), want);
+  await frameShown(page);
+  assert.equal(await stage(page), "FailedScheduling");
+  assert.equal(await page.locator(".action-menu").count(), 0, "the menu closed");
+  // A bound pod's menu has no such item.
+  await page.locator(".cluster-panel button.chip").first().click();
+  await page.locator(".action-menu .menu-items").waitFor();
+  assert.equal(await page.locator('.action-menu [data-action="why-pending"]').count(), 0);
+  noErrors(page);
+});
+
+test("the clock shows when the first backoff ends, as the queue counts it", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  let seen = 0;
+  await everyStop(page, async (s) => {
+    const end = page.locator(".clock .clock-backoff");
+    const backoffs = await page.$$eval(".queue-panel .q-item", (items) =>
+      items.map((li) => li.textContent.match(/retry in (\d+)\.(\d{3}) s/)).filter(Boolean).map((m) => Number(m[1]) * 1000 + Number(m[2])),
+    );
+    if (backoffs.length === 0) {
+      assert.equal(await end.count(), 0, `no backoff at stop ${s}`);
+      return;
+    }
+    const clock = Number(await page.getAttribute(".clock .clock-value", "data-clock-ms"));
+    assert.equal(Number(await end.getAttribute("data-until-ms")), clock + Math.min(...backoffs), `at stop ${s}`);
+    assert.match(await end.textContent(), /^· backoff ends t = \d+\.\d{3} s$/);
+    if (seen === 0) await shot(page, "lies-backoff-clock-1440");
+    seen++;
+  });
+  assert.ok(seen > 0, "the tour has a pod in backoff at some stop");
+  noErrors(page);
 });
