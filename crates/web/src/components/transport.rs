@@ -31,8 +31,12 @@ pub fn Transport() -> impl IntoView {
     let backoff_view = move || {
         backoff_end.get().map(|u| {
             view! {
-                <span class="clock-backoff muted" data-until-ms=u title="The first pod in backoffQ may be retried from then (the queue lists each pod's backoff)">
-                    {format!("· backoff ends t = {}", fmt::clock(u))}
+                <span
+                    class="clock-backoff muted"
+                    data-until-ms=u
+                    title=format!("The first backoff ends at t = {}: that pod may be retried from then (the queue lists each pod's backoff)", fmt::clock(u))
+                >
+                    {format!("↻ until {}", fmt::clock(u))}
                 </span>
             }
         })
