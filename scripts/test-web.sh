@@ -3,13 +3,38 @@
 # Chromium (web/tests/*.test.mjs: node's test runner + playwright-core; they serve dist/ on a
 # local port with a tiny static server and check the page against the engine's CLI).
 # Screenshots of each state go to web/screenshots/. Prints the wasm sizes (gzip).
+# Files named *.dev.test.mjs run against a development build instead (dist-dev/: Leptos' warnings,
+# which a release build compiles out, are logged only there); it is built only when one of them
+# is chosen (by default: all of them, one build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-web.sh
 source scripts/web-env.sh
 
+# Arguments choose test files (relative to web/); default: every tests/*.test.mjs.
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(web/tests/*.test.mjs); files=("${files[@]#web/}"); fi
+release_files=(); dev_files=()
+for f in "${files[@]}"; do
+  case "$f" in
+    *.dev.test.mjs) dev_files+=("$f") ;;
+    *) release_files+=("$f") ;;
+  esac
+done
+
 echo "== CLI (the tests' oracle)"
 cargo build -p schedlab-cli
+
+if [ "${#dev_files[@]}" -gt 0 ]; then
+  echo "== trunk build (development: dist-dev)"
+  trunk build --dist dist-dev
+fi
+
+if [ "${#release_files[@]}" -eq 0 ]; then
+  echo "== browser tests (development build)"
+  cd web
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${dev_files[@]}"
+  exit 0
+fi
 
 echo "== trunk build --release"
 trunk build --release
@@ -29,6 +54,8 @@ echo "an embed downloads (all but editor.js):    $((all - editor))"
 
 echo "== browser tests"
 cd web
-# Arguments choose test files (relative to web/); default: every tests/*.test.mjs.
-if [ "$#" -gt 0 ]; then files=("$@"); else files=(tests/*.test.mjs); fi
-SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${files[@]}"
+SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${release_files[@]}"
+if [ "${#dev_files[@]}" -gt 0 ]; then
+  echo "== browser tests (development build)"
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${dev_files[@]}"
+fi

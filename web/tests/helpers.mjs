@@ -99,7 +99,7 @@ export async function waitStage(page, want) {
 export async function ready(page) {
   await page.waitForFunction(() => {
     const s = document.querySelector(".status");
-    return s && /\d+ nodes/.test(s.textContent) && s.getAttribute("data-busy") === "false";
+    return s && /\d+ nodes?\b/.test(s.textContent) && s.getAttribute("data-busy") === "false";
   }, null, { timeout: 300000 });
   await frameShown(page);
 }

@@ -42,7 +42,7 @@ test("5000 nodes × 10000 pods schedule in the worker while the page answers cli
     { timeout: 900000, polling: 250 },
   );
   const status = (await page.textContent(".status")).trim();
-  assert.match(status, /10000 bound · 0 pending/, "every pod is placed");
+  assert.match(status, /at the end: 10000 running · 0 pending/, "every pod is placed");
   await page.waitForSelector(".heatmap canvas");
   // A large run opens at its end: the heatmap of the final placement.
   await waitStage(page, "Quiet");

@@ -17,7 +17,7 @@ after(async () => {
 /** The pod count in the status line ("4 nodes · 8 pods · …"). */
 async function podCount(page) {
   const s = await page.textContent(".status");
-  return Number((s.match(/(\d+) pods/) || [])[1]);
+  return Number((s.match(/(\d+) pods?\b/) || [])[1]);
 }
 
 test("the Deployment preset: pods its ReplicaSet made, marked and grouped; the switch removes them and links carry it", async () => {

@@ -388,7 +388,7 @@ impl Action {
             Action::DeleteNode(n) => format!("delete node {n}"),
             Action::Cordon(n, true) => format!("cordon {n}"),
             Action::Cordon(n, false) => format!("uncordon {n}"),
-            Action::Drain(n, pods) => format!("drain {n} ({} pod(s) deleted)", pods.len()),
+            Action::Drain(n, pods) => format!("drain {n} ({} deleted)", crate::fmt::count(pods.len(), "pod")),
             Action::SetTaints(n, _) => format!("change the taints of {n}"),
             Action::Label(n, k, Some(v)) => format!("label {n} {k}={v}"),
             Action::Label(n, k, None) => format!("remove label {k} from {n}"),

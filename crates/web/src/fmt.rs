@@ -54,6 +54,31 @@ pub fn percent(used: i64, total: i64) -> f64 {
     }
 }
 
+/// A noun for a count: "node" for one, "nodes" otherwise (every noun the page counts takes
+/// an "s").
+pub fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        one.to_string()
+    } else {
+        format!("{one}s")
+    }
+}
+
+/// A count with its noun: "1 node", "0 nodes", "3 pods".
+pub fn count(n: usize, one: &str) -> String {
+    format!("{n} {}", plural(n, one))
+}
+
+/// The pods' states as the top bar (at the run's end) and the cluster panel (at the playhead)
+/// both say them: "3 running · 1 pending · 1 evicted" (evicted only when some were).
+pub fn pod_counts(running: u32, pending: u32, evicted: u32) -> String {
+    let mut s = format!("{running} running · {pending} pending");
+    if evicted > 0 {
+        s.push_str(&format!(" · {evicted} evicted"));
+    }
+    s
+}
+
 /// 12345 → "12,345".
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -85,5 +110,14 @@ mod created_tests {
         assert_eq!(created(Some("Job/batch"), None).as_deref(), Some("created by Job/batch"));
         assert_eq!(super::sentence_case("created by x"), "Created by x");
         assert_eq!(super::sentence_case(""), "");
+    }
+
+    #[test]
+    fn counts_take_the_singular_for_one() {
+        assert_eq!(super::count(1, "node"), "1 node");
+        assert_eq!(super::count(0, "node"), "0 nodes");
+        assert_eq!(super::count(2, "pod"), "2 pods");
+        assert_eq!(super::plural(1, "victim"), "victim");
+        assert_eq!(super::plural(11, "victim"), "victims");
     }
 }

@@ -612,8 +612,9 @@ impl Template {
         }
     }
 
-    /// The YAML to insert, named so as not to clash with what `existing` holds.
-    pub fn text(self, existing: &Parts) -> String {
+    /// The YAML to insert, named so as not to clash with what `existing` holds; a node goes to
+    /// `zone` (see `next_zone`).
+    pub fn text(self, existing: &Parts, zone: &str) -> String {
         let all = format!("{}\n{}\n{}", existing.nodes, existing.pods, existing.other);
         let free = |prefix: &str| -> String {
             (1..)
@@ -629,7 +630,7 @@ impl Template {
             Template::Node => {
                 let n = free("node");
                 format!(
-                    "apiVersion: v1\nkind: Node\nmetadata:\n  name: {n}\n  labels:\n    kubernetes.io/hostname: {n}\n    topology.kubernetes.io/zone: zone-a\nstatus:\n  capacity:\n    cpu: '4'\n    memory: 16Gi\n    pods: '110'\n"
+                    "apiVersion: v1\nkind: Node\nmetadata:\n  name: {n}\n  labels:\n    kubernetes.io/hostname: {n}\n    topology.kubernetes.io/zone: {zone}\nstatus:\n  capacity:\n    cpu: '4'\n    memory: 16Gi\n    pods: '110'\n"
                 )
             }
             Template::Pod => {
@@ -675,6 +676,18 @@ impl Template {
             Template::Config => "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n- schedulerName: bin-packing\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n".to_string(),
         }
     }
+}
+
+/// The zone "+ Node" puts a new node in: of the zones the last run's nodes are in (with how
+/// many nodes each has, in order of first appearance), the first with the fewest nodes, so that
+/// adding nodes one after another goes round the zones; `zone-a` when no node has a zone.
+pub fn next_zone(zones: &[(String, usize)]) -> String {
+    zones
+        .iter()
+        .filter(|(z, _)| !z.is_empty())
+        .min_by_key(|(_, n)| *n)
+        .map(|(z, _)| z.clone())
+        .unwrap_or_else(|| "zone-a".to_string())
 }
 
 #[cfg(test)]
@@ -859,22 +872,37 @@ mod tests {
     }
 
     #[test]
+    fn a_new_node_goes_to_the_zone_with_the_fewest_nodes() {
+        let z = |v: &[(&str, usize)]| v.iter().map(|(a, b)| (a.to_string(), *b)).collect::<Vec<_>>();
+        assert_eq!(next_zone(&[]), "zone-a");
+        assert_eq!(next_zone(&z(&[("", 3)])), "zone-a", "nodes without a zone");
+        assert_eq!(next_zone(&z(&[("us-1a", 2), ("us-1b", 1), ("us-1c", 1)])), "us-1b");
+        assert_eq!(
+            next_zone(&z(&[("us-1a", 2), ("us-1b", 2), ("us-1c", 2)])),
+            "us-1a",
+            "a tie: the first"
+        );
+        assert_eq!(next_zone(&z(&[("", 0), ("east", 4)])), "east");
+    }
+
+    #[test]
     fn templates_get_fresh_names_and_load() {
         let mut parts = Parts::default();
         for t in Template::ALL {
-            let text = t.text(&parts);
+            let text = t.text(&parts, "zone-a");
             let cur = parts.get(t.part()).to_string();
             parts.set(t.part(), if cur.is_empty() { text } else { format!("{cur}---\n{text}") });
         }
-        let n2 = Template::Node.text(&parts);
+        let n2 = Template::Node.text(&parts, "zone-b");
         assert!(n2.contains("name: node-2"), "{n2}");
+        assert!(n2.contains("topology.kubernetes.io/zone: zone-b\n"), "{n2}");
         for (t, second) in [
             (Template::Deployment, "name: web-2"),
             (Template::DaemonSet, "name: agent-2"),
             (Template::StatefulSet, "name: db-2"),
             (Template::Job, "name: job-2"),
         ] {
-            let again = t.text(&parts);
+            let again = t.text(&parts, "zone-a");
             assert!(again.contains(second), "{again}");
             // Workloads go with the pods, where `split` puts them too.
             assert_eq!(part_of(doc_kind(&again)), Part::Pods);

@@ -167,6 +167,9 @@ pub struct AppState {
     /// text of the scenario last sent to run (answered before that run).
     pub step_titles: ReadSignal<Vec<String>>,
     pub set_step_titles: WriteSignal<Vec<String>>,
+    /// The link Share made, shown in its popover until closed (Esc, ×, or another dialog).
+    pub share: ReadSignal<Option<String>>,
+    pub set_share: WriteSignal<Option<String>>,
     /// The actions menu of a node or pod (its actions become timeline steps).
     pub menu: ReadSignal<Option<Menu>>,
     pub set_menu: WriteSignal<Option<Menu>>,
@@ -210,7 +213,10 @@ impl AppState {
         let (engine_note, set_engine_note) = signal(None);
         let (step_titles, set_step_titles) = signal(Vec::new());
         let (menu, set_menu) = signal(None);
+        let (share, set_share) = signal(None);
         AppState {
+            share,
+            set_share,
             menu,
             set_menu,
             conflict,
@@ -418,6 +424,23 @@ impl AppState {
         self.set_cell.set(Some(cell));
     }
 
+    /// Closes what floats over the page without a backdrop (the Share popover, the actions
+    /// menu): called by everything that opens a dialog, so two never show at once.
+    pub fn close_popovers(&self) {
+        if self.share.with_untracked(Option::is_some) {
+            self.set_share.set(None);
+        }
+        if self.menu.with_untracked(Option::is_some) {
+            self.set_menu.set(None);
+        }
+    }
+
+    /// Opens the help dialog (closing any popover).
+    pub fn open_help(&self) {
+        self.close_popovers();
+        self.set_show_help.set(true);
+    }
+
     /// Opens the actions menu on `target` below the element of the event.
     pub fn open_menu(&self, target: MenuTarget, ev: &web_sys::MouseEvent) {
         use wasm_bindgen::JsCast;
@@ -431,6 +454,9 @@ impl AppState {
             })
             .unwrap_or((ev.client_x() as f64, ev.client_y() as f64));
         let same = self.menu.with_untracked(|m| m.is_some_and(|m| m.target == target));
+        if self.share.with_untracked(Option::is_some) {
+            self.set_share.set(None);
+        }
         self.set_menu.set((!same).then_some(Menu { target, x, y }));
     }
 

@@ -172,7 +172,7 @@ impl<'a> CycleBuilder<'a> {
         });
         let note = match (failed, narrowed_to) {
             (Some(s), _) => Some(format!("{}: {}", s.plugin.as_str(), s.reasons.join(", "))),
-            (None, Some(n)) => Some(format!("narrowed to {} node(s)", n.len())),
+            (None, Some(n)) => Some(format!("narrowed to {} node{}", n.len(), if n.len() == 1 { "" } else { "s" })),
             _ => None,
         };
         let state = if failed.is_some() { PointState::Failed } else { PointState::Passed };
@@ -237,7 +237,12 @@ impl<'a> CycleBuilder<'a> {
         let rows_total = rows.len() as u32;
         let detail = verdicts.is_some();
         rows.truncate(ROW_LIMIT);
-        let note = Some(format!("{} of {} evaluated node(s) feasible", n.feasible, n.evaluated));
+        let note = Some(format!(
+            "{} of {} evaluated node{} feasible",
+            n.feasible,
+            n.evaluated,
+            if n.evaluated == 1 { "" } else { "s" }
+        ));
         let state = if n.feasible > 0 { PointState::Passed } else { PointState::Failed };
         self.reached.insert("Filter", (state, note));
         self.last_point = "Filter";

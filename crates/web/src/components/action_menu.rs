@@ -9,6 +9,7 @@ use crate::fmt;
 use crate::scenario::Part;
 use crate::state::{use_app, AppState, Menu, MenuTarget};
 use leptos::prelude::*;
+use schedlab_view::view::{Marker, Stage};
 use std::sync::Arc;
 
 /// Adds the action's steps at the playhead's time and re-runs.
@@ -256,6 +257,39 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
                 .any(|l| l.iter().any(|i| i.pod == pod));
         (gated, queued || f.nodes.iter().any(|n| n.pods.contains(&pod)))
     });
+    // Pending at the playhead after a failed attempt: its last failed cycle so far, where the
+    // FailedScheduling message says why (the run's summary marks each cycle's outcome).
+    let pending = st.frame.with_untracked(|f| {
+        f.as_ref().is_some_and(|f| {
+            let q = &f.queue;
+            [&q.active, &q.backoff, &q.unschedulable]
+                .iter()
+                .any(|l| l.iter().any(|i| i.pod == pod))
+        })
+    });
+    let last_failed = pending
+        .then(|| {
+            let now = st.cycle_of(st.stop.get_untracked());
+            st.summary.with_untracked(|s| {
+                let s = s.as_ref()?;
+                let markers: Vec<char> = s.cycle_markers.chars().collect();
+                (1..=now.min(s.cycle_pod.len() as u32)).rev().find(|&c| {
+                    s.cycle_pod[c as usize - 1] == pod
+                        && markers.get(c as usize - 1).is_some_and(|&m| Marker::from_code(m) != Marker::Bound)
+                })
+            })
+        })
+        .flatten();
+    let why = last_failed.map(|c| {
+        view! {
+            <button role="menuitem" data-action="why-pending" title=format!("Go to cycle {c}, its last attempt: the FailedScheduling message says why")
+                on:click=move |_| {
+                    st.set_menu.set(None);
+                    st.set_playing.set(false);
+                    st.seek_to(c, Some(Stage::Failed));
+                }>{format!("Why pending? (cycle {c})")}</button>
+        }
+    });
     let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
     let owner = actions::owner_workload(&docs, &model.namespace, &model.name, model.created_by.as_deref(), at_ms);
     let (ns, name) = (model.namespace.clone(), model.name.clone());
@@ -276,7 +310,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
         let (w1, w2) = (w.clone(), w.clone());
         view! {
             <div class="menu-scale">
-                <span>{format!("{} {}: {} replicas", w.kind, w.name, w.replicas)}</span>
+                <span>{format!("{} {}: {}", w.kind, w.name, fmt::count(w.replicas.max(0) as usize, "replica"))}</span>
                 <button class="btn small" data-action="scale-down" aria-label="One replica fewer" disabled=w.replicas <= 0
                     on:click=move |_| do_(Action::Scale(w1.kind.clone(), w1.namespace.clone(), w1.name.clone(), w1.replicas - 1))>"−"</button>
                 <button class="btn small" data-action="scale-up" aria-label="One replica more"
@@ -287,6 +321,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
     view! {
         <div class="menu-title">"Pod "<strong>{model.name.clone()}</strong></div>
         <div class="menu-items">
+            {why}
             {gated.then(|| view! {
                 <button role="menuitem" data-action="lift-gates" title="Patch spec.schedulingGates away: the pod enters the queue"
                     on:click=move |_| do_(Action::SetGates(ns2.clone(), name2.clone(), Vec::new()))>"Lift scheduling gates"</button>

@@ -276,6 +276,7 @@ pub fn App() -> impl IntoView {
     let addressing = StoredValue::new(0u64);
     Effect::new(move |_| {
         let Some(p) = payload.get() else { return };
+        track_link_state(st);
         let state = link_state(st, Some(p).filter(|p| p.len() <= MAX_ADDRESS_PAYLOAD));
         let g = addressing.get_value() + 1;
         addressing.set_value(g);
@@ -299,6 +300,14 @@ pub fn App() -> impl IntoView {
             Duration::from_millis(250),
         );
     });
+
+    // A development build says so on the document element (the browser test that collects
+    // Leptos' warnings, which only development builds log, checks it runs against one).
+    if cfg!(debug_assertions) {
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-debug-build", "true");
+        }
+    }
 
     // Theme on the document element.
     Effect::new(move |_| {
@@ -424,7 +433,7 @@ pub fn App() -> impl IntoView {
             st.set_cell.set(None);
             st.set_show_help.set(false);
             st.set_show_generate.set(false);
-            st.set_menu.set(None);
+            st.close_popovers();
             return;
         }
         if typing {
@@ -458,7 +467,8 @@ pub fn App() -> impl IntoView {
             "Home" => st.seek(0),
             "End" => st.seek(st.stops().saturating_sub(1)),
             "1" | "2" | "3" | "4" => st.set_speed.set(key.parse().unwrap_or(2)),
-            "?" => st.set_show_help.update(|h| *h = !*h),
+            "?" if st.show_help.get_untracked() => st.set_show_help.set(false),
+            "?" => st.open_help(),
             "e" => editor.with_value(|ed| {
                 if let Some(ed) = ed {
                     ed.focus()
@@ -525,22 +535,33 @@ fn own_words(embed: bool) -> &'static str {
     }
 }
 
-/// The link state of what is on screen, with the given scenario payload (tracks the view).
+/// The link state of what is on screen, with the given scenario payload. It reads the state
+/// untracked (Share calls it from an event handler); an effect that must follow the view tracks
+/// what it reads with `track_link_state`.
 pub fn link_state(st: AppState, payload: Option<String>) -> link::LinkState {
-    let stop = st.stop.get();
+    let stop = st.stop.get_untracked();
     let (cycle, phase) = st
         .summary
-        .with(|s| s.as_ref().map(|s| s.playhead(stop)))
+        .with_untracked(|s| s.as_ref().map(|s| s.playhead(stop)))
         .map(|(c, p)| (Some(c), p.map(|p| p.label().to_string())))
         .unwrap_or((None, None));
     link::LinkState {
         payload,
         cycle,
         phase,
-        tab: (!st.embed).then(|| st.tab.get().id().to_string()),
-        view: Some(st.lower.get().id().to_string()),
-        controllers: Some(st.saved.with(|s| s.controllers)),
+        tab: (!st.embed).then(|| st.tab.get_untracked().id().to_string()),
+        view: Some(st.lower.get_untracked().id().to_string()),
+        controllers: Some(st.saved.with_untracked(|s| s.controllers)),
     }
+}
+
+/// Subscribes the running effect to everything `link_state` reads.
+fn track_link_state(st: AppState) {
+    st.stop.track();
+    st.summary.track();
+    st.tab.track();
+    st.lower.track();
+    st.saved.track();
 }
 
 /// How long the engine may stay silent on a request before the page says so.

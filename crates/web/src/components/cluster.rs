@@ -1,6 +1,7 @@
 //! The cluster: node cards grouped by zone, or a utilisation heatmap for large clusters.
 
 use crate::components::{heatmap::Heatmap, node_card::NodeCard, story::Story};
+use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
 
@@ -24,15 +25,22 @@ pub fn ClusterView() -> impl IntoView {
             out
         })
     });
+    // The pods at the playhead (the top bar's are at the run's end; at the last stop they agree).
     let counts = move || {
         st.frame.with(|f| {
             f.as_ref()
+                .map(|f| format!("at the playhead: {}", fmt::pod_counts(f.running, f.pending, f.evicted)))
+                .unwrap_or_default()
+        })
+    };
+    let counts_title = move || {
+        st.frame.with(|f| {
+            f.as_ref()
                 .map(|f| {
-                    let mut s = format!("{} running · {} pending", f.running, f.pending);
-                    if f.evicted > 0 {
-                        s.push_str(&format!(" · {} evicted", f.evicted));
-                    }
-                    s
+                    format!(
+                        "Pods at the playhead (t = {}): on a node, waiting to be scheduled, evicted so far. The top bar counts them at the end of the run.",
+                        fmt::clock(f.clock_ms)
+                    )
                 })
                 .unwrap_or_default()
         })
@@ -40,7 +48,7 @@ pub fn ClusterView() -> impl IntoView {
     view! {
         <div class="panel-head">
             <h2>"Cluster"</h2>
-            <span class="muted">{counts}</span>
+            <span class="muted counts" data-testid="playhead-counts" title=counts_title>{counts}</span>
             <span class="spacer"></span>
             <span class="legend" aria-label="Legend">
                 <span class="chip-legend new">"★ just placed"</span>

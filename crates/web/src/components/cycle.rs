@@ -100,9 +100,9 @@ pub fn CycleBody() -> impl IntoView {
                     s.as_ref()
                         .map(|s| {
                             format!(
-                                "{} cycle(s): {} pod(s) running, {} pending, {} evicted.",
-                                s.cycle_pod.len(),
-                                s.bound,
+                                "{}: {} running, {} pending, {} evicted.",
+                                fmt::count(s.cycle_pod.len(), "cycle"),
+                                fmt::count(s.bound as usize, "pod"),
                                 s.pending,
                                 s.evicted
                             )

@@ -175,13 +175,31 @@ pub fn Editor() -> impl IntoView {
     let errors_in = move |p: Part| st.issues.with(|is| is.iter().filter(|i| i.part == Some(p)).count());
 
     let add = move |t: Template| {
-        let text = st.saved.with_untracked(|s| t.text(&s.parts));
+        // A node goes round the zones of the run on screen (the one with the fewest nodes).
+        let zones: Vec<(String, usize)> = st.summary.with_untracked(|s| {
+            let Some(s) = s else { return Vec::new() };
+            let m = &s.model;
+            let mut out: Vec<(String, usize)> = m.zones.iter().map(|z| (z.clone(), 0)).collect();
+            for n in &m.nodes {
+                if let Some(e) = out.get_mut(n.zone as usize) {
+                    e.1 += 1;
+                }
+            }
+            out
+        });
+        let zone = crate::scenario::next_zone(&zones);
+        let text = st.saved.with_untracked(|s| t.text(&s.parts, &zone));
         st.set_tab.set(t.part());
         ed.with_value(|e| {
             if let Some(e) = e {
                 e.append(t.part().id(), &text);
             }
         });
+        if t == Template::Node {
+            st.flash(format!(
+                "A node in {zone}, the zone with the fewest nodes (edit its topology.kubernetes.io/zone label to move it)"
+            ));
+        }
     };
     let generated = Memo::new(move |_| st.saved.with(|s| s.generated.clone()));
     let to_yaml = move |_| {
@@ -234,7 +252,7 @@ pub fn Editor() -> impl IntoView {
                                     <span class="count">{move || count(p)}</span>
                                     {move || {
                                         let n = errors_in(p);
-                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=format!("{n} errors")>"⚠"{n}</span> })
+                                        (n > 0).then(|| view! { <span class="err-badge" aria-label=crate::fmt::count(n, "error")>"⚠"{n}</span> })
                                     }}
                                 </button>
                             }
@@ -277,7 +295,7 @@ pub fn Editor() -> impl IntoView {
                     .map(|g| {
                         view! {
                             <div class="generated-note" role="note">
-                                <strong>{format!("Generated cluster: {} nodes, {} pods, {} zones.", g.nodes, g.pods, g.zones)}</strong>
+                                <strong>{format!("Generated cluster: {}, {}, {}.", crate::fmt::count(g.nodes as usize, "node"), crate::fmt::count(g.pods as usize, "pod"), crate::fmt::count(g.zones as usize, "zone"))}</strong>
                                 " Its YAML is not loaded into the editor (it would be megabytes). "
                                 <button class="btn small" on:click=to_yaml>"Load the YAML into the editor"</button>
                             </div>

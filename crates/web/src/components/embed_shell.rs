@@ -211,7 +211,13 @@ fn EmbedBar() -> impl IntoView {
     let status = move || {
         st.summary.with(|s| {
             s.as_ref()
-                .map(|s| format!("{} nodes · {} pods", s.model.nodes.len(), s.model.pods.len()))
+                .map(|s| {
+                    format!(
+                        "{} · {}",
+                        crate::fmt::count(s.model.nodes.len(), "node"),
+                        crate::fmt::count(s.model.pods.len(), "pod")
+                    )
+                })
                 .unwrap_or_else(|| "starting the engine…".into())
         })
     };

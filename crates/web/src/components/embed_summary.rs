@@ -3,6 +3,7 @@
 //! line.
 
 use crate::components::pod_chip::{ChipState, PodChip};
+use crate::fmt;
 use crate::state::{use_app, AppState};
 use leptos::prelude::*;
 use schedlab_view::view::{CycleView, Frame, Marker, Stage};
@@ -41,10 +42,9 @@ fn cycle_parts(st: &AppState, cv: &CycleView, nodes: usize) -> Vec<Part> {
             Some(c) => out.push(part(
                 "purple",
                 format!(
-                    "Preemption ⚔ {} ({} victim{})",
+                    "Preemption ⚔ {} ({})",
                     c.node,
-                    c.victims.len() + c.other_victims.len(),
-                    plural(c.victims.len() + c.other_victims.len())
+                    fmt::count(c.victims.len() + c.other_victims.len(), "victim")
                 ),
             )),
             None if cv.stage >= Stage::PostFilter => out.push(part("bad", "Preemption: no candidate")),
@@ -76,14 +76,6 @@ fn cycle_parts(st: &AppState, cv: &CycleView, nodes: usize) -> Vec<Part> {
     out
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// The frame's cycle in one line, or what the page is doing before and after the cycles.
 fn summary_parts(st: &AppState, f: Option<&Frame>, nodes: usize) -> Vec<Part> {
     let Some(f) = f else { return vec![part("muted", "Loading…")] };
@@ -98,20 +90,11 @@ fn summary_parts(st: &AppState, f: Option<&Frame>, nodes: usize) -> Vec<Part> {
         }
         (None, Stage::Ready) => vec![part(
             "muted",
-            format!("{} pending pod(s) queued: press ▶ to schedule them", f.pending),
+            format!("{} queued: press ▶ to schedule them", fmt::count(f.pending as usize, "pending pod")),
         )],
         (None, Stage::Quiet) => vec![part(
             "muted",
-            format!(
-                "Quiet: {} running, {} pending{}",
-                f.running,
-                f.pending,
-                if f.evicted > 0 {
-                    format!(", {} evicted", f.evicted)
-                } else {
-                    String::new()
-                }
-            ),
+            format!("Quiet: {}", fmt::pod_counts(f.running, f.pending, f.evicted)),
         )],
         (None, s) => vec![part("muted", s.label().to_string())],
     }

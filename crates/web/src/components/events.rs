@@ -64,7 +64,7 @@ pub fn Events() -> impl IntoView {
                         if n < t {
                             format!("The newest {n} of {t} events up to the playhead. Click one to go to its cycle.")
                         } else {
-                            format!("{t} event(s) up to the playhead, as kubectl get events lists them. Click one to go to its cycle.")
+                            format!("{} up to the playhead, as kubectl get events lists them. Click one to go to its cycle.", crate::fmt::count(t as usize, "event"))
                         }
                     }}
                 </p>

@@ -204,7 +204,7 @@ pub fn FilterMatrix(cv: Memo<Option<CycleView>>) -> impl IntoView {
                                 </thead>
                                 <tbody>{body}</tbody>
                             </table>
-                            {(more > 0).then(|| view! { <p class="muted more">{format!("… {more} more node(s) not listed")}</p> })}
+                            {(more > 0).then(|| view! { <p class="muted more">{format!("… {} more not listed", crate::fmt::count(more, "node"))}</p> })}
                         </div>
                     }
                     .into_any(),

@@ -116,9 +116,9 @@ pub fn Heatmap() -> impl IntoView {
                     used.iter().map(|&u| u as f64).sum::<f64>() / used.len() as f64
                 };
                 let label = format!(
-                    "{} — {} nodes, {:.0}% average use",
+                    "{} — {}, {:.0}% average use",
                     if zname.is_empty() { "no zone" } else { zname },
-                    nodes.len(),
+                    crate::fmt::count(nodes.len(), "node"),
                     avg
                 );
                 let _ = ctx.fill_text(&label, 0.0, ly + 13.0);
@@ -234,7 +234,7 @@ pub fn Heatmap() -> impl IntoView {
                     node_ref=canvas
                     role="img"
                     aria-label=move || {
-                        st.summary.with(|s| format!("Utilisation heatmap of {} nodes", s.as_ref().map(|s| s.model.nodes.len()).unwrap_or(0)))
+                        st.summary.with(|s| format!("Utilisation heatmap of {}", crate::fmt::count(s.as_ref().map(|s| s.model.nodes.len()).unwrap_or(0), "node")))
                     }
                     on:mousemove=on_move
                     on:mouseleave=move |_| set_hover.set(None)

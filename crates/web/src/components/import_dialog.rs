@@ -17,11 +17,15 @@ const MAX_TEXT: usize = 64 * 1024 * 1024;
 /// The top bar's button and the dialog it opens.
 #[component]
 pub fn ImportButton() -> impl IntoView {
+    let st = use_app();
     let open = RwSignal::new(false);
     view! {
         <button
             class="btn"
-            on:click=move |_| open.set(true)
+            on:click=move |_| {
+                st.close_popovers();
+                open.set(true)
+            }
             aria-label="Import from a cluster"
             title="Paste or drop kubectl output (get -o yaml/json, cluster-info dump) to see why a real cluster's pods are pending"
         >

@@ -85,6 +85,26 @@ pub fn NodeCard(node: u32) -> impl IntoView {
                 .and_then(|cv| (cv.node == Some(node)).then_some(cv.pod))
         })
     });
+    // The node the cycle chose, from Score on (where the score table names it) through Reserve:
+    // its card is scrolled into the cluster panel's view at each of those phases, so the story
+    // above the cards never hides it.
+    let focus = Memo::new(move |_| {
+        st.frame.with(|f| {
+            let cv = f.as_ref()?.cycle_view.as_ref()?;
+            let shown = matches!(cv.stage, Stage::Score | Stage::NormalizeScore | Stage::Reserve)
+                && cv.node == Some(node)
+                && cv.outcome != Some(schedlab_view::view::Marker::Unschedulable);
+            shown.then_some((cv.cycle, cv.stage))
+        })
+    });
+    let card = NodeRef::<leptos::html::Article>::new();
+    Effect::new(move |_| {
+        if focus.get().is_some() {
+            if let Some(el) = card.get_untracked() {
+                scroll_into_panel(&el);
+            }
+        }
+    });
     let explain = move |e: web_sys::MouseEvent| {
         let cycle = current_cycle.get_untracked();
         let has_filter = st
@@ -180,8 +200,7 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             view! {
                 <span class="role candidate" class:chosen=chosen>
                     {if chosen { "⚔ preempt here: " } else { "candidate: " }}
-                    {victims}
-                    " victim(s)"
+                    {fmt::count(victims, "victim")}
                 </span>
             }
             .into_any(),
@@ -219,16 +238,19 @@ pub fn NodeCard(node: u32) -> impl IntoView {
         out
     };
     view! {
-        <article class=move || format!("node-card {}{}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }, if live.with(|l| l.absent) { " absent" } else { "" })
+        <article node_ref=card class=move || format!("node-card {}{}{}", role_class(), if st.highlight.with(|h| h.contains(&node)) { " highlight" } else { "" }, if live.with(|l| l.absent) { " absent" } else { "" })
             data-node=name aria-label=move || format!("Node {}", name())>
             <header class="node-head">
                 <button class="node-name linklike" on:click=explain title="Explain this node's filter verdict">
                     {name}
                 </button>
                 {role_view}
-                <button class="node-menu btn small icon" aria-haspopup="menu" title="Act on this node at the playhead (adds a timeline step)"
-                    aria-label=move || format!("Actions on node {}", name())
-                    on:click=move |e| st.open_menu(MenuTarget::Node(node), &e)>"⋯"</button>
+                // An embed has no editor and no timeline to write a step into: no menu there.
+                {(!st.embed).then(|| view! {
+                    <button class="node-menu btn small icon" aria-haspopup="menu" title="Act on this node at the playhead (adds a timeline step)"
+                        aria-label=move || format!("Actions on node {}", name())
+                        on:click=move |e| st.open_menu(MenuTarget::Node(node), &e)>"⋯"</button>
+                })}
             </header>
             <div class="bars">{bars}</div>
             <div class="badges">{badges}</div>
@@ -245,4 +267,21 @@ pub fn NodeCard(node: u32) -> impl IntoView {
             </div>
         </article>
     }
+}
+
+/// Scrolls the cluster panel (only it: never the page, nor a page embedding this one) so that
+/// the card is in view, by as little as needed.
+fn scroll_into_panel(card: &web_sys::Element) {
+    let Ok(Some(panel)) = card.closest(".cluster-body") else { return };
+    let c = card.get_bounding_client_rect();
+    let p = panel.get_bounding_client_rect();
+    let top = panel.scroll_top() as f64;
+    let delta = if c.height() > p.height() || c.top() < p.top() {
+        c.top() - p.top() - 4.0
+    } else if c.bottom() > p.bottom() {
+        c.bottom() - p.bottom() + 4.0
+    } else {
+        return;
+    };
+    panel.set_scroll_top((top + delta).max(0.0) as i32);
 }

@@ -69,7 +69,8 @@ impl ChipState {
     }
 }
 
-/// `menu`: a click opens the pod's actions menu (cluster and queue views). A pod a workload
+/// `menu`: a click opens the pod's actions menu (cluster and queue views; never in an embed).
+/// A pod a workload
 /// controller made carries a mark naming it.
 #[component]
 pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl IntoView {
@@ -122,7 +123,8 @@ pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl
                 view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
             })
     };
-    if menu {
+    // An embed shows no actions menu (it has no timeline to write a step into).
+    if menu && !st.embed {
         return view! {
             <button class=format!("chip menu-chip-btn {}", state.class()) data-pod=name data-state=state.class() title=title aria-label=title
                 aria-haspopup="menu" on:click=move |e| st.open_menu(crate::state::MenuTarget::Pod(pod), &e)>

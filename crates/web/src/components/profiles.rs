@@ -64,7 +64,7 @@ pub fn Profiles() -> impl IntoView {
                                 <section class="profile-card" aria-label=format!("Profile {}", p.name)>
                                     <h3>{p.name.clone()}</h3>
                                     <p class="muted small">
-                                        {format!("{} pod(s) use it (spec.schedulerName): ", pods.len())}
+                                        {format!("{} {} it (spec.schedulerName): ", crate::fmt::count(pods.len(), "pod"), if pods.len() == 1 { "uses" } else { "use" })}
                                         {pods.join(", ")}
                                     </p>
                                     {(!p.notes.is_empty()).then(|| view! { <ul class="notes">{p.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}

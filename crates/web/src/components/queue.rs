@@ -196,7 +196,7 @@ fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl In
     let MovedPods(moved) = expect_context::<MovedPods>();
     let n = items.len();
     let label = format!("{} ×{n}", owner::short_name(&owner));
-    let title = format!("{n} pods created by {owner}");
+    let title = format!("{} created by {owner}", fmt::count(n, "pod"));
     // Each distinct reason once (pods of one template usually wait for the same one).
     let mut notes: Vec<String> = Vec::new();
     for n in items.iter().filter_map(|i| i.note.clone()) {

@@ -95,7 +95,7 @@ pub fn ScoreTable(cv: Memo<Option<CycleView>>) -> impl IntoView {
                             if s.single_feasible {
                                 return Some("one feasible node: it is chosen without scoring".to_string());
                             }
-                            let mut t = format!("{} node(s) scored", s.rows_total);
+                            let mut t = format!("{} scored", crate::fmt::count(s.rows_total as usize, "node"));
                             if !s.skipped.is_empty() {
                                 t.push_str(&format!(" · skipped at PreScore: {}", s.skipped.join(", ")));
                             }

@@ -1,6 +1,7 @@
 //! The top bar: presets, seed, large-cluster generator, share link, theme, help.
 
 use crate::components::embed_dialog::EmbedDialog;
+use crate::fmt;
 use crate::scenario::{self, Saved};
 use crate::state::{use_app, AppState, Busy, Theme};
 use crate::storage;
@@ -32,12 +33,11 @@ pub fn TopBar() -> impl IntoView {
     };
     // Share: the link to what is on screen, its length, and a file when it is too long for
     // some chat apps and browsers.
-    let (shared, set_shared) = signal(None::<String>);
     let share = move |_| {
         with_payload(st, move |payload| async move {
             let url = storage::share_url(&crate::components::app::link_state(st, Some(payload)), None);
             let copied = url.len() <= LONG_LINK && copy(&url).await;
-            set_shared.set(Some(url));
+            st.set_share.set(Some(url));
             if copied {
                 st.flash("Link copied");
             }
@@ -54,8 +54,9 @@ pub fn TopBar() -> impl IntoView {
         storage::save_theme(if next == Theme::Dark { "dark" } else { "light" });
         st.set_theme.set(next);
     };
-    // Two short lines (what the scenario holds; what the run did), so the summary fits beside
-    // the buttons at 1280 px instead of being cut.
+    // Two short lines (what the scenario holds; how the run ends), so the summary fits beside
+    // the buttons at 1280 px instead of being cut. The counts are those at the run's end (the
+    // cluster panel's are at the playhead; at the last stop the two agree), and say so.
     let status = move || -> (String, String) {
         match st.busy.get() {
             Busy::Idle => st.summary.with(|s| {
@@ -63,21 +64,12 @@ pub fn TopBar() -> impl IntoView {
                     .map(|s| {
                         (
                             format!(
-                                "{} nodes · {} pods · {:.0} ms",
-                                s.model.nodes.len(),
-                                s.model.pods.len(),
+                                "{} · {} · {:.0} ms",
+                                fmt::count(s.model.nodes.len(), "node"),
+                                fmt::count(s.model.pods.len(), "pod"),
                                 st.run_ms.get()
                             ),
-                            format!(
-                                "{} bound · {} pending{}",
-                                s.bound,
-                                s.pending,
-                                if s.evicted > 0 {
-                                    format!(" · {} evicted", s.evicted)
-                                } else {
-                                    String::new()
-                                }
-                            ),
+                            format!("at the end: {}", fmt::pod_counts(s.bound, s.pending, s.evicted)),
                         )
                     })
                     .unwrap_or_else(|| {
@@ -88,16 +80,23 @@ pub fn TopBar() -> impl IntoView {
                         }
                     })
             }),
-            Busy::Running { cycles, pods } if pods > 0 => ("scheduling…".into(), format!("{cycles} cycles ({pods} pods)")),
+            Busy::Running { cycles, pods } if pods > 0 => (
+                "scheduling…".into(),
+                format!("{} ({})", fmt::count(cycles as usize, "cycle"), fmt::count(pods as usize, "pod")),
+            ),
             Busy::Running { .. } => ("scheduling…".into(), String::new()),
         }
     };
     let status_view = move || {
         let (a, b) = status();
-        let title = if b.is_empty() { a.clone() } else { format!("{a} · {b}") };
+        let title = match b.strip_prefix("at the end: ") {
+            Some(end) => format!("The scenario: {a} (the engine's run time). At the end of the run: {end}. The cluster panel counts the pods at the playhead."),
+            None if b.is_empty() => a.clone(),
+            None => format!("{a} {b}"),
+        };
         view! {
             <span class="st-line" title=title.clone()>{a}</span>
-            <span class="st-line" title=title>{b}</span>
+            <span class="st-line st-end" title=title>{b}</span>
         }
     };
     let theme_button = move || {
@@ -105,7 +104,7 @@ pub fn TopBar() -> impl IntoView {
             <button class="btn icon" on:click=toggle_theme aria-label="Switch light/dark theme" title="Light/dark theme">
                 {move || if st.theme.get() == Theme::Dark { "☀" } else { "☾" }}
             </button>
-            <button class="btn icon" on:click=move |_| st.set_show_help.set(true) aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            <button class="btn icon" on:click=move |_| st.open_help() aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
                 "?"
             </button>
         }
@@ -144,7 +143,10 @@ pub fn TopBar() -> impl IntoView {
                 />
             </label>
             <crate::components::controllers_toggle::ControllersToggle/>
-            <button class="btn" on:click=move |_| st.set_show_generate.set(true) aria-label="Generate a large cluster">
+            <button class="btn" on:click=move |_| {
+                st.close_popovers();
+                st.set_show_generate.set(true)
+            } aria-label="Generate a large cluster">
                 "Large cluster…"
             </button>
             <crate::components::import_dialog::ImportButton/>
@@ -153,8 +155,11 @@ pub fn TopBar() -> impl IntoView {
             </span>
             <span class="spacer"></span>
             <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario and what is on screen">"Share"</button>
-            {move || shared.get().map(|url| view! { <SharePopover url=url close=move || set_shared.set(None)/> })}
-            <button class="btn" on:click=move |_| set_show_embed.set(true) aria-label="Embed" aria-haspopup="dialog" title="An <iframe> that shows this scenario in a docs page: options, preview, code">"Embed…"</button>
+            {move || st.share.get().map(|url| view! { <SharePopover url=url close=move || st.set_share.set(None)/> })}
+            <button class="btn" on:click=move |_| {
+                st.close_popovers();
+                set_show_embed.set(true)
+            } aria-label="Embed" aria-haspopup="dialog" title="An <iframe> that shows this scenario in a docs page: options, preview, code">"Embed…"</button>
             {theme_button}
             <EmbedDialog show=show_embed set_show=set_show_embed/>
         </header>

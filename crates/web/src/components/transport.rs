@@ -21,6 +21,26 @@ pub fn Transport() -> impl IntoView {
             .get()
             .map(|ms| view! { <span class="clock-value" data-clock-ms=ms>{format!("t = {}", fmt::clock(ms))}</span> })
     };
+    // When the first backoff at the playhead ends (backoffQ's expiries are the engine's).
+    let backoff_end = Memo::new(move |_| {
+        st.frame.with(|f| {
+            let f = f.as_ref()?;
+            f.queue.backoff.iter().filter_map(|i| i.until_ms).filter(|&u| u > f.clock_ms).min()
+        })
+    });
+    let backoff_view = move || {
+        backoff_end.get().map(|u| {
+            view! {
+                <span
+                    class="clock-backoff muted"
+                    data-until-ms=u
+                    title=format!("The first backoff ends at t = {}: that pod may be retried from then (the queue lists each pod's backoff)", fmt::clock(u))
+                >
+                    {format!("↻ until {}", fmt::clock(u))}
+                </span>
+            }
+        })
+    };
     let cycle_now = move || st.cycle_of(st.stop.get());
     let pause = move || st.set_playing.set(false);
     let btn = move |label: &'static str, icon: Icon, key: &'static str, f: fn(&crate::state::AppState)| {
@@ -95,6 +115,7 @@ pub fn Transport() -> impl IntoView {
             </label>
             <div class="clock" aria-label="Logical clock" title="Logical time: scheduling takes no time; the clock jumps when pods wait for their backoff">
                 {clock}
+                {backoff_view}
             </div>
         </footer>
     }
