@@ -898,7 +898,8 @@ mod tests {
     #[test]
     fn drain_decides_as_kubectl_drain_and_says_what_comes_back() {
         // (controllers, force, the fate of each pod on node-a by name prefix)
-        let cases: &[(bool, bool, &[(&str, &str)])] = &[
+        type Case<'a> = (bool, bool, &'a [(&'a str, &'a str)]);
+        let cases: &[Case] = &[
             (
                 true,
                 false,
