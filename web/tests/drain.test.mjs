@@ -40,7 +40,7 @@ const group = (page, fate) =>
   page.$$eval(`.drain-confirm .drain-group[data-fate="${fate}"] li code`, (els) => els.map((e) => e.textContent.trim()));
 
 async function openDrain(page) {
-  await page.keyboard.press("End");
+  await page.click('button[aria-label="To the end"]');
   await page.click('.node-card[data-node="node-a"] .node-menu');
   await page.click('.action-menu [data-action="drain"]');
   await page.waitForSelector(".drain-confirm");
@@ -101,7 +101,7 @@ test("drain shows what it will evict, refuse, ignore and not bring back, with Fo
   assert.doesNotMatch(tl, /name: log-agent/, tl);
   // At the end only the DaemonSet's pod is left on node-a.
   await pause(page);
-  await page.keyboard.press("End");
+  await page.click('button[aria-label="To the end"]');
   await page.waitForFunction(() => {
     const chips = [...document.querySelectorAll('.node-card[data-node="node-a"] [data-pod]')].map((c) => c.dataset.pod);
     return chips.length === 1 && chips[0].startsWith("log-agent-");

@@ -67,17 +67,31 @@ test("two imports and a preset keep each replaced scenario; the first comes back
   assert.match(await toast(page, "Imported"), /^Imported\. Your previous scenario is kept: Preset ▸ “↩ my first scenario”$/);
   await importText(page, cluster(2), "imported-2");
   // The first import is kept in its turn (before this change it replaced "my scenario").
-  assert.match(await toast(page, "Imported"), /kept: Preset ▸ “↩ 1 node, 2 pods”$/);
+  assert.match(await toast(page, "Imported"), /kept: Preset ▸ “↩ 1 node, 2 pods \(imported-1\)”$/);
   await page.selectOption("select[aria-label='Preset scenario']", "scoring");
-  assert.match(await toast(page, "kept"), /^Your previous scenario is kept: Preset ▸ “↩ 1 node, 2 pods”$/);
+  assert.match(await toast(page, "kept"), /^Your previous scenario is kept: Preset ▸ “↩ 1 node, 2 pods \(imported-2\)”$/);
   await ready(page);
 
   const kept = await recent(page);
   assert.equal(kept.length, 3, kept.join("\n"));
-  assert.match(kept[0], /^↩ 1 node, 2 pods · \d\d:\d\d$/);
-  assert.match(kept[1], /^↩ 1 node, 2 pods · \d\d:\d\d$/);
+  assert.match(kept[0], /^↩ 1 node, 2 pods \(imported-2\) · \d\d:\d\d$/);
+  assert.match(kept[1], /^↩ 1 node, 2 pods \(imported-1\) · \d\d:\d\d$/);
   assert.match(kept[2], /^↩ my first scenario · \d\d:\d\d$/);
+  // A native list's popup is not in screenshots: the list is shown open for the picture only.
+  const openList = (open) =>
+    page.evaluate((open) => {
+      const s = document.querySelector("select[aria-label='Preset scenario']");
+      if (open) {
+        s.size = 12;
+        Object.assign(s.style, { position: "absolute", zIndex: 50, height: "auto", top: "6px" });
+      } else {
+        s.removeAttribute("size");
+        s.removeAttribute("style");
+      }
+    }, open);
+  await openList(true);
   await shot(page, "recent-scenarios-1440");
+  await openList(false);
 
   // The first one back, whole.
   await page.selectOption("select[aria-label='Preset scenario']", { label: kept[2] });

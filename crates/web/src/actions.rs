@@ -552,11 +552,11 @@ pub fn drain_plan(docs: &Docs, node: &str, pods: &[DrainPod], controllers: bool,
             return if force {
                 DrainFate::Gone("no controller owns it: deleted for good (Force)".into())
             } else {
-                DrainFate::Refused("no controller owns it: kubectl drain deletes it only with --force".into())
+                DrainFate::Refused("no controller owns it".into())
             };
         };
         if kind == "DaemonSet" {
-            return DrainFate::Ignored(format!("DaemonSet {name}'s pod: left on the node (--ignore-daemonsets)"));
+            return DrainFate::Ignored(format!("DaemonSet {name}"));
         }
         let in_scenario = p.created_by.is_some() || find_object(docs, &kind, &p.namespace, &name).is_some();
         if !REPLACING.contains(&kind.as_str()) {

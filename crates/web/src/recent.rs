@@ -84,7 +84,20 @@ pub fn name_of(saved: &Saved) -> String {
         return "Untitled scenario".into();
     }
     let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
-    format!("{}, {}", n(nodes, "node"), n(pods, "pod"))
+    // The first node's name tells two clusters of the same size apart.
+    let first = p.nodes.split("name:").nth(1).and_then(|rest| {
+        let name = rest.trim_start().split(|c: char| c.is_whitespace() || ",}'\"".contains(c)).next()?;
+        (!name.is_empty()).then(|| name.to_string())
+    });
+    match first {
+        Some(f) => format!(
+            "{}, {} ({f}{})",
+            n(nodes, "node"),
+            n(pods, "pod"),
+            if nodes > 1 { ", …" } else { "" }
+        ),
+        None => format!("{}, {}", n(nodes, "node"), n(pods, "pod")),
+    }
 }
 
 /// When it was kept, for the menu: `HH:MM` today, else `D Mon HH:MM`. The arguments are the
@@ -197,7 +210,13 @@ mod tests {
         let pods = format!(
             "{NODE}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: a}}\n---\n{{apiVersion: v1, kind: Pod, metadata: {{name: b}}}}\n"
         );
-        assert_eq!(name_of(&saved(&pods)), "1 node, 2 pods");
+        assert_eq!(name_of(&saved(&pods)), "1 node, 2 pods (n)");
+        let two = format!("{NODE}---\napiVersion: v1\nkind: Node\nmetadata:\n  name: 'm'\n");
+        assert_eq!(name_of(&saved(&two)), "2 nodes, 0 pods (n, …)");
+        assert_eq!(
+            name_of(&saved("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")),
+            "0 nodes, 1 pod"
+        );
         assert_eq!(name_of(&saved("")), "Untitled scenario");
         let g = Saved {
             parts: Parts::default(),

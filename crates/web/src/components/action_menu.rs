@@ -307,16 +307,22 @@ fn DrainConfirm(
                 .then(|| view! { <p class="muted menu-note">"No pod runs on the node: drain only cordons it."</p> }.into_any());
             [
                 none,
-                drain_group(p, "refused", "Refused: no controller, kubectl drain stops at the cordon", |f| {
-                    matches!(f, DrainFate::Refused(_))
-                }),
+                drain_group(
+                    p,
+                    "refused",
+                    "Refused: kubectl drain deletes a pod no controller owns only with --force",
+                    |f| matches!(f, DrainFate::Refused(_)),
+                ),
                 drain_group(p, "replaced", "Evicted, replaced by their controller", |f| {
                     matches!(f, DrainFate::Replaced { .. })
                 }),
                 drain_group(p, "gone", "Evicted, will not come back", |f| matches!(f, DrainFate::Gone(_))),
-                drain_group(p, "ignored", "Ignored: DaemonSet pods stay (--ignore-daemonsets)", |f| {
-                    matches!(f, DrainFate::Ignored(_))
-                }),
+                drain_group(
+                    p,
+                    "ignored",
+                    "Ignored: DaemonSet pods stay on the node (--ignore-daemonsets)",
+                    |f| matches!(f, DrainFate::Ignored(_)),
+                ),
             ]
             .into_iter()
             .flatten()
