@@ -216,7 +216,7 @@ test("an embed shows no toasts, even for a link it cannot read, and leaves the v
   await waitPlaying(b.frame, true);
   assert.equal(await b.frame.locator(".toast").count(), 0);
   assert.equal(await same.evaluate(() => localStorage.getItem("schedlab.scenario.v1")), mine, "the visitor's autosave is untouched");
-  assert.equal(await same.evaluate(() => localStorage.getItem("schedlab.mine.v1")), null);
+  assert.equal(await same.evaluate(() => localStorage.getItem("schedlab.recent.v1")), null);
   noErrors(same);
   noErrors(page);
 });

@@ -138,7 +138,7 @@ test("choosing a preset keeps the user's edited scenario, which comes back from 
   // Even after a reload, the edited scenario is offered back.
   await page.reload();
   await ready(page);
-  await page.selectOption('select[aria-label="Preset scenario"]', "mine");
+  await page.selectOption('select[aria-label="Preset scenario"]', "recent:0");
   await page.waitForFunction(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts.pods.includes("web-one"));
   await ready(page);
   await page.waitForSelector('.chip[data-pod="web-one"]');

@@ -150,15 +150,15 @@ test("two tabs never overwrite each other silently, and a reload right after typ
   let stored = await a.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
   assert.ok(stored.nodes.includes("added-in-a") && !stored.pods.includes("added-in-b"), "B did not overwrite A");
   await shot(b, "32-two-tabs-conflict");
-  // B keeps its own: A is asked in turn, loads B's, and its own stays available as "My scenario".
+  // B keeps its own: A is asked in turn, loads B's, and its own joins the recent scenarios.
   await b.click(".notice button:has-text('Keep mine')");
   stored = await a.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
   assert.ok(stored.pods.includes("added-in-b"));
   await a.waitForSelector(".notice.warn", { timeout: 30000 });
   await a.click(".notice button:has-text('Load theirs')");
   await a.waitForFunction(() => document.querySelector('.node-card[data-node="added-in-a"]') === null);
-  const mine = await a.evaluate(() => JSON.parse(localStorage.getItem("schedlab.mine.v1")).parts.nodes);
-  assert.ok(mine.includes("added-in-a"), "A's edit is kept as My scenario");
+  const mine = await a.evaluate(() => JSON.parse(localStorage.getItem("schedlab.recent.v1"))[0].saved.parts.nodes);
+  assert.ok(mine.includes("added-in-a"), "A's edit is kept among the recent scenarios");
   // A reload 50 ms after typing keeps the edit.
   await b.click("#tab-nodes");
   await b.click(".editor-host .cm-content");

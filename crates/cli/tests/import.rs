@@ -88,3 +88,35 @@ fn nothing_to_import_fails() {
     let out = schedlab().arg("import").output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn an_insights_operator_archive_imports_from_its_files() {
+    // insights-operator saves each object as JSON without kind and apiVersion (config/node/*,
+    // config/pod/<ns>/*), some as lists without a kind: import infers the kinds and says so.
+    let dir = testdata("insights/config");
+    let out = schedlab()
+        .arg("import")
+        .arg(dir.join("node/master-0.json"))
+        .arg(dir.join("node/worker-a.json"))
+        .arg(dir.join("pod/shop/checkout-6f7d9c8b5-x2kqp.json"))
+        .arg(dir.join("pod/openshift-dns/pods.json"))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.starts_with("imported 2 Nodes, 3 Pods\n"), "{stderr}");
+    assert!(
+        stderr.contains("inferred kind Node for 2 objects without a kind (from status.nodeInfo"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("inferred kind Pod for 3 objects without a kind (from spec.containers"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("error"), "{stderr}");
+    let scenario = std::env::temp_dir().join(format!("schedlab-insights-{}.yaml", std::process::id()));
+    std::fs::write(&scenario, &out.stdout).expect("write");
+    let run = schedlab().args(["run", "--output", "json"]).arg(&scenario).output().expect("runs");
+    std::fs::remove_file(&scenario).ok();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}

@@ -491,17 +491,119 @@ pub fn copy_node(parts: &Parts, docs: &Docs, name: &str, taken: &[String]) -> Op
     Some(obj)
 }
 
-/// Whether a DaemonSet controls the pod (drain leaves such pods), by the pod's own owner
-/// references or the controller that created it (`created_by`, `Kind/name`).
-pub fn daemonset_pod(docs: &Docs, namespace: &str, name: &str, created_by: Option<&str>) -> bool {
-    if created_by.is_some_and(|c| c.starts_with("DaemonSet/")) {
-        return true;
+// ---------------------------------------------------------------------------------------------
+// Drain, as `kubectl drain` decides it.
+
+/// A pod on the node to drain, as the page knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrainPod {
+    pub namespace: String,
+    pub name: String,
+    /// The controller that created it in the run (`Kind/name`), if one did.
+    pub created_by: Option<String>,
+}
+
+/// What draining does to one pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DrainFate {
+    /// Evicted; its controller makes a replacement (`by`: `Kind name`).
+    Replaced { by: String },
+    /// Evicted, and nothing makes it again (why).
+    Gone(String),
+    /// Left on the node (why): a DaemonSet's pod, as `--ignore-daemonsets`.
+    Ignored(String),
+    /// Not evicted, and the drain stops at the cordon (why): a pod no controller owns, which
+    /// kubectl drain deletes only with `--force`.
+    Refused(String),
+}
+
+/// A drain before it happens: each pod of the node and its fate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrainPlan {
+    pub node: String,
+    pub force: bool,
+    pub pods: Vec<(DrainPod, DrainFate)>,
+}
+
+/// Workload kinds whose controller (when the controllers are on) makes a deleted pod again.
+const REPLACING: &[&str] = &["ReplicaSet", "ReplicationController", "StatefulSet", "Job"];
+
+/// The pod's controlling owner (kind, name): the controller that created it in the run, or the
+/// `controller: true` owner reference of its document.
+fn controller_of(docs: &Docs, pod: &DrainPod) -> Option<(String, String)> {
+    if let Some((k, n)) = pod.created_by.as_deref().and_then(|c| c.split_once('/')) {
+        return Some((k.to_string(), n.to_string()));
     }
-    find_object(docs, "Pod", namespace, name).is_some_and(|p| {
-        p["metadata"]["ownerReferences"]
-            .as_array()
-            .is_some_and(|o| o.iter().any(|r| r["kind"] == "DaemonSet" && r["controller"] == true))
-    })
+    let doc = find_object(docs, "Pod", &pod.namespace, &pod.name)?;
+    doc["metadata"]["ownerReferences"]
+        .as_array()?
+        .iter()
+        .find(|r| r["controller"] == true)
+        .and_then(|r| Some((r["kind"].as_str()?.to_string(), r["name"].as_str()?.to_string())))
+}
+
+/// Decides each pod's fate as `kubectl drain --ignore-daemonsets` (plus `--force` when `force`)
+/// would, and whether it comes back: DaemonSet pods stay; pods without a controller are refused
+/// (deleted for good with force); the others are evicted, and come back only when the workload
+/// controllers are on and their owner is a workload of the scenario that replaces pods.
+pub fn drain_plan(docs: &Docs, node: &str, pods: &[DrainPod], controllers: bool, force: bool) -> DrainPlan {
+    let fate = |p: &DrainPod| -> DrainFate {
+        let Some((kind, name)) = controller_of(docs, p) else {
+            return if force {
+                DrainFate::Gone("no controller owns it: deleted for good (Force)".into())
+            } else {
+                DrainFate::Refused("no controller owns it".into())
+            };
+        };
+        if kind == "DaemonSet" {
+            return DrainFate::Ignored(format!("DaemonSet {name}"));
+        }
+        let in_scenario = p.created_by.is_some() || find_object(docs, &kind, &p.namespace, &name).is_some();
+        if !REPLACING.contains(&kind.as_str()) {
+            DrainFate::Gone(format!("its owner {kind} {name} is not a workload the simulator runs"))
+        } else if !in_scenario {
+            DrainFate::Gone(format!("its owner {kind} {name} is not in the scenario"))
+        } else if !controllers {
+            DrainFate::Gone("the workload controllers are off: nothing replaces it".into())
+        } else {
+            DrainFate::Replaced {
+                by: format!("{kind} {name}"),
+            }
+        }
+    };
+    DrainPlan {
+        node: node.to_string(),
+        force,
+        pods: pods.iter().map(|p| (p.clone(), fate(p))).collect(),
+    }
+}
+
+impl DrainPlan {
+    /// Whether some pod stops the drain (without force).
+    pub fn refused(&self) -> bool {
+        self.pods.iter().any(|(_, f)| matches!(f, DrainFate::Refused(_)))
+    }
+
+    /// The pods with this fate (by the fate's kind).
+    pub fn with(&self, pick: fn(&DrainFate) -> bool) -> Vec<&(DrainPod, DrainFate)> {
+        self.pods.iter().filter(|(_, f)| pick(f)).collect()
+    }
+
+    /// What to do: cordon, then delete every evicted pod; only the cordon when a pod refuses
+    /// (kubectl drain cordons, then stops with an error).
+    pub fn action(&self) -> Action {
+        if self.refused() {
+            return Action::Cordon(self.node.clone(), true);
+        }
+        Action::Drain(
+            self.node.clone(),
+            self.pods
+                .iter()
+                .filter(|(_, f)| matches!(f, DrainFate::Replaced { .. } | DrainFate::Gone(_)))
+                .map(|(p, _)| (p.namespace.clone(), p.name.clone()))
+                .collect(),
+        )
+    }
 }
 
 /// A workload a step may scale.
@@ -751,12 +853,150 @@ mod tests {
         );
     }
 
+    /// The drain preset without its timeline, plus a pod no controller owns and one whose
+    /// ReplicaSet is not in the scenario, both on node-a.
+    fn drain_parts() -> Parts {
+        let preset = crate::scenario::PRESETS.iter().find(|p| p.id == "drain").expect("drain preset");
+        let extra = "\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: scratch}\nspec:\n  nodeName: node-a\n  containers: [{name: c, image: busybox}]\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: legacy-7c9f-x1\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: legacy-7c9f, controller: true}]\nspec:\n  nodeName: node-a\n  containers: [{name: c, image: busybox}]\n";
+        let mut parts = split(&format!("{}{extra}", preset.text));
+        parts.timeline = String::new();
+        parts
+    }
+
+    fn session(parts: &Parts, controllers: bool) -> schedlab_core::view::Session {
+        let (text, _) = join(parts);
+        let sc = schedlab_core::load_str(&text, "t").unwrap_or_else(|e| panic!("{e}\n{text}"));
+        schedlab_core::view::Session::with_options(sc, schedlab_core::view::SessionOptions { seed: 1, controllers }, &mut |_| {})
+    }
+
+    /// The pods running on `node` at the end of the run, as the page hands them to the plan.
+    fn pods_on(s: &mut schedlab_core::view::Session, node: &str) -> Vec<DrainPod> {
+        let summary = s.summary();
+        let frame = s.frame(summary.stops - 1, false);
+        let i = summary.model.nodes.iter().position(|n| n.name == node).expect("node");
+        frame.nodes[i]
+            .pods
+            .iter()
+            .map(|&p| &summary.model.pods[p as usize])
+            .map(|p| DrainPod {
+                namespace: p.namespace.clone(),
+                name: p.name.clone(),
+                created_by: p.created_by.clone(),
+            })
+            .collect()
+    }
+
+    fn fate_word(f: &DrainFate) -> &'static str {
+        match f {
+            DrainFate::Replaced { .. } => "replaced",
+            DrainFate::Gone(_) => "gone",
+            DrainFate::Ignored(_) => "ignored",
+            DrainFate::Refused(_) => "refused",
+        }
+    }
+
+    #[test]
+    fn drain_decides_as_kubectl_drain_and_says_what_comes_back() {
+        // (controllers, force, the fate of each pod on node-a by name prefix)
+        type Case<'a> = (bool, bool, &'a [(&'a str, &'a str)]);
+        let cases: &[Case] = &[
+            (
+                true,
+                false,
+                &[
+                    ("web-6d4cf56db6-a1", "replaced"),
+                    ("web-6d4cf56db6-a2", "replaced"),
+                    ("scratch", "refused"),
+                    ("legacy-7c9f-x1", "gone"),
+                    ("log-agent-", "ignored"),
+                ],
+            ),
+            (
+                true,
+                true,
+                &[
+                    ("web-6d4cf56db6-a1", "replaced"),
+                    ("web-6d4cf56db6-a2", "replaced"),
+                    ("scratch", "gone"),
+                    ("legacy-7c9f-x1", "gone"),
+                    ("log-agent-", "ignored"),
+                ],
+            ),
+            (
+                false,
+                true,
+                &[
+                    ("web-6d4cf56db6-a1", "gone"),
+                    ("web-6d4cf56db6-a2", "gone"),
+                    ("scratch", "gone"),
+                    ("legacy-7c9f-x1", "gone"),
+                ],
+            ),
+        ];
+        for &(controllers, force, want) in cases {
+            let what = format!("controllers {controllers}, force {force}");
+            let mut parts = drain_parts();
+            let mut before = session(&parts, controllers);
+            let on_a = pods_on(&mut before, "node-a");
+            let plan = drain_plan(&docs(&parts), "node-a", &on_a, controllers, force);
+            let got: Vec<(String, &str)> = plan.pods.iter().map(|(p, f)| (p.name.clone(), fate_word(f))).collect();
+            assert_eq!(got.len(), want.len(), "{what}: {got:?}");
+            for (prefix, fate) in want {
+                assert!(
+                    got.iter().any(|(n, f)| n.starts_with(prefix) && f == fate),
+                    "{what}: {prefix} should be {fate}: {got:?}"
+                );
+            }
+            assert_eq!(plan.refused(), !force, "{what}");
+            // The steps load, and the run does what the plan said.
+            parts.timeline = apply(&parts, 30_000, &plan.action()).unwrap();
+            loads(&parts);
+            let mut after = session(&parts, controllers);
+            let summary = after.summary();
+            let still: Vec<String> = pods_on(&mut after, "node-a").into_iter().map(|p| p.name).collect();
+            let mut replaced = 0;
+            for (p, f) in &plan.pods {
+                let evicted = matches!(f, DrainFate::Replaced { .. } | DrainFate::Gone(_)) && !plan.refused();
+                assert_eq!(still.contains(&p.name), !evicted, "{what}: {} on node-a: {still:?}", p.name);
+                replaced += usize::from(evicted && matches!(f, DrainFate::Replaced { .. }));
+            }
+            // Replacements: the ReplicaSet's new pods, made at the drain; none for the others.
+            let new: Vec<&str> = summary
+                .model
+                .pods
+                .iter()
+                .filter(|p| p.created_at_ms.is_some_and(|t| t >= 30_000))
+                .map(|p| p.created_by.as_deref().unwrap_or(""))
+                .collect();
+            assert_eq!(new.len(), replaced, "{what}: {new:?}");
+            assert!(new.iter().all(|c| *c == "ReplicaSet/web-6d4cf56db6"), "{what}: {new:?}");
+            if plan.refused() {
+                assert_eq!(plan.action(), Action::Cordon("node-a".into(), true));
+            }
+        }
+    }
+
     #[test]
     fn workloads_scale_and_daemonset_pods() {
         let mut parts = split("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: agent\n  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, controller: true, uid: u}]\nspec: {containers: [{name: a, image: i}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n");
-        assert!(daemonset_pod(&docs(&parts), "default", "agent", None));
-        assert!(daemonset_pod(&docs(&parts), "default", "x", Some("DaemonSet/log")));
-        assert!(!daemonset_pod(&docs(&parts), "default", "x", Some("ReplicaSet/web-1")));
+        let pod = |name: &str, by: Option<&str>| DrainPod {
+            namespace: "default".into(),
+            name: name.into(),
+            created_by: by.map(str::to_string),
+        };
+        let plan = drain_plan(
+            &docs(&parts),
+            "n",
+            &[
+                pod("agent", None),
+                pod("x", Some("DaemonSet/log")),
+                pod("y", Some("ReplicaSet/web-1")),
+            ],
+            true,
+            false,
+        );
+        let fates: Vec<&str> = plan.pods.iter().map(|(_, f)| fate_word(f)).collect();
+        assert_eq!(fates, ["ignored", "ignored", "replaced"]);
         assert_eq!(workloads(&docs(&parts), 0)[0].replicas, 4);
         parts.timeline = apply(&parts, 2000, &Action::Scale("Deployment".into(), "default".into(), "web".into(), 6)).unwrap();
         loads(&parts);

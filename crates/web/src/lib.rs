@@ -10,6 +10,7 @@ pub mod editor_js;
 pub mod embed;
 pub mod fmt;
 pub mod link;
+pub mod recent;
 pub mod recovery;
 pub use schedlab_view::protocol;
 pub mod scenario;

@@ -151,9 +151,10 @@ pub struct AppState {
     /// keeping the playhead (an edit).
     pub fresh: ReadSignal<bool>,
     pub set_fresh: WriteSignal<bool>,
-    /// The user's own scenario, kept aside when a preset or a link replaced it.
-    pub mine: ReadSignal<Option<Saved>>,
-    pub set_mine: WriteSignal<Option<Saved>>,
+    /// The user's recent scenarios, kept aside when a preset, an import, a file or a link
+    /// replaced them (newest first, `crate::recent`).
+    pub recent: ReadSignal<Vec<crate::recent::Kept>>,
+    pub set_recent: WriteSignal<Vec<crate::recent::Kept>>,
     /// Another tab changed the autosaved scenario: this tab asks before writing over it.
     pub conflict: ReadSignal<bool>,
     pub set_conflict: WriteSignal<bool>,
@@ -182,7 +183,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(saved: Saved, theme: Theme, mine: Option<Saved>, embed: bool) -> AppState {
+    pub fn new(saved: Saved, theme: Theme, recent: Vec<crate::recent::Kept>, embed: bool) -> AppState {
         let (saved, set_saved) = signal(saved);
         let (tab, set_tab) = signal(Part::Pods);
         let (issues, set_issues) = signal(Vec::new());
@@ -207,7 +208,7 @@ impl AppState {
         let (editor_ready, set_editor_ready) = signal(false);
         let (docs_version, set_docs_version) = signal(0u64);
         let (fresh, set_fresh) = signal(true);
-        let (mine, set_mine) = signal(mine);
+        let (recent, set_recent) = signal(recent);
         let (conflict, set_conflict) = signal(false);
         let (notice, set_notice) = signal(None);
         let (engine_note, set_engine_note) = signal(None);
@@ -275,28 +276,60 @@ impl AppState {
             set_docs_version,
             fresh,
             set_fresh,
-            mine,
-            set_mine,
+            recent,
+            set_recent,
             embed,
             embed_opts: None,
             start_at: StoredValue::new(None),
         }
     }
 
-    /// Replaces the whole scenario (preset, share link, generated cluster).
+    /// Replaces the whole scenario (preset, import, file, share link, generated cluster).
     ///
-    /// A scenario the user wrote or edited is never dropped: it is kept aside (and in storage)
-    /// as "my scenario", which the preset list offers back.
-    pub fn replace_scenario(&self, saved: Saved) {
+    /// A scenario the user wrote or edited is never dropped: it joins the recent scenarios
+    /// (in storage, the last `recent::MAX`), which the preset list offers back. Returns the
+    /// sentence that says where it went (also shown as the toast), if it was kept.
+    pub fn replace_scenario(&self, saved: Saved) -> Option<String> {
         let current = self.saved.get_untracked();
-        if current.is_custom() && current.parts != saved.parts && !self.embed {
-            crate::storage::save_mine(&current);
-            self.set_mine.set(Some(current));
+        let mut told = None;
+        if current.is_custom() && (current.parts != saved.parts || current.generated != saved.generated) && !self.embed {
+            told = Some(self.keep_aside(&current));
         }
         self.set_fresh.set(true);
         self.set_issues.set(Vec::new());
         self.set_saved.set(saved);
         self.set_docs_version.update(|v| *v += 1);
+        if let Some(t) = &told {
+            self.flash(t.clone());
+        }
+        told
+    }
+
+    /// Keeps `saved` among the recent scenarios (storage, and this tab's list when the browser
+    /// refuses); the sentence that says where it went.
+    pub fn keep_aside(&self, saved: &Saved) -> String {
+        let (list, keeping, stored) = crate::storage::keep_recent(saved);
+        let list = if stored {
+            list
+        } else {
+            crate::recent::keep(self.recent.get_untracked(), saved, js_sys::Date::now()).0
+        };
+        let told = crate::recent::told(&list[0], &keeping, stored);
+        self.set_recent.set(list);
+        told
+    }
+
+    /// Brings back the recent scenario `i` (the current one is kept in its turn if it is the
+    /// user's own).
+    pub fn restore_recent(&self, i: usize) {
+        let Some(k) = self.recent.with_untracked(|l| l.get(i).cloned()) else {
+            return;
+        };
+        let told = self.replace_scenario(k.saved);
+        self.flash(match told {
+            Some(t) => format!("“{}” is back. {t}", k.name),
+            None => format!("“{}” is back", k.name),
+        });
     }
 
     /// Number of stops of the current run.

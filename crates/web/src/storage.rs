@@ -1,5 +1,6 @@
 //! Autosave (localStorage) and share links (the scenario compressed into the URL hash).
 
+use crate::recent::{self, Kept};
 use crate::scenario::Saved;
 use std::cell::RefCell;
 
@@ -13,8 +14,11 @@ const GOOD_KEY: &str = "schedlab.lastgood.v1";
 /// In `sessionStorage`: the scenario payload this tab last wrote to its address.
 const ADDRESS_KEY: &str = "schedlab.address.v1";
 const THEME_KEY: &str = "schedlab.theme";
-/// The user's own scenario, kept when a preset or a share link replaces it.
+/// The user's own scenario as an older version kept it (one only): read once into `RECENT_KEY`.
 const MINE_KEY: &str = "schedlab.mine.v1";
+/// The user's recent scenarios, kept when a preset, an import, a file or a link replaced them
+/// (`crate::recent`).
+const RECENT_KEY: &str = "schedlab.recent.v1";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
@@ -109,15 +113,44 @@ pub fn load_good() -> Option<Saved> {
     serde_json::from_str(&text).ok()
 }
 
-pub fn load_mine() -> Option<Saved> {
-    let text = storage()?.get_item(MINE_KEY).ok()??;
-    serde_json::from_str(&text).ok()
+/// The user's recent scenarios (`recent`), newest first. A scenario kept by an older version
+/// under the single "my scenario" key becomes the first.
+pub fn load_recent() -> Vec<Kept> {
+    let Some(s) = storage() else { return Vec::new() };
+    let list: Vec<Kept> = s
+        .get_item(RECENT_KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    if !list.is_empty() {
+        return list;
+    }
+    let old: Option<Saved> = s.get_item(MINE_KEY).ok().flatten().and_then(|t| serde_json::from_str(&t).ok());
+    match old {
+        Some(saved) => recent::keep(Vec::new(), &saved, js_sys::Date::now()).0,
+        None => Vec::new(),
+    }
 }
 
-pub fn save_mine(saved: &Saved) {
-    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(saved)) {
-        let _ = s.set_item(MINE_KEY, &text);
+/// Writes the list; false when the browser refused (storage full or disabled).
+pub fn save_recent(list: &[Kept]) -> bool {
+    let (Some(s), Ok(text)) = (storage(), serde_json::to_string(list)) else {
+        return false;
+    };
+    if s.set_item(RECENT_KEY, &text).is_err() {
+        return false;
     }
+    let _ = s.remove_item(MINE_KEY);
+    true
+}
+
+/// Keeps `saved` among the recent scenarios in storage (another tab may have kept some since
+/// this one read the list): the new list, what keeping did, and whether it was written.
+pub fn keep_recent(saved: &Saved) -> (Vec<Kept>, recent::Keeping, bool) {
+    let (list, keeping) = recent::keep(load_recent(), saved, js_sys::Date::now());
+    let stored = save_recent(&list);
+    (list, keeping, stored)
 }
 
 /// The value of a query parameter of the page's URL (`?embed`, `?preset=tour`); a parameter

@@ -5,6 +5,7 @@
 
 mod clean;
 mod emit;
+mod infer;
 mod read;
 
 #[cfg(test)]
@@ -131,6 +132,9 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
     let mut text_lines = 0;
     let mut objects: Vec<Obj> = Vec::new();
     let mut config: Option<(Map<String, Value>, Where)> = None;
+    // Kinds inferred from the shape of objects without one: (kind, objects, the fields that
+    // told it, in the order first seen).
+    let mut inferred: Vec<(&'static str, usize, Vec<String>)> = Vec::new();
 
     // 1. Read every input and keep the objects of kinds the scenario holds.
     for (file, text) in inputs {
@@ -160,20 +164,46 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
                 continue;
             };
             let given = |k: &str| m.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-            let api_version = given("apiVersion")
+            let mut api_version = given("apiVersion")
                 .or_else(|| raw.list_kind.as_ref().map(|l| l.0.clone()))
                 .unwrap_or_default();
-            let kind = given("kind")
+            let mut kind = given("kind")
                 .or_else(|| raw.list_kind.as_ref().map(|l| l.1.clone()))
                 .unwrap_or_default();
             let name = clean::meta_str(&m, "name").unwrap_or_default();
             if kind.is_empty() {
-                rep.errors.push(Issue {
-                    at: Some(raw.at),
-                    object: (!name.is_empty()).then(|| name.clone()),
-                    message: "kind not set (and not given by a typed list such as PodList)".into(),
-                });
-                continue;
+                // Saved without a kind (insights-operator and the like): its shape may tell.
+                match infer::infer(&m) {
+                    infer::Inferred::Kind {
+                        kind: k,
+                        api_version: av,
+                        from,
+                    } => {
+                        kind = k.to_string();
+                        if api_version.is_empty() {
+                            api_version = av.to_string();
+                        }
+                        match inferred.iter_mut().find(|g| g.0 == k) {
+                            Some(g) => {
+                                g.1 += 1;
+                                for f in from {
+                                    if !g.2.contains(&f) {
+                                        g.2.push(f);
+                                    }
+                                }
+                            }
+                            None => inferred.push((k, 1, from)),
+                        }
+                    }
+                    other => {
+                        rep.errors.push(Issue {
+                            at: Some(raw.at),
+                            object: (!name.is_empty()).then(|| name.clone()),
+                            message: infer::refusal(&other),
+                        });
+                        continue;
+                    }
+                }
             }
             if (api_version.as_str(), kind.as_str()) == CONFIG {
                 if config.is_none() {
@@ -384,6 +414,13 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
         }
     }
     rep.skipped = skipped;
+    for (kind, n, from) in &inferred {
+        rep.notes.push(format!(
+            "inferred kind {kind} for {} without a kind (from {})",
+            count(*n, "object"),
+            from.join(", ")
+        ));
+    }
     for (what, n) in converted {
         rep.notes.push(format!("converted {n} × {what}"));
     }

@@ -319,8 +319,13 @@ fn expand_with_lines(v: Value, at: Where, list_kind: Option<(String, String)>, l
     }
 }
 
-/// A `kind: List` or a typed list (`PodList`, `EventList`...) with `items`.
+/// A `kind: List` or a typed list (`PodList`, `EventList`...) with `items`, or an object
+/// without a kind whose `items` is an array (a list saved without its kind, as
+/// insights-operator writes some): its items are objects of their own.
 fn is_list(m: &Map<String, Value>) -> bool {
     let kind = m.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kind.is_empty() {
+        return matches!(m.get("items"), Some(Value::Array(_)));
+    }
     kind.ends_with("List") && (m.contains_key("items") || kind == "List")
 }

@@ -305,3 +305,210 @@ fn strings_that_yaml_would_retype_are_quoted() {
     assert_eq!(json, Value::Object(m), "{text}");
     assert!(text.contains("plain: kubernetes.io/hostname\n"));
 }
+
+/// One object without a kind: what its shape tells (`Ok((kind, the note's "from"))`) or why
+/// it is refused (`Err(a substring of the error)`).
+struct Shape {
+    name: &'static str,
+    object: &'static str,
+    want: Result<(&'static str, &'static str), &'static str>,
+}
+
+fn shapes() -> Vec<Shape> {
+    vec![
+        Shape {
+            name: "a node as insights-operator saves it",
+            object: r#"{"metadata": {"name": "n1"}, "spec": {}, "status": {"capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}, "allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"}, "nodeInfo": {"kubeletVersion": "v1.34.0"}}}"#,
+            want: Ok(("Node", "status.nodeInfo, status.allocatable")),
+        },
+        Shape {
+            name: "a node with only its provider ID",
+            object: r#"{"metadata": {"name": "n1"}, "spec": {"providerID": "aws:///eu-west-1a/i-0"}}"#,
+            want: Ok(("Node", "spec.providerID")),
+        },
+        Shape {
+            name: "a node with a pod CIDR",
+            object: r#"{"metadata": {"name": "n1"}, "spec": {"podCIDR": "10.244.1.0/24"}}"#,
+            want: Ok(("Node", "spec.podCIDR")),
+        },
+        Shape {
+            name: "a pod",
+            object: r#"{"metadata": {"name": "p", "namespace": "shop"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}"#,
+            want: Ok(("Pod", "spec.containers")),
+        },
+        Shape {
+            name: "a namespace",
+            object: r#"{"metadata": {"name": "shop"}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}"#,
+            want: Ok(("Namespace", "spec.finalizers")),
+        },
+        Shape {
+            name: "a persistent volume",
+            object: r#"{"metadata": {"name": "pv1"}, "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "hostPath": {"path": "/d"}, "persistentVolumeReclaimPolicy": "Retain"}}"#,
+            want: Ok(("PersistentVolume", "spec.persistentVolumeReclaimPolicy, spec.capacity")),
+        },
+        Shape {
+            name: "a persistent volume claim",
+            object: r#"{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}"#,
+            want: Ok(("PersistentVolumeClaim", "spec.accessModes and spec.resources")),
+        },
+        Shape {
+            name: "a service",
+            object: r#"{"metadata": {"name": "web"}, "spec": {"clusterIP": "10.0.0.10", "selector": {"app": "web"}, "ports": [{"port": 80}]}}"#,
+            want: Ok(("Service", "spec.clusterIP")),
+        },
+        Shape {
+            name: "a deployment",
+            object: r#"{"metadata": {"name": "web"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate"}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}}}"#,
+            want: Ok(("Deployment", "spec.template and spec.strategy")),
+        },
+        Shape {
+            name: "a statefulset",
+            object: r#"{"metadata": {"name": "db"}, "spec": {"serviceName": "db", "replicas": 1, "selector": {"matchLabels": {"app": "db"}}, "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}}}"#,
+            want: Ok(("StatefulSet", "spec.template and spec.serviceName")),
+        },
+        Shape {
+            name: "a job",
+            object: r#"{"metadata": {"name": "once"}, "spec": {"backoffLimit": 6, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}"#,
+            want: Ok(("Job", "spec.template and spec.backoffLimit")),
+        },
+        Shape {
+            name: "a disruption budget",
+            object: r#"{"metadata": {"name": "web"}, "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}}}"#,
+            want: Ok(("PodDisruptionBudget", "spec.minAvailable")),
+        },
+        Shape {
+            name: "a priority class",
+            object: r#"{"metadata": {"name": "high"}, "value": 1000}"#,
+            want: Ok(("PriorityClass", "value")),
+        },
+        Shape {
+            name: "a storage class",
+            object: r#"{"metadata": {"name": "fast"}, "provisioner": "ebs.csi.aws.com"}"#,
+            want: Ok(("StorageClass", "provisioner")),
+        },
+        Shape {
+            name: "ambiguous: a node's taints beside a pod's containers",
+            object: r#"{"metadata": {"name": "x"}, "spec": {"taints": [{"key": "k", "effect": "NoSchedule"}], "containers": [{"name": "c", "image": "x"}]}}"#,
+            want: Err("kind not set, and its shape fits more than one kind: Node (from spec.taints) or Pod (from spec.containers); add kind and apiVersion"),
+        },
+        Shape {
+            name: "ambiguous: a workload template that is a ReplicaSet's or a ReplicationController's",
+            object: r#"{"metadata": {"name": "web"}, "spec": {"replicas": 1, "selector": {"app": "web"}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}}}"#,
+            want: Err("its shape is none import recognises"),
+        },
+        Shape {
+            name: "unknown: a config map's data",
+            object: r#"{"metadata": {"name": "cfg"}, "data": {"k": "v"}}"#,
+            want: Err("kind not set (and not given by a typed list such as PodList), and its shape is none import recognises"),
+        },
+        Shape {
+            name: "unknown: metadata only",
+            object: r#"{"metadata": {"name": "bare"}}"#,
+            want: Err("add kind and apiVersion"),
+        },
+        Shape {
+            name: "a null field tells nothing",
+            object: r#"{"metadata": {"name": "n"}, "spec": {"providerID": null}}"#,
+            want: Err("its shape is none import recognises"),
+        },
+    ]
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn a_kind_is_inferred_from_an_unambiguous_shape_and_refused_otherwise() {
+    for s in shapes() {
+        let rep = import_inputs(&[("f.json", s.object)]);
+        let errors: Vec<String> = rep.errors.iter().map(ToString::to_string).collect();
+        match s.want {
+            Ok((kind, from)) => {
+                assert!(errors.is_empty(), "{}: {errors:?}\n{}", s.name, rep.summary_text());
+                assert_eq!(rep.imported_line(), format!("imported 1 {kind}"), "{}", s.name);
+                let note = format!("inferred kind {kind} for 1 object without a kind (from {from})");
+                assert!(rep.notes.contains(&note), "{}: no note {note:?} in {:?}", s.name, rep.notes);
+                // The same object with its kind and apiVersion imports the same scenario, and
+                // says nothing about inferring.
+                let mut v: Value = serde_json::from_str(s.object).expect("json");
+                let api_version = crate::load::kind_entries()
+                    .find(|e| e.1 == kind)
+                    .map(|e| e.0)
+                    .expect("a kind the loader reads");
+                v["kind"] = kind.into();
+                v["apiVersion"] = api_version.into();
+                let given = import_inputs(&[("f.json", &v.to_string())]);
+                assert_eq!(given.scenario_text, rep.scenario_text, "{}", s.name);
+                assert!(!given.notes.iter().any(|n| n.contains("inferred")), "{}", s.name);
+            }
+            Err(message) => {
+                assert_eq!(rep.imported_line(), "imported nothing", "{}", s.name);
+                assert_eq!(errors.len(), 1, "{}: {errors:?}", s.name);
+                assert!(errors[0].contains(message), "{}: {:?} lacks {message:?}", s.name, errors[0]);
+                assert!(!rep.notes.iter().any(|n| n.contains("inferred")), "{}", s.name);
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn a_kind_given_is_never_second_guessed() {
+    // A Node with a field a Pod has keeps its kind (the loader judges the field).
+    let rep = import_str(r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "spec": {"podCIDR": "10.0.0.0/24"}}"#);
+    assert_eq!(rep.imported_line(), "imported 1 Node");
+    assert!(!rep.notes.iter().any(|n| n.contains("inferred")), "{:?}", rep.notes);
+    // Items of a typed list take the list's kind whatever their shape.
+    let rep = import_str(
+        r#"{"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}]}"#,
+    );
+    assert_eq!(rep.imported_line(), "imported 1 Pod");
+    assert!(!rep.notes.iter().any(|n| n.contains("inferred")), "{:?}", rep.notes);
+}
+
+const INSIGHTS: &[(&str, &str)] = &[
+    (
+        "config/node/master-0.json",
+        include_str!("testdata/insights/config/node/master-0.json"),
+    ),
+    (
+        "config/node/worker-a.json",
+        include_str!("testdata/insights/config/node/worker-a.json"),
+    ),
+    (
+        "config/pod/shop/checkout-6f7d9c8b5-x2kqp.json",
+        include_str!("testdata/insights/config/pod/shop/checkout-6f7d9c8b5-x2kqp.json"),
+    ),
+    (
+        "config/pod/openshift-dns/pods.json",
+        include_str!("testdata/insights/config/pod/openshift-dns/pods.json"),
+    ),
+];
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn an_insights_operator_archive_imports_objects_one_per_file_and_lists_without_kinds() {
+    let rep = import_inputs(INSIGHTS);
+    let errors: Vec<String> = rep.errors.iter().map(ToString::to_string).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(rep.imported_line(), "imported 2 Nodes, 3 Pods", "{}", rep.summary_text());
+    for note in [
+        "inferred kind Node for 2 objects without a kind (from status.nodeInfo, status.daemonEndpoints, status.allocatable, spec.providerID, spec.taints)",
+        "inferred kind Pod for 3 objects without a kind (from spec.containers, status.containerStatuses, status.qosClass)",
+    ] {
+        assert!(rep.notes.iter().any(|n| n == note), "no {note:?} in {:#?}", rep.notes);
+    }
+    // Positions name each file, and each item of the list without a kind.
+    let sc = crate::load_str(&rep.scenario_text, "imported.yaml").expect("loads");
+    assert_eq!(sc.nodes.len(), 2);
+    let checkout = sc.pods.iter().find(|p| p.metadata.name == "checkout-6f7d9c8b5-x2kqp").expect("pod");
+    assert_eq!(checkout.metadata.namespace.as_deref(), Some("shop"));
+    assert_eq!(checkout.spec.node_name.as_deref(), Some("worker-a.lab.example.com"));
+    let mut engine = Engine::new(sc, EngineOptions::default());
+    engine.run();
+    // A pod of the list is placed on its own line and item.
+    let bad = INSIGHTS[3].1.replacen("\"50m\"", "\"lots\"", 1);
+    let rep = import_inputs(&[("pods.json", &bad)]);
+    let errors: Vec<String> = rep.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("pods.json:4 (item 0): Pod openshift-dns/dns-default-k7w2q:"),
+        "{errors:?}"
+    );
+    assert_eq!(rep.imported_line(), "imported 1 Pod");
+}

@@ -2,7 +2,7 @@
 //! action is added to the Timeline tab as a step at the logical time on screen (`actions.rs`
 //! writes the text); the scenario is then re-run and playback goes on from the same stop.
 
-use crate::actions::{self, Action, Docs, Taint};
+use crate::actions::{self, Action, Docs, DrainFate, DrainPlan, DrainPod, Taint};
 use crate::bridge::{self, BridgeHandle};
 use crate::components::app::EditorHandle;
 use crate::fmt;
@@ -123,11 +123,10 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
 
     let n = name.clone();
     let cordon = live.unschedulable;
-    let n2 = name.clone();
-    let docs1 = docs.clone();
+    let (drain_pods, set_drain_pods) = signal(None::<Vec<DrainPod>>);
     let drain = move |_| {
-        // The pods on the node now, but those a DaemonSet controls (kubectl drain leaves them).
-        let pods: Vec<(String, String)> = st.frame.with_untracked(|f| {
+        // The pods on the node now; what drain does to each is shown before it happens.
+        let pods: Vec<DrainPod> = st.frame.with_untracked(|f| {
             let Some(l) = f.as_ref().and_then(|f| f.nodes.get(node as usize)) else {
                 return Vec::new();
             };
@@ -136,13 +135,17 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
                 l.pods
                     .iter()
                     .filter_map(|&p| s.model.pods.get(p as usize))
-                    .filter(|p| !actions::daemonset_pod(&docs1, &p.namespace, &p.name, p.created_by.as_deref()))
-                    .map(|p| (p.namespace.clone(), p.name.clone()))
+                    .map(|p| DrainPod {
+                        namespace: p.namespace.clone(),
+                        name: p.name.clone(),
+                        created_by: p.created_by.clone(),
+                    })
                     .collect()
             })
         });
-        do_(Action::Drain(n2.clone(), pods));
+        set_drain_pods.set(Some(pods));
     };
+    let docs2 = docs.clone();
     let n3 = name.clone();
     let copy = move |_| {
         let taken: Vec<String> = st.summary.with_untracked(|s| {
@@ -208,7 +211,20 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
         .collect_view();
     let n6 = name.clone();
     let n7 = name.clone();
+    let n2 = name.clone();
+    let confirm = move || {
+        drain_pods.get().map(|pods| {
+            let controllers = st.saved.with_untracked(|s| s.controllers);
+            view! {
+                <DrainConfirm node=n2.clone() pods=pods docs=docs2.clone() controllers=controllers
+                    on_cancel=Callback::new(move |_| set_drain_pods.set(None)) on_do=Callback::new(do_)/>
+            }
+        })
+    };
+    let choosing = move || drain_pods.with(Option::is_some);
     view! {
+        {confirm}
+        <div class="node-actions" class:hidden=choosing>
         <div class="menu-title">"Node "<strong>{name.clone()}</strong></div>
         <div class="menu-items">
             <button role="menuitem" data-action="cordon" on:click=move |_| do_(Action::Cordon(n.clone(), !cordon))
@@ -232,6 +248,111 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
         </form>
         <div class="menu-chips">{remove_labels}</div>
         {move || problem.get().map(|p| view! { <p class="menu-problem">{p}</p> })}
+        </div>
+    }
+}
+
+/// One group of a drain's pods: a heading and the pods with their reasons.
+fn drain_group(plan: &DrainPlan, fate: &'static str, title: &str, pick: fn(&DrainFate) -> bool) -> Option<AnyView> {
+    let pods = plan.with(pick);
+    if pods.is_empty() {
+        return None;
+    }
+    let items = pods
+        .into_iter()
+        .map(|(p, f)| {
+            let why = match f {
+                DrainFate::Replaced { by } => format!("{by} makes a new one"),
+                DrainFate::Gone(w) | DrainFate::Ignored(w) | DrainFate::Refused(w) => w.clone(),
+            };
+            let name = if p.namespace == "default" {
+                p.name.clone()
+            } else {
+                format!("{}/{}", p.namespace, p.name)
+            };
+            view! { <li><code>{name}</code>" "<span class="muted">{why}</span></li> }
+        })
+        .collect_view();
+    let n = plan.with(pick).len();
+    Some(
+        view! {
+            <section class="drain-group" data-fate=fate>
+                <h4>{format!("{title} ({n})")}</h4>
+                <ul>{items}</ul>
+            </section>
+        }
+        .into_any(),
+    )
+}
+
+/// What draining the node will do, pod by pod, before it is done: evicted and replaced, evicted
+/// for good, refused (no controller: Force deletes them), left (DaemonSet pods).
+#[component]
+fn DrainConfirm(
+    node: String,
+    pods: Vec<DrainPod>,
+    docs: Arc<Docs>,
+    controllers: bool,
+    on_cancel: Callback<()>,
+    on_do: Callback<Action>,
+) -> impl IntoView {
+    let (force, set_force) = signal(false);
+    let bare = actions::drain_plan(&docs, &node, &pods, controllers, false).refused();
+    let node2 = node.clone();
+    let plan = Memo::new(move |_| actions::drain_plan(&docs, &node2, &pods, controllers, force.get()));
+    let groups = move || {
+        plan.with(|p| {
+            let none = p
+                .pods
+                .is_empty()
+                .then(|| view! { <p class="muted menu-note">"No pod runs on the node: drain only cordons it."</p> }.into_any());
+            [
+                none,
+                drain_group(
+                    p,
+                    "refused",
+                    "Refused: kubectl drain deletes a pod no controller owns only with --force",
+                    |f| matches!(f, DrainFate::Refused(_)),
+                ),
+                drain_group(p, "replaced", "Evicted, replaced by their controller", |f| {
+                    matches!(f, DrainFate::Replaced { .. })
+                }),
+                drain_group(p, "gone", "Evicted, will not come back", |f| matches!(f, DrainFate::Gone(_))),
+                drain_group(
+                    p,
+                    "ignored",
+                    "Ignored: DaemonSet pods stay on the node (--ignore-daemonsets)",
+                    |f| matches!(f, DrainFate::Ignored(_)),
+                ),
+            ]
+            .into_iter()
+            .flatten()
+            .collect_view()
+        })
+    };
+    let go = move |_| on_do.run(plan.with_untracked(DrainPlan::action));
+    view! {
+        <div class="drain-confirm" role="group" aria-label=format!("Drain {node}")>
+            <div class="menu-title">"Drain "<strong>{node.clone()}</strong>" — what will happen"</div>
+            <p class="muted menu-note">"As kubectl drain --ignore-daemonsets: cordon the node, then evict its pods."</p>
+            {groups}
+            {bare.then(|| view! {
+                <label class="drain-force">
+                    <input type="checkbox" data-action="drain-force" prop:checked=force
+                        on:change=move |e| set_force.set(event_target_checked(&e))/>
+                    " Force: delete the pods no controller owns too (kubectl drain --force); they will not come back"
+                </label>
+            })}
+            {move || plan.with(DrainPlan::refused).then(|| view! {
+                <p class="menu-problem">"Without Force, kubectl drain cordons the node and stops: no pod is evicted."</p>
+            })}
+            <div class="drain-buttons">
+                <button class="btn small primary" data-action="drain-confirm" on:click=go>
+                    {move || if plan.with(DrainPlan::refused) { "Cordon only" } else { "Drain" }}
+                </button>
+                <button class="btn small" data-action="drain-cancel" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+            </div>
+        </div>
     }
 }
 

@@ -56,18 +56,18 @@ pub fn App() -> impl IntoView {
         .and_then(|id| scenario::preset(&id))
         .map(Saved::from_preset);
     let autosaved = if embed { None } else { storage::load_saved() };
-    let mine = if embed { None } else { storage::load_mine() };
+    let recent = if embed { Vec::new() } else { storage::load_recent() };
     // Embedded: the author's options from the address (`crate::embed`).
     let search = window().location().search().unwrap_or_default();
     let embed_opts = embed.then(|| EmbedOptions::from_query(&search));
     let theme = embed_opts.and_then(|o| o.theme).unwrap_or_else(initial_theme);
-    let mut st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), theme, mine, embed);
+    let mut st = AppState::new(autosaved.clone().unwrap_or_else(default_saved), theme, recent, embed);
     st.embed_opts = embed_opts;
     // `?cycle=N&phase=Filter`: the first run opens there.
     st.start_at.set_value(embed::start_from_query(&search));
     if let Some(p) = asked {
         if autosaved.as_ref().is_none_or(|a| a.parts != p.parts) {
-            st.replace_scenario(p);
+            let _ = st.replace_scenario(p);
         }
         if !embed {
             storage::clear_query();
@@ -122,9 +122,12 @@ pub fn App() -> impl IntoView {
                                 saved.controllers = on;
                             }
                             if st.saved.with_untracked(|s| *s != saved) {
-                                st.replace_scenario(saved);
+                                let told = st.replace_scenario(saved);
                                 if !embed {
-                                    st.flash("Opened the scenario from the link");
+                                    st.flash(match told {
+                                        Some(t) => format!("Opened the scenario from the link. {t}"),
+                                        None => "Opened the scenario from the link".into(),
+                                    });
                                 }
                             }
                         }
@@ -231,9 +234,9 @@ pub fn App() -> impl IntoView {
             let saved = st.saved.get_untracked();
             if st.conflict.get_untracked() {
                 // Unresolved: keep this tab's scenario aside rather than over the other's.
-                storage::save_mine(&saved);
+                storage::keep_recent(&saved);
             } else if storage::save(&saved, false) == storage::SaveOutcome::Conflict {
-                storage::save_mine(&saved);
+                storage::keep_recent(&saved);
                 st.set_conflict.set(true);
             }
         };

@@ -213,7 +213,7 @@ pub fn Editor() -> impl IntoView {
                 pods: pods.to_string(),
                 ..Default::default()
             };
-            st.replace_scenario(Saved {
+            let _ = st.replace_scenario(Saved {
                 parts,
                 seed,
                 preset: None,

@@ -82,7 +82,7 @@ pub fn FileChoice(pending: PendingFile) -> impl IntoView {
     let replace = move |_| {
         let Some((_, text)) = pending.get_untracked() else { return };
         pending.set(None);
-        st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&text))));
+        let _ = st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&text))));
     };
     let add = move |_| {
         let Some((_, text)) = pending.get_untracked() else { return };
@@ -110,7 +110,7 @@ pub fn FileChoice(pending: PendingFile) -> impl IntoView {
                             </p>
                             <div class="file-actions">
                                 <button class="btn small primary" on:click=add title="Keep the scenario and add the file's objects to it">"Add its objects"</button>
-                                <button class="btn small" on:click=replace title="The current scenario stays available as “My scenario”">"Replace the scenario"</button>
+                                <button class="btn small" on:click=replace title="The current scenario stays available among the recent scenarios of the preset list">"Replace the scenario"</button>
                                 <button class="btn small" on:click=move |_| pending.set(None)>"Cancel"</button>
                             </div>
                         </div>

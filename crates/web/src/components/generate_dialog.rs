@@ -18,7 +18,7 @@ pub fn GenerateDialog() -> impl IntoView {
             zones: zones.get_untracked(),
         });
         st.set_show_generate.set(false);
-        st.replace_scenario(Saved {
+        let _ = st.replace_scenario(Saved {
             parts: Parts::default(),
             seed: st.saved.with_untracked(|s| s.seed),
             preset: None,

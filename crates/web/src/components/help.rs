@@ -26,7 +26,7 @@ pub fn HelpDialog() -> impl IntoView {
                             <tr><th><kbd>"?"</kbd></th><td>"this help"</td></tr>
                         </tbody>
                     </table>
-                    <p class="muted">"In the editor: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+F search. Edits are saved in this browser; a scenario you edited is kept when a preset or a link replaces it (\"My scenario\" in the preset list). Share puts the scenario in the link; Embed copies an <iframe> for a docs page. The Events tab lists what kubectl get events would show."</p>
+                    <p class="muted">"In the editor: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+F search. Edits are saved in this browser; a scenario you edited is kept when a preset, an import, a file or a link replaces it (the last five, each with its name and time, at the top of the preset list). Share puts the scenario in the link; Embed copies an <iframe> for a docs page. The Events tab lists what kubectl get events would show."</p>
                 </div>
             </div>
         </Show>

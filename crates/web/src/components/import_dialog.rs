@@ -5,7 +5,7 @@
 
 use crate::bridge::{self, BridgeHandle};
 use crate::components::files::dropped_file;
-use crate::scenario::{self, Saved};
+use crate::scenario;
 use crate::state::use_app;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -62,12 +62,10 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
             return;
         }
         open.set(false);
-        let kept = st.saved.with_untracked(Saved::is_custom);
-        st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&scenario_text))));
-        st.flash(if kept {
-            "Imported. Your scenario is kept as “My scenario” in the preset list"
-        } else {
-            "Imported"
+        let told = st.replace_scenario(st.saved.with_untracked(|s| s.replaced_by(scenario::split(&scenario_text))));
+        st.flash(match told {
+            Some(t) => format!("Imported. {t}"),
+            None => "Imported".into(),
         });
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
@@ -139,7 +137,7 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
                         class="btn primary"
                         on:click=replace
                         disabled=move || result.with(|r| r.as_ref().is_none_or(|(t, _)| t.is_empty()))
-                        title="Your own scenario is kept aside as “My scenario”"
+                        title="Your own scenario is kept among the recent scenarios of the preset list"
                     >
                         "Replace the scenario"
                     </button>

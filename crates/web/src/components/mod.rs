@@ -28,6 +28,7 @@ pub mod pod_chip;
 pub mod preemption;
 pub mod profiles;
 pub mod queue;
+pub mod recent;
 pub mod score_table;
 pub mod splitter;
 pub mod story;

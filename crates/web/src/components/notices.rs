@@ -17,8 +17,8 @@ pub fn Notices() -> impl IntoView {
         st.set_conflict.set(false);
         match storage::take_theirs() {
             Some(theirs) => {
-                // Ours is kept as "my scenario" (replace_scenario never drops an edited one).
-                st.replace_scenario(theirs);
+                // Ours joins the recent scenarios (replace_scenario never drops an edited one).
+                let _ = st.replace_scenario(theirs);
             }
             None => st
                 .set_notice
@@ -34,7 +34,7 @@ pub fn Notices() -> impl IntoView {
                         " Nothing is overwritten until you choose."
                     </span>
                     <button class="btn small" on:click=keep_mine title="Save this tab's scenario over the other tab's">"Keep mine"</button>
-                    <button class="btn small" on:click=load_theirs title="Load the other tab's scenario; this tab's stays available as “My scenario”">"Load theirs"</button>
+                    <button class="btn small" on:click=load_theirs title="Load the other tab's scenario; this tab's stays available among the recent scenarios of the preset list">"Load theirs"</button>
                 </div>
             </Show>
             {move || {

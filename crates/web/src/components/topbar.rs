@@ -1,6 +1,7 @@
 //! The top bar: presets, seed, large-cluster generator, share link, theme, help.
 
 use crate::components::embed_dialog::EmbedDialog;
+use crate::components::recent;
 use crate::fmt;
 use crate::scenario::{self, Saved};
 use crate::state::{use_app, AppState, Busy, Theme};
@@ -14,15 +15,12 @@ pub fn TopBar() -> impl IntoView {
     let preset_value = move || st.saved.with(|s| s.preset.clone().unwrap_or_default());
     let on_preset = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
-        if id == MINE {
-            if let Some(mine) = st.mine.get_untracked() {
-                st.replace_scenario(mine);
-                st.flash("Your scenario is back");
-            }
+        if let Some(i) = recent::from_option_value(&id) {
+            st.restore_recent(i);
         } else if let Some(p) = scenario::preset(&id) {
             let mut saved = Saved::from_preset(p);
             saved.seed = st.saved.with_untracked(|s| s.seed);
-            st.replace_scenario(saved);
+            let _ = st.replace_scenario(saved);
         }
     };
     let on_seed = move |ev: leptos::ev::Event| {
@@ -120,11 +118,7 @@ pub fn TopBar() -> impl IntoView {
                 <span class="label">"Preset"</span>
                 <select aria-label="Preset scenario" on:change=on_preset prop:value=preset_value>
                     <option value="" disabled=true>"Custom scenario"</option>
-                    {move || {
-                        let custom = st.saved.with(|s| s.is_custom());
-                        (st.mine.with(|m| m.is_some()) && !custom)
-                            .then(|| view! { <option value=MINE>"↩ My scenario (kept when replaced)"</option> })
-                    }}
+                    {move || recent::menu_options(st)}
                     {scenario::PRESETS
                         .iter()
                         .map(|p| view! { <option value=p.id selected=move || preset_value() == p.id>{p.title}</option> })
@@ -211,9 +205,6 @@ fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) ->
         </div>
     }
 }
-
-/// The preset list's value for the user's own scenario kept aside.
-const MINE: &str = "mine";
 
 /// Encodes the current scenario for a link and hands the payload to `then`; says so when it
 /// cannot be encoded.
