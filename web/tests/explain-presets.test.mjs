@@ -6,7 +6,20 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, stop, newPage, noErrors, ready, pause, gotoPhase } from "./helpers.mjs";
+import {
+  start,
+  stop,
+  newPage,
+  noErrors,
+  ready,
+  pause,
+  gotoPhase,
+  runId,
+  nextRun,
+  savedParts,
+  joinParts,
+  cliExplainCheck,
+} from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -93,4 +106,63 @@ test("autoscaler: cycle 1's matrix lists only the nodes that exist then; every c
   assert.equal(await page.locator("table.scores .cell-btn").count(), 0);
   assert.match(await page.textContent(".lower-panel"), /node-3 is the only feasible node/);
   await engineFine(page);
+});
+
+/** Opens the actions menu of `selector` (a node's ⋯ or a pod chip), clicks `action` and waits
+ * for the run the action makes. */
+async function act(page, selector, action) {
+  const before = await runId(page);
+  await page.click(selector);
+  await page.waitForSelector(".action-menu");
+  await page.click(`.action-menu [data-action="${action}"]`);
+  await nextRun(page, before);
+  await pause(page);
+}
+
+/** The number of cycles of the run on screen (the cycle box's "/ N"). */
+async function cycles(page) {
+  const t = await page.textContent(".cycle-jump");
+  return Number(/\/\s*(\d+)/.exec(t)[1]);
+}
+
+/** The scenario on screen, checked natively cell by cell (`schedlab explain --check`). */
+async function nativeCheck(page) {
+  const text = joinParts(await savedParts(page));
+  const seed = await page.inputValue('input[aria-label="Random seed for tie-breaks"]');
+  const r = cliExplainCheck(text, Number(seed) || 1);
+  assert.equal(r.status, 0, `schedlab explain --check on the page's scenario:\n${r.out}`);
+  assert.match(r.out, / 0 disagreement\(s\)/);
+}
+
+test("a Deployment scaled up with + : every filter cell of the new pod's cycle names the node clicked", async () => {
+  const page = await open("deployment-zones");
+  const chip = await page.evaluate(() => [...document.querySelectorAll(".menu-chip-btn[data-pod]")].map((b) => b.dataset.pod).find((n) => n.startsWith("web-")));
+  assert.ok(chip, "a pod of the Deployment web");
+  const before = await cycles(page);
+  await act(page, `.menu-chip-btn[data-pod="${chip}"]`, "scale-up");
+  const after = await cycles(page);
+  assert.ok(after > before, `the new replica is scheduled (cycles ${before} → ${after})`);
+  await gotoPhase(page, after, "Filter");
+  assert.match(await page.textContent(".cycle-title"), /pod web-/, "the last cycle schedules a replica");
+  await explainEvery(page, "table.matrix .cell-btn");
+  await engineFine(page);
+  await nativeCheck(page);
+});
+
+test("autoscaler with node-1 deleted at cycle 8: cycle 9 lists and explains only the nodes that exist", async () => {
+  const page = await open("autoscaler");
+  await gotoPhase(page, 8, "Filter");
+  await act(page, '.node-card[data-node="node-1"] .node-menu', "delete-node");
+  await gotoPhase(page, 9, "Filter");
+  const rows = await page.evaluate(() => [...document.querySelectorAll("table.matrix tr[data-node]")].map((r) => r.dataset.node));
+  assert.ok(!rows.includes("node-1"), `node-1 is gone from cycle 9's matrix: ${rows}`);
+  assert.ok(rows.includes("node-2"), `node-2 is listed: ${rows}`);
+  await explainEvery(page, "table.matrix .cell-btn");
+  // node-2's Fit cell: the sentences are about node-2's own numbers.
+  await page.click('tr[data-node="node-2"] .cell-btn[data-plugin="NodeResourcesFit"]');
+  await page.waitForFunction(() => document.querySelector(".explain h4")?.textContent === "NodeResourcesFit · node-2");
+  const said = await page.textContent(".explain");
+  assert.ok(!/node-3/.test(said), `node-2's Fit cell speaks of node-2 only: ${said}`);
+  await engineFine(page);
+  await nativeCheck(page);
 });

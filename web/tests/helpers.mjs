@@ -7,7 +7,7 @@
 
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -181,6 +181,17 @@ export function cli(text, output = "json") {
   const f = join(dir, "scenario.yaml");
   writeFileSync(f, text);
   return JSON.parse(execFileSync(CLI, ["run", f, "--output", output], { maxBuffer: 256 << 20 }).toString());
+}
+
+/** `schedlab explain FILE --check` on a scenario text (controllers on, as the page runs it):
+ * every cell of every cycle explained natively and held against the trace. Returns the CLI's
+ * exit status and its output. */
+export function cliExplainCheck(text, seed = 1) {
+  const dir = mkdtempSync(join(tmpdir(), "schedlab-web-"));
+  const f = join(dir, "scenario.yaml");
+  writeFileSync(f, text);
+  const r = spawnSync(CLI, ["explain", f, "--check", "--seed", String(seed)], { maxBuffer: 256 << 20 });
+  return { status: r.status, out: r.stdout.toString() + r.stderr.toString() };
 }
 
 /** Replaces the text of the visible editor tab as a user would (select all, paste). */

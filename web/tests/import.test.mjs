@@ -121,3 +121,30 @@ test("a dump dropped on the dialog is read, and bad objects are listed without l
   assert.deepEqual(away, [], "nothing was sent anywhere");
   noErrors(page);
 });
+
+test("objects saved without a kind (an insights-operator archive) are imported by their shape, and the dialog says so", async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await pause(page);
+  await page.click('button[aria-label="Import from a cluster"]');
+  await page.waitForSelector(".import-dialog");
+  // Two files of the archive, as a user pastes them one after the other: a Node and a Pod, neither
+  // with kind or apiVersion.
+  const node = dump("insights/config/node/worker-a.json");
+  const pod = dump("insights/config/pod/shop/checkout-6f7d9c8b5-x2kqp.json");
+  await page.fill(".import-text", node + "\n" + pod);
+  await page.click('.import-actions button:has-text("Read it")');
+  await page.waitForSelector(".import-report");
+  assert.equal((await page.textContent(".import-imported")).trim(), "imported 1 Node, 1 Pod");
+  assert.equal(await page.locator(".import-errors").count(), 0, "no errors");
+  await page.click(".import-notes summary");
+  const notes = await page.$$eval(".import-notes li", (lis) => lis.map((li) => li.textContent));
+  assert.ok(notes.some((n) => /^inferred kind Node for 1 object without a kind \(from status\.nodeInfo/.test(n)), notes.join("\n"));
+  assert.ok(notes.some((n) => /^inferred kind Pod for 1 object without a kind \(from spec\.containers/.test(n)), notes.join("\n"));
+  // A shape nothing recognises is still refused, at its place.
+  await page.fill(".import-text", '{"metadata": {"name": "mystery"}, "data": {"color": "blue"}}');
+  await page.click('.import-actions button:has-text("Read it")');
+  await page.waitForFunction(() => /kind not set/.test(document.querySelector(".import-errors")?.textContent || ""));
+  noErrors(page);
+});

@@ -268,13 +268,24 @@ fn merge_timelines(current: &str, extra: &str) -> Option<String> {
     Some(out)
 }
 
-/// The scenario's story: its leading comment (the comment lines before the first object), as
+/// The scenario's story: a leading comment (the comment lines before the first object), as
 /// paragraphs with the `#` removed. Numbered lines (`1. …`) stay separate items; other lines
 /// that follow each other are one paragraph.
 pub fn story(parts: &Parts) -> Vec<String> {
+    // The first tab whose text starts with a comment: Pods (where the presets write it), then
+    // Nodes, Other, Config and Timeline.
+    [&parts.pods, &parts.nodes, &parts.other, &parts.config, &parts.timeline]
+        .into_iter()
+        .map(|t| story_of(t))
+        .find(|s| !s.is_empty())
+        .unwrap_or_default()
+}
+
+/// The leading comment of one text, as story lines.
+fn story_of(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut joining = false;
-    for line in parts.pods.lines() {
+    for line in text.lines() {
         let t = line.trim();
         if t.starts_with("---") {
             continue;
@@ -306,6 +317,14 @@ pub fn story(parts: &Parts) -> Vec<String> {
         joining = true;
     }
     out
+}
+
+/// Whether the Config tab already holds a KubeSchedulerConfiguration document.
+pub fn has_config(parts: &Parts) -> bool {
+    parts
+        .config
+        .split("\n---")
+        .any(|d| doc_kind(d) == Some("KubeSchedulerConfiguration"))
 }
 
 /// The kind of a YAML document: the value of a top-level `kind:` line.
@@ -574,11 +593,14 @@ pub enum Template {
     Job,
     PriorityClass,
     Pdb,
-    Config,
+    /// A configuration that changes the default profile (every pod without a schedulerName).
+    DefaultProfile,
+    /// A configuration that keeps the default profile and adds a second one.
+    SecondProfile,
 }
 
 impl Template {
-    pub const ALL: [Template; 9] = [
+    pub const ALL: [Template; 10] = [
         Template::Node,
         Template::Pod,
         Template::Deployment,
@@ -587,7 +609,8 @@ impl Template {
         Template::Job,
         Template::PriorityClass,
         Template::Pdb,
-        Template::Config,
+        Template::DefaultProfile,
+        Template::SecondProfile,
     ];
 
     pub fn label(self) -> &'static str {
@@ -600,7 +623,8 @@ impl Template {
             Template::Job => "Job",
             Template::PriorityClass => "PriorityClass",
             Template::Pdb => "PDB",
-            Template::Config => "Profile config",
+            Template::DefaultProfile => "Default profile",
+            Template::SecondProfile => "Second profile",
         }
     }
     pub fn part(self) -> Part {
@@ -608,7 +632,7 @@ impl Template {
             Template::Node => Part::Nodes,
             Template::Pod | Template::Deployment | Template::DaemonSet | Template::StatefulSet | Template::Job => Part::Pods,
             Template::PriorityClass | Template::Pdb => Part::Other,
-            Template::Config => Part::Config,
+            Template::DefaultProfile | Template::SecondProfile => Part::Config,
         }
     }
 
@@ -673,7 +697,8 @@ impl Template {
                     "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: {n}\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n"
                 )
             }
-            Template::Config => "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n- schedulerName: bin-packing\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n".to_string(),
+            Template::DefaultProfile => "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n# The default profile, changed: every pod without a schedulerName is scheduled by it.\n# Here NodeResourcesFit packs pods onto the fullest nodes (MostAllocated) instead of\n# spreading them (LeastAllocated, the default).\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n".to_string(),
+            Template::SecondProfile => "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n# The default profile as it is, and a second one: pods with spec.schedulerName: bin-packing\n# are scheduled by it (MostAllocated), the others by default-scheduler.\nprofiles:\n- schedulerName: default-scheduler\n- schedulerName: bin-packing\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n".to_string(),
         }
     }
 }
@@ -702,6 +727,58 @@ mod tests {
             ["A tour. Press space. It goes on here.", "1. first", "2. second", "intent: why"]
         );
         assert!(story(&split("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")).is_empty());
+    }
+
+    #[test]
+    fn a_leading_comment_in_any_tab_is_the_story() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n";
+        let node = "# Two nodes, one cordoned.\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n";
+        let config = "# A bin-packing profile.\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+        let parts = |pods: &str, nodes: &str, config: &str| Parts {
+            pods: pods.into(),
+            nodes: nodes.into(),
+            config: config.into(),
+            ..Default::default()
+        };
+        assert_eq!(story(&parts(pod, node, config)), ["Two nodes, one cordoned."]);
+        assert_eq!(story(&parts(pod, pod, config)), ["A bin-packing profile."]);
+        // The Pods tab's comment comes first (the presets write it there).
+        assert_eq!(story(&parts(&format!("# Pods first.\n{pod}"), node, config)), ["Pods first."]);
+        assert!(story(&parts(pod, pod, "")).is_empty());
+    }
+
+    #[test]
+    fn profile_templates_change_or_add_a_profile() {
+        for (t, profiles) in [
+            (Template::DefaultProfile, vec!["default-scheduler"]),
+            (Template::SecondProfile, vec!["default-scheduler", "bin-packing"]),
+        ] {
+            let text = t.text(&Parts::default(), "zone-a");
+            let parts = Parts {
+                config: text.clone(),
+                nodes: "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n".into(),
+                ..Default::default()
+            };
+            assert!(has_config(&parts));
+            // The template's comment is not taken for the scenario's story.
+            assert!(story(&parts).is_empty(), "{text}");
+            let (joined, _) = join(&parts);
+            let sc = schedlab_core::load_str(&joined, "t").unwrap_or_else(|e| panic!("{e}"));
+            let names: Vec<&str> = sc.config.profiles.iter().map(|p| p.scheduler_name.as_str()).collect();
+            assert_eq!(names, profiles, "{text}");
+            // The default profile scores with MostAllocated only in the first template.
+            let effective = sc.config.to_effective_yaml();
+            let default_part = effective
+                .split("\n- ")
+                .find(|p| p.contains("schedulerName: default-scheduler"))
+                .unwrap_or_else(|| panic!("{effective}"));
+            assert_eq!(
+                default_part.contains("type: MostAllocated"),
+                t == Template::DefaultProfile,
+                "{effective}"
+            );
+        }
+        assert!(!has_config(&Parts::default()));
     }
 
     #[test]
@@ -888,7 +965,9 @@ mod tests {
     #[test]
     fn templates_get_fresh_names_and_load() {
         let mut parts = Parts::default();
-        for t in Template::ALL {
+        // One configuration per scenario: the editor adds the second profile template only
+        // where there is none (see `profile_templates_change_or_add_a_profile`).
+        for t in Template::ALL.into_iter().filter(|&t| t != Template::SecondProfile) {
             let text = t.text(&parts, "zone-a");
             let cur = parts.get(t.part()).to_string();
             parts.set(t.part(), if cur.is_empty() { text } else { format!("{cur}---\n{text}") });

@@ -190,6 +190,19 @@ pub fn Editor() -> impl IntoView {
         let zone = crate::scenario::next_zone(&zones);
         let text = st.saved.with_untracked(|s| t.text(&s.parts, &zone));
         st.set_tab.set(t.part());
+        // A scenario holds one KubeSchedulerConfiguration: with one there already, say where to
+        // change it rather than add a second the loader would refuse.
+        if t.part() == Part::Config && st.saved.with_untracked(|s| crate::scenario::has_config(&s.parts)) {
+            st.flash(format!(
+                "The Config tab already has a KubeSchedulerConfiguration: {} in its profiles list (a scenario holds one configuration)",
+                if t == Template::DefaultProfile {
+                    "change the default-scheduler entry (or add one)"
+                } else {
+                    "add a second entry with another schedulerName"
+                }
+            ));
+            return;
+        }
         ed.with_value(|e| {
             if let Some(e) = e {
                 e.append(t.part().id(), &text);
