@@ -135,7 +135,7 @@ async function nativeCheck(page) {
 }
 
 test("a Deployment scaled up with + : every filter cell of the new pod's cycle names the node clicked", async () => {
-  const page = await open("deployment-zones");
+  const page = await open("deployment");
   const chip = await page.evaluate(() => [...document.querySelectorAll(".menu-chip-btn[data-pod]")].map((b) => b.dataset.pod).find((n) => n.startsWith("web-")));
   assert.ok(chip, "a pod of the Deployment web");
   const before = await cycles(page);
