@@ -307,3 +307,15 @@ test("an editor that cannot be downloaded is said, the scenario still runs, and 
   // The only console message is the failed download itself.
   assert.ok(page.errors.every((e) => /Failed to load resource|editor\.js/.test(e)), page.errors.join("\n"));
 });
+
+test("?preset= with a name that is no preset says so and names the presets", async () => {
+  const page = await newPage(env);
+  await page.goto(`${env.url}?preset=deployment-zones`);
+  await ready(page);
+  await page.waitForSelector(".notice.error");
+  const said = await page.textContent(".notice.error");
+  assert.match(said, /There is no preset named “deployment-zones”/);
+  assert.match(said, /\bdeployment\b/, "the presets are listed");
+  assert.match(said, /the tour instead/);
+  noErrors(page);
+});

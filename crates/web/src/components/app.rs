@@ -52,9 +52,9 @@ pub fn App() -> impl IntoView {
     let embed = storage::embed_mode();
     // `?preset=<id>` opens a preset (a docs page can link straight to one); an embedded page
     // never reads or writes the visitor's autosaved scenario.
-    let asked = storage::query_param("preset")
-        .and_then(|id| scenario::preset(&id))
-        .map(Saved::from_preset);
+    let asked_id = storage::query_param("preset");
+    let asked = asked_id.as_deref().and_then(scenario::preset).map(Saved::from_preset);
+    let asked_found = asked.is_some();
     let autosaved = if embed { None } else { storage::load_saved() };
     let recent = if embed { Vec::new() } else { storage::load_recent() };
     // Embedded: the author's options from the address (`crate::embed`).
@@ -89,6 +89,21 @@ pub fn App() -> impl IntoView {
     // and its view (editor tab, lower panel, playhead) is restored. Nothing runs until the
     // link's scenario is read, so the visitor's own scenario does not flash by first.
     let (link_pending, set_link_pending) = signal(false);
+    // A preset name that is none: said, rather than silently showing something else.
+    if let (Some(id), false) = (&asked_id, asked_found) {
+        let ids: Vec<&str> = scenario::PRESETS.iter().map(|p| p.id).collect();
+        let shown = if embed {
+            "Nothing from it is shown."
+        } else if autosaved.is_some() {
+            "You are seeing your own saved scenario instead."
+        } else {
+            "You are seeing the tour instead."
+        };
+        st.set_notice.set(Some(format!(
+            "There is no preset named “{id}” (the presets are {}). {shown}",
+            ids.join(", ")
+        )));
+    }
     match link::parse(&storage::hash()) {
         Err(e) => st
             .set_notice
