@@ -5,7 +5,7 @@
 //! matrix must list exactly the nodes that existed. The test suite runs it over every corpus
 //! scenario and preset (`tests/explain_cross_check.rs`); `schedlab explain --check` prints it.
 
-use super::explain::CellVerdict;
+use super::explain::{profile_plugins, CellVerdict};
 use super::{Session, Stage, ROW_LIMIT};
 use crate::trace::TraceEvent;
 use crate::vocabulary::{ExtensionPoint, PluginName};
@@ -36,17 +36,8 @@ impl Session {
     fn cross_check_cycle(&mut self, c: u32, out: &mut CrossCheck) {
         let pod = self.cycles[c as usize - 1].pod;
         let profile = self.model.pods[pod as usize].profile.clone();
-        let plugins_at = |s: &Session, point: ExtensionPoint| -> Vec<PluginName> {
-            s.model
-                .profiles
-                .iter()
-                .find(|p| p.name == profile)
-                .and_then(|p| p.points.iter().find(|(n, _)| n == point.as_str()))
-                .map(|(_, v)| v.iter().filter_map(|p| PluginName::parse(p)).collect())
-                .unwrap_or_default()
-        };
-        let filter_plugins = plugins_at(self, ExtensionPoint::Filter);
-        let score_plugins = plugins_at(self, ExtensionPoint::Score);
+        let filter_plugins = profile_plugins(self, &profile, ExtensionPoint::Filter);
+        let score_plugins = profile_plugins(self, &profile, ExtensionPoint::Score);
         let order: Vec<u32> = self.node_order_at(c).to_vec();
         let (events, _) = self.cycle_events(c, true);
         let verdicts = events.iter().find_map(|e| match e {

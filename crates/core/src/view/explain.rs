@@ -166,12 +166,36 @@ fn disagrees(what: &str) -> String {
     format!("Warning: re-running this cycle's plugins on the state it read gives {what}, not what the scheduler recorded. The recorded verdict above is the true one and the numbers here may be wrong; this is a bug in schedlab.")
 }
 
-fn said(title: String, line: String) -> ExplainedCell {
-    ExplainedCell {
-        explanation: Explanation { title, lines: vec![line] },
-        recorded: None,
-        replayed: None,
+impl ExplainedCell {
+    /// Sentences with the verdicts beside them (the title is the caller's).
+    fn new(lines: Vec<String>, recorded: Option<CellVerdict>, replayed: Option<CellVerdict>) -> ExplainedCell {
+        ExplainedCell {
+            explanation: Explanation {
+                title: String::new(),
+                lines,
+            },
+            recorded,
+            replayed,
+        }
     }
+}
+
+/// A cell answered in one sentence, with nothing to compare.
+fn said(title: String, line: String) -> ExplainedCell {
+    let mut cell = ExplainedCell::new(vec![line], None, None);
+    cell.explanation.title = title;
+    cell
+}
+
+/// The plugins of a profile at an extension point, in the profile's order.
+pub(super) fn profile_plugins(s: &Session, profile: &str, point: ExtensionPoint) -> Vec<PluginName> {
+    s.model
+        .profiles
+        .iter()
+        .find(|p| p.name == profile)
+        .and_then(|p| p.points.iter().find(|(n, _)| n == point.as_str()))
+        .map(|(_, v)| v.iter().filter_map(|p| PluginName::parse(p)).collect())
+        .unwrap_or_default()
 }
 
 pub(super) fn explain(s: &mut Session, cycle: u32, node: u32, plugin: &str, score: bool) -> ExplainedCell {
@@ -233,14 +257,6 @@ fn explain_filter(
     mut state: Option<&mut CycleReplay>,
 ) -> ExplainedCell {
     let mut lines = Vec::new();
-    let done = |lines: Vec<String>| ExplainedCell {
-        explanation: Explanation {
-            title: String::new(),
-            lines,
-        },
-        recorded: None,
-        replayed: None,
-    };
     let filter = events.iter().find_map(|e| match e {
         TraceEvent::Filter {
             verdicts,
@@ -259,11 +275,11 @@ fn explain_filter(
         .unwrap_or_default();
     let Some((verdicts, num_to_find, nominated_first)) = filter else {
         lines.push("Filter did not run in this cycle (PreFilter rejected the pod for every node).".into());
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let Some(verdicts) = verdicts else {
         lines.push("Per-node verdicts were not recorded for this cycle.".into());
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let Some(v) = verdicts.iter().find(|v| v.node == node) else {
         lines.push(if narrowed_to.as_ref().is_some_and(|n| !n.iter().any(|x| x == node_name)) {
@@ -275,18 +291,10 @@ fn explain_filter(
                 "{node_name} was not evaluated: the scheduler stops filtering once it has found {num_to_find} feasible node(s) (percentageOfNodesToScore), and it had them before reaching this node."
             )
         });
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let recorded = Some(CellVerdict::Filter(v.failed.clone()));
-    let profile = &s.model.pods[pod as usize].profile;
-    let filter_plugins: Vec<PluginName> = s
-        .model
-        .profiles
-        .iter()
-        .find(|p| &p.name == profile)
-        .and_then(|p| p.points.iter().find(|(n, _)| n == ExtensionPoint::Filter.as_str()))
-        .map(|(_, v)| v.iter().filter_map(|p| PluginName::parse(p)).collect())
-        .unwrap_or_default();
+    let filter_plugins = profile_plugins(s, &s.model.pods[pod as usize].profile, ExtensionPoint::Filter);
     let failed_at = v.failed.as_ref().and_then(|f| filter_plugins.iter().position(|&p| p == f.plugin));
     // The row's verdict on the rebuilt state, compared with the record whatever the cell says.
     let replayed = state.as_mut().and_then(|r| r.filter_status(node_name)).map(|st| {
@@ -296,14 +304,7 @@ fn explain_filter(
             reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
         }))
     });
-    let cell = |lines: Vec<String>| ExplainedCell {
-        explanation: Explanation {
-            title: String::new(),
-            lines,
-        },
-        recorded: recorded.clone(),
-        replayed: replayed.clone(),
-    };
+    let cell = |lines: Vec<String>| ExplainedCell::new(lines, recorded.clone(), replayed.clone());
     if let Some(p) = which {
         if skipped.contains(&p) {
             lines.push(format!(
@@ -367,27 +368,19 @@ fn explain_score(
     mut state: Option<&mut CycleReplay>,
 ) -> ExplainedCell {
     let mut lines = Vec::new();
-    let done = |lines: Vec<String>| ExplainedCell {
-        explanation: Explanation {
-            title: String::new(),
-            lines,
-        },
-        recorded: None,
-        replayed: None,
-    };
     let score = events.iter().find_map(|e| match e {
         TraceEvent::Score { table, selected, tied, .. } => Some((table, *selected, tied.clone())),
         _ => None,
     });
     let Some((Some(t), selected, tied)) = score else {
         lines.push("No score table for this cycle (a single feasible node is chosen without scoring).".into());
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let Some(k) = t.nodes.iter().position(|&n| n == node) else {
         lines.push(format!(
             "{node_name} was not scored: it did not pass Filter (or was not evaluated)."
         ));
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let name_of = |n: u32| s.model.nodes.get(n as usize).map(|m| m.name.as_str()).unwrap_or("");
     let sel_name = name_of(selected);
@@ -414,14 +407,14 @@ fn explain_score(
                 max - t.totals[k]
             ));
         }
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let Some(row) = t.plugins.iter().find(|p| p.plugin == plugin) else {
         lines.push(format!(
             "{} did not score this pod (skipped at PreScore or not enabled).",
             plugin.as_str()
         ));
-        return done(lines);
+        return ExplainedCell::new(lines, None, None);
     };
     let (raw, norm, w) = (row.raw[k], row.normalized[k], row.weight);
     let recorded = Some(CellVerdict::Score {
@@ -489,14 +482,7 @@ fn explain_score(
     }
     lines.push(normalization.unwrap_or_else(|| generic_normalization(row, k)));
     lines.retain(|l| !l.is_empty());
-    ExplainedCell {
-        explanation: Explanation {
-            title: String::new(),
-            lines,
-        },
-        recorded,
-        replayed,
-    }
+    ExplainedCell::new(lines, recorded, replayed)
 }
 
 /// The normalization that reproduces the recorded values on every scored node, when it is one
