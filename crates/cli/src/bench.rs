@@ -23,8 +23,11 @@ fn resources(kv: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
 }
 
 /// The synthetic scenario (already defaulted, as the loader would leave it).
-pub fn synthetic(nodes: usize, pods: usize) -> Scenario {
-    let mut sc = Scenario::default();
+pub fn synthetic(nodes: usize, pods: usize, features: &schedlab_core::version::Features) -> Scenario {
+    let mut sc = Scenario {
+        config: schedlab_core::config::SchedulerConfig::defaults(features),
+        ..Scenario::default()
+    };
     let zones = ["zone-a", "zone-b", "zone-c"];
     for i in 0..nodes {
         let name = format!("node-{i:05}");
@@ -105,7 +108,7 @@ fn peak_rss_bytes() -> Option<u64> {
 }
 
 /// The worker's work on one scenario file, timed phase by phase.
-fn scenario(file: &str, seed: u64) -> ExitCode {
+fn scenario(file: &str, seed: u64, features: &schedlab_core::version::Features) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -115,7 +118,7 @@ fn scenario(file: &str, seed: u64) -> ExitCode {
     };
     let t0 = Instant::now();
     let cpu0 = cpu_seconds();
-    let sc = match schedlab_core::load_str(&text, file) {
+    let sc = match schedlab_core::load::load_str_for(&text, file, features) {
         Ok(sc) => sc,
         Err(e) => {
             eprintln!("{e}");
@@ -133,6 +136,7 @@ fn scenario(file: &str, seed: u64) -> ExitCode {
     let ser = t2.elapsed();
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     println!("scenario: {file} ({} bytes)", text.len());
+    println!("kubernetes version: {}", features.version());
     println!("nodes: {nodes}");
     println!("pods: {pods}");
     println!("scheduled: {}", summary.bound);
@@ -161,15 +165,21 @@ pub struct Args {
     /// Instead, do natively what the playground's worker does with FILE, and time each phase
     #[arg(long, value_name = "FILE")]
     scenario: Option<String>,
+    #[command(flatten)]
+    version: crate::VersionArgs,
 }
 
 pub fn main(a: Args) -> ExitCode {
     let (nodes, pods, seed) = (a.nodes, a.pods, a.seed);
+    let features = match a.version.features() {
+        Ok(f) => f,
+        Err(c) => return c,
+    };
     if let Some(file) = &a.scenario {
-        return scenario(file, seed);
+        return scenario(file, seed, &features);
     }
     let t0 = Instant::now();
-    let sc = synthetic(nodes, pods);
+    let sc = synthetic(nodes, pods, &features);
     let mut engine = Engine::new(
         sc,
         EngineOptions {
@@ -187,6 +197,7 @@ pub fn main(a: Args) -> ExitCode {
     let secs = elapsed.as_secs_f64();
     let rate = if secs > 0.0 { bound as f64 / secs } else { f64::INFINITY };
     let peak = peak_rss_bytes();
+    println!("kubernetes version: {}", features.version());
     println!("nodes: {nodes}");
     println!("pods: {pods}");
     println!("scheduled: {bound}");

@@ -41,6 +41,8 @@ pub struct Args {
     /// text, or json: one object per node (cycle, pod, point, node, plugin, title, lines)
     #[arg(long, value_enum, default_value = "text")]
     output: Output,
+    #[command(flatten)]
+    version: crate::VersionArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -50,7 +52,7 @@ enum Output {
 }
 
 pub fn main(a: Args) -> ExitCode {
-    let sc = match crate::load_file(&a.file) {
+    let sc = match crate::load_file(&a.file, &a.version) {
         Ok(sc) => sc,
         Err(c) => return c,
     };
@@ -103,6 +105,7 @@ pub fn main(a: Args) -> ExitCode {
             .iter()
             .map(|(n, x)| {
                 serde_json::json!({
+                    "kubernetesVersion": s.kubernetes_version(),
                     "cycle": cycle,
                     "pod": pod,
                     "point": point,
@@ -115,7 +118,7 @@ pub fn main(a: Args) -> ExitCode {
             .collect();
         println!("{}", serde_json::to_string_pretty(&items).expect("serializable"));
     } else {
-        println!("cycle {cycle} · {pod} · {point}");
+        println!("cycle {cycle} · {pod} · {point} · kube-scheduler v{}", s.kubernetes_version());
         if out.is_empty() {
             println!(
                 "\n(no node is listed: {})",

@@ -5,6 +5,7 @@ mod explain;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use schedlab_core::trace::Detail;
+use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::{Engine, EngineOptions};
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 #[command(
     name = "schedlab",
     version,
-    about = "Runs kube-scheduler v1.34 scenarios natively: schedule, explain, import, benchmark",
+    about = "Runs kube-scheduler scenarios natively (v1.34 or v1.35): schedule, explain, import, benchmark",
     disable_help_subcommand = false
 )]
 struct Cli {
@@ -35,6 +36,8 @@ enum Command {
     Config {
         #[arg(value_name = "FILE")]
         file: String,
+        #[command(flatten)]
+        version: VersionArgs,
     },
     /// Why a node passed or failed Filter (or got its Score) in a cycle, as the playground says it
     Explain(explain::Args),
@@ -61,6 +64,33 @@ struct RunArgs {
     /// Whether the workload controllers create (and, under a timeline, keep managing) pods
     #[arg(long, value_enum, default_value = "on")]
     controllers: OnOff,
+    #[command(flatten)]
+    version: VersionArgs,
+}
+
+/// Which kube-scheduler the engine reproduces: every command that runs it takes these.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct VersionArgs {
+    /// The Kubernetes version whose kube-scheduler to reproduce: 1.34 or 1.35 (default: the newest)
+    #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value = KubeVersion::NEWEST.as_str())]
+    kubernetes_version: KubeVersion,
+    /// Feature gates over the version's defaults, as kube-scheduler's flag takes them: Name=true,Other=false
+    #[arg(long, value_name = "GATES", default_value = "")]
+    feature_gates: String,
+}
+
+impl VersionArgs {
+    /// The version and gates, or the error (printed) for gates the version does not know.
+    pub(crate) fn features(&self) -> Result<Features, ExitCode> {
+        Features::with_gates(self.kubernetes_version, &self.feature_gates).map_err(|e| {
+            eprintln!("error: --feature-gates: {e}");
+            ExitCode::from(2)
+        })
+    }
+}
+
+fn parse_version(s: &str) -> Result<KubeVersion, String> {
+    KubeVersion::parse(s).ok_or_else(|| format!("unsupported version {s:?} (supported: {})", KubeVersion::supported_list()))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -96,7 +126,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run(a) => run(a),
         Command::Import { files } => import(&files),
-        Command::Config { file } => config(&file),
+        Command::Config { file, version } => config(&file, &version),
         Command::Explain(a) => explain::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {
@@ -106,8 +136,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads and loads a scenario file, printing errors.
-pub(crate) fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode> {
+/// Reads and loads a scenario file for a version and its gates, printing errors.
+pub(crate) fn load_file(file: &str, version: &VersionArgs) -> Result<schedlab_core::Scenario, ExitCode> {
+    let features = version.features()?;
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
@@ -116,14 +147,14 @@ pub(crate) fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode>
         }
     };
     // load_bytes also reports where a file stops being UTF-8.
-    schedlab_core::load::load_bytes(&bytes, file).map_err(|e| {
+    schedlab_core::load::load_bytes_for(&bytes, file, &features).map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
     })
 }
 
-fn config(file: &str) -> ExitCode {
-    match load_file(file) {
+fn config(file: &str, version: &VersionArgs) -> ExitCode {
+    match load_file(file, version) {
         Ok(sc) => {
             print!("{}", sc.config.to_effective_yaml());
             ExitCode::SUCCESS
@@ -172,7 +203,7 @@ fn import(args: &[String]) -> ExitCode {
 
 fn run(a: RunArgs) -> ExitCode {
     let (file, seed, controllers) = (a.file, a.seed, a.controllers.on());
-    let mut sc = match load_file(&file) {
+    let mut sc = match load_file(&file, &a.version) {
         Ok(s) => s,
         Err(c) => return c,
     };

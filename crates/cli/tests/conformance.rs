@@ -1,10 +1,13 @@
 //! Runs the conformance corpora (tests/conformance/scenarios, tests/conformance/workloads-dra,
 //! tests/conformance/timeline and tests/conformance/random) through the engine and compares the results with the real
-//! kube-scheduler's, like `check.py --scores`. The corpora describe a world where no controller
+//! kube-scheduler's, like `check.py --scores`: as v1.34, and their v1.35 answers
+//! (tests/conformance/v1.35) as v1.35. The corpora describe a world where no controller
 //! runs, so controllers stay off.
 
 use schedlab_core::trace::Detail;
-use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
+use schedlab_core::load::load_str_for;
+use schedlab_core::version::{Features, KubeVersion};
+use schedlab_core::{conformance, output, Engine, EngineOptions};
 use std::path::{Path, PathBuf};
 
 fn corpus_dir(rel: &str) -> PathBuf {
@@ -13,7 +16,7 @@ fn corpus_dir(rel: &str) -> PathBuf {
 
 /// Runs every scenario of `dir` that has an expected result; returns how many passed and the
 /// failures.
-fn run_corpus(dir: &Path) -> (usize, Vec<String>) {
+fn run_corpus(dir: &Path, version: KubeVersion) -> (usize, Vec<String>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable").path())
@@ -31,7 +34,7 @@ fn run_corpus(dir: &Path) -> (usize, Vec<String>) {
         let text = std::fs::read_to_string(f).unwrap();
         let expected: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(f.with_extension("expected.json")).unwrap()).unwrap();
-        let sc = match load_str(&text, &f.to_string_lossy()) {
+        let sc = match load_str_for(&text, &f.to_string_lossy(), &Features::new(version)) {
             Ok(s) => s,
             Err(e) => {
                 failed.push(format!("FAIL {name}\n    does not load: {e}"));
@@ -68,7 +71,12 @@ fn report(corpus: &str, passed: usize, failed: &[String]) {
 
 /// Checks a corpus directory, which must hold at least `at_least` scenarios.
 fn check_corpus(rel: &str, at_least: usize) {
-    let (passed, failed) = run_corpus(&corpus_dir(rel));
+    check_corpus_as(KubeVersion::V1_34, rel, at_least)
+}
+
+/// Checks a corpus directory as a given version.
+fn check_corpus_as(version: KubeVersion, rel: &str, at_least: usize) {
+    let (passed, failed) = run_corpus(&corpus_dir(rel), version);
     if std::env::var("SCENARIO").is_err() {
         assert!(
             passed + failed.len() >= at_least,
@@ -97,4 +105,11 @@ fn timeline_corpus() {
 #[test]
 fn random_corpus() {
     check_corpus("random/scenarios", 242);
+}
+
+#[test]
+fn v1_35_corpora() {
+    for (dir, at_least) in [("scenarios", 40), ("workloads-dra", 18), ("timeline", 14), ("random", 242)] {
+        check_corpus_as(KubeVersion::V1_35, &format!("v1.35/{dir}"), at_least);
+    }
 }

@@ -22,6 +22,7 @@ pub mod rng;
 pub mod timeline;
 pub mod trace;
 pub mod view;
+pub mod version;
 pub mod vocabulary;
 
 pub use engine::{Engine, EngineOptions};

@@ -51,6 +51,7 @@ pub fn conformance_json(e: &Engine) -> Value {
         .collect();
     let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
     let mut out = json!({
+        "kubernetesVersion": e.config.features.version(),
         "pods": pods,
         "evicted": evicted,
         "scores": scores,
@@ -109,6 +110,7 @@ fn timed_json(e: &Engine) -> Value {
         .collect();
     let cycles: Vec<Value> = e.cycles.iter().map(|&i| Value::String(e.pods[i].info.key.clone())).collect();
     json!({
+        "kubernetesVersion": e.config.features.version(),
         "pods": pods,
         "evicted": evicted,
         "events": events,

@@ -34,6 +34,8 @@ impl Detail {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TraceHeader {
+    /// The kube-scheduler version the run reproduces (`1.34`, `1.35`).
+    pub kubernetes_version: crate::version::KubeVersion,
     /// Pod keys (`namespace/name`) in document order.
     pub pods: Vec<String>,
     /// Node names in the scheduler's visiting order (zone-interleaved).

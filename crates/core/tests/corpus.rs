@@ -1,10 +1,14 @@
 //! The conformance corpus run inside the engine's test binary, so that it also runs compiled to
 //! wasm32 in headless Chromium (where there is no file system): each scenario is embedded.
+//! The v1.34 corpora run as kube-scheduler v1.34; their v1.35 answers
+//! (tests/conformance/v1.35) as v1.35.
 //! The native suite (`crates/cli/tests/conformance.rs`) reads the directory instead, so new
 //! scenarios are picked up there without editing this list.
 
+use schedlab_core::load::load_str_for;
 use schedlab_core::trace::Detail;
-use schedlab_core::{conformance, load_str, output, Engine, EngineOptions};
+use schedlab_core::version::{Features, KubeVersion};
+use schedlab_core::{conformance, output, Engine, EngineOptions};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 #[cfg(target_arch = "wasm32")]
@@ -349,6 +353,325 @@ const RANDOM: &[(&str, &str, &str)] = &[
     corpus!("random/scenarios/", "rand-3-129"),
 ];
 
+/// The same corpora as answered by kube-scheduler v1.35.4 (tests/conformance/v1.35): every
+/// folder, run as v1.35.
+const V1_35: &[(&str, &str, &str)] = &[
+    corpus!("v1.35/scenarios/", "fit-cpu-memory-basic"),
+    corpus!("v1.35/scenarios/", "fit-init-containers-max"),
+    corpus!("v1.35/scenarios/", "fit-sidecar-restartable-init"),
+    corpus!("v1.35/scenarios/", "fit-unschedulable-multiple-reasons"),
+    corpus!("v1.35/scenarios/", "imagelocality-large-image"),
+    corpus!("v1.35/scenarios/", "interpod-affinity-first-pod-self"),
+    corpus!("v1.35/scenarios/", "interpod-affinity-zone-required"),
+    corpus!("v1.35/scenarios/", "interpod-antiaffinity-hostname"),
+    corpus!("v1.35/scenarios/", "interpod-preferred-namespace-selector"),
+    corpus!("v1.35/scenarios/", "mixed-three-zone-web"),
+    corpus!("v1.35/scenarios/", "nodeaffinity-added-affinity-config"),
+    corpus!("v1.35/scenarios/", "nodeaffinity-preferred-weights"),
+    corpus!("v1.35/scenarios/", "nodeaffinity-required-operators"),
+    corpus!("v1.35/scenarios/", "nodename-prebound-pods"),
+    corpus!("v1.35/scenarios/", "nodeports-hostport-conflicts"),
+    corpus!("v1.35/scenarios/", "nodeunschedulable-cordoned"),
+    corpus!("v1.35/scenarios/", "preemption-never-policy"),
+    corpus!("v1.35/scenarios/", "preemption-pdb-steers-node"),
+    corpus!("v1.35/scenarios/", "preemption-single-victim"),
+    corpus!("v1.35/scenarios/", "preemption-victims-several-priorities"),
+    corpus!("v1.35/scenarios/", "profile-plugin-weights"),
+    corpus!("v1.35/scenarios/", "profiles-two-schedulers"),
+    corpus!("v1.35/scenarios/", "queue-priority-order"),
+    corpus!("v1.35/scenarios/", "queue-scheduling-gates"),
+    corpus!("v1.35/scenarios/", "sample-window-zone-blocks"),
+    corpus!("v1.35/scenarios/", "scale-batch-binpack"),
+    corpus!("v1.35/scenarios/", "score-balanced-allocation"),
+    corpus!("v1.35/scenarios/", "score-least-allocated-default"),
+    corpus!("v1.35/scenarios/", "score-most-allocated-binpack"),
+    corpus!("v1.35/scenarios/", "score-requested-to-capacity-ratio"),
+    corpus!("v1.35/scenarios/", "spread-default-constraints-list"),
+    corpus!("v1.35/scenarios/", "spread-mindomains"),
+    corpus!("v1.35/scenarios/", "spread-zone-donotschedule"),
+    corpus!("v1.35/scenarios/", "spread-zone-scheduleanyway"),
+    corpus!("v1.35/scenarios/", "taints-noschedule-untolerated"),
+    corpus!("v1.35/scenarios/", "taints-prefernoschedule-scoring"),
+    corpus!("v1.35/scenarios/", "volume-csi-node-limits"),
+    corpus!("v1.35/scenarios/", "volume-pv-node-affinity"),
+    corpus!("v1.35/scenarios/", "volume-wffc-zone"),
+    corpus!("v1.35/scenarios/", "volume-zone-and-rwop"),
+    corpus!("v1.35/workloads-dra/", "dra-allnodes-license-pool"),
+    corpus!("v1.35/workloads-dra/", "dra-allocation-all-filtered-nics"),
+    corpus!("v1.35/workloads-dra/", "dra-cel-version-bool-presence"),
+    corpus!("v1.35/workloads-dra/", "dra-class-selector-and-request-selector"),
+    corpus!("v1.35/workloads-dra/", "dra-first-available-pair-or-large"),
+    corpus!("v1.35/workloads-dra/", "dra-match-attribute-count-pair"),
+    corpus!("v1.35/workloads-dra/", "dra-namespaced-claims-preallocated"),
+    corpus!("v1.35/workloads-dra/", "dra-pod-two-claims-shared-and-template"),
+    corpus!("v1.35/workloads-dra/", "mixed-dra-preemption-shared-vs-owned-claim"),
+    corpus!("v1.35/workloads-dra/", "mixed-list-zone-spread-dra-node-affinity"),
+    corpus!("v1.35/workloads-dra/", "workload-list-empty-disables-system-defaults"),
+    corpus!("v1.35/workloads-dra/", "workload-list-rack-key-unlabelled-node"),
+    corpus!("v1.35/workloads-dra/", "workload-list-zone-hard-host-soft-statefulset"),
+    corpus!("v1.35/workloads-dra/", "workload-mostallocated-vs-system-spread"),
+    corpus!("v1.35/workloads-dra/", "workload-owner-reference-variants"),
+    corpus!("v1.35/workloads-dra/", "workload-rc-nodeselector-honored-counts"),
+    corpus!("v1.35/workloads-dra/", "workload-rs-selector-notin-expression"),
+    corpus!("v1.35/workloads-dra/", "workload-statefulset-failed-pods-ignored"),
+    corpus!("v1.35/timeline/", "timeline-backoff-vs-active"),
+    corpus!("v1.35/timeline/", "timeline-batch-durations"),
+    corpus!("v1.35/timeline/", "timeline-cordon-uncordon"),
+    corpus!("v1.35/timeline/", "timeline-flush-stuck-pod"),
+    corpus!("v1.35/timeline/", "timeline-gate-removed"),
+    corpus!("v1.35/timeline/", "timeline-labels-patched-affinity"),
+    corpus!("v1.35/timeline/", "timeline-node-added-pending-pods"),
+    corpus!("v1.35/timeline/", "timeline-node-deleted-with-pods"),
+    corpus!("v1.35/timeline/", "timeline-pod-created-with-nodename"),
+    corpus!("v1.35/timeline/", "timeline-preemption-then-node-add"),
+    corpus!("v1.35/timeline/", "timeline-running-pod-deleted"),
+    corpus!("v1.35/timeline/", "timeline-same-instant-order"),
+    corpus!("v1.35/timeline/", "timeline-spread-pods-finish"),
+    corpus!("v1.35/timeline/", "timeline-taint-removed"),
+    corpus!("v1.35/random/", "rand-21-000"),
+    corpus!("v1.35/random/", "rand-21-001"),
+    corpus!("v1.35/random/", "rand-21-002"),
+    corpus!("v1.35/random/", "rand-21-003"),
+    corpus!("v1.35/random/", "rand-21-004"),
+    corpus!("v1.35/random/", "rand-21-005"),
+    corpus!("v1.35/random/", "rand-21-006"),
+    corpus!("v1.35/random/", "rand-21-007"),
+    corpus!("v1.35/random/", "rand-21-008"),
+    corpus!("v1.35/random/", "rand-21-009"),
+    corpus!("v1.35/random/", "rand-21-010"),
+    corpus!("v1.35/random/", "rand-21-011"),
+    corpus!("v1.35/random/", "rand-21-013"),
+    corpus!("v1.35/random/", "rand-21-014"),
+    corpus!("v1.35/random/", "rand-21-016"),
+    corpus!("v1.35/random/", "rand-21-017"),
+    corpus!("v1.35/random/", "rand-21-018"),
+    corpus!("v1.35/random/", "rand-21-019"),
+    corpus!("v1.35/random/", "rand-21-020"),
+    corpus!("v1.35/random/", "rand-21-021"),
+    corpus!("v1.35/random/", "rand-21-022"),
+    corpus!("v1.35/random/", "rand-21-024"),
+    corpus!("v1.35/random/", "rand-21-025"),
+    corpus!("v1.35/random/", "rand-21-026"),
+    corpus!("v1.35/random/", "rand-21-028"),
+    corpus!("v1.35/random/", "rand-21-029"),
+    corpus!("v1.35/random/", "rand-21-030"),
+    corpus!("v1.35/random/", "rand-21-031"),
+    corpus!("v1.35/random/", "rand-21-032"),
+    corpus!("v1.35/random/", "rand-21-033"),
+    corpus!("v1.35/random/", "rand-21-034"),
+    corpus!("v1.35/random/", "rand-21-035"),
+    corpus!("v1.35/random/", "rand-21-036"),
+    corpus!("v1.35/random/", "rand-21-037"),
+    corpus!("v1.35/random/", "rand-21-038"),
+    corpus!("v1.35/random/", "rand-21-039"),
+    corpus!("v1.35/random/", "rand-21-040"),
+    corpus!("v1.35/random/", "rand-21-041"),
+    corpus!("v1.35/random/", "rand-21-042"),
+    corpus!("v1.35/random/", "rand-21-043"),
+    corpus!("v1.35/random/", "rand-21-044"),
+    corpus!("v1.35/random/", "rand-21-045"),
+    corpus!("v1.35/random/", "rand-21-046"),
+    corpus!("v1.35/random/", "rand-21-047"),
+    corpus!("v1.35/random/", "rand-21-048"),
+    corpus!("v1.35/random/", "rand-21-049"),
+    corpus!("v1.35/random/", "rand-21-050"),
+    corpus!("v1.35/random/", "rand-21-051"),
+    corpus!("v1.35/random/", "rand-21-052"),
+    corpus!("v1.35/random/", "rand-21-053"),
+    corpus!("v1.35/random/", "rand-21-054"),
+    corpus!("v1.35/random/", "rand-21-055"),
+    corpus!("v1.35/random/", "rand-21-056"),
+    corpus!("v1.35/random/", "rand-21-057"),
+    corpus!("v1.35/random/", "rand-21-058"),
+    corpus!("v1.35/random/", "rand-21-059"),
+    corpus!("v1.35/random/", "rand-21-060"),
+    corpus!("v1.35/random/", "rand-21-061"),
+    corpus!("v1.35/random/", "rand-21-062"),
+    corpus!("v1.35/random/", "rand-21-063"),
+    corpus!("v1.35/random/", "rand-21-064"),
+    corpus!("v1.35/random/", "rand-21-065"),
+    corpus!("v1.35/random/", "rand-21-066"),
+    corpus!("v1.35/random/", "rand-21-067"),
+    corpus!("v1.35/random/", "rand-21-068"),
+    corpus!("v1.35/random/", "rand-21-069"),
+    corpus!("v1.35/random/", "rand-21-070"),
+    corpus!("v1.35/random/", "rand-21-071"),
+    corpus!("v1.35/random/", "rand-21-072"),
+    corpus!("v1.35/random/", "rand-21-073"),
+    corpus!("v1.35/random/", "rand-21-074"),
+    corpus!("v1.35/random/", "rand-21-075"),
+    corpus!("v1.35/random/", "rand-21-076"),
+    corpus!("v1.35/random/", "rand-21-077"),
+    corpus!("v1.35/random/", "rand-21-078"),
+    corpus!("v1.35/random/", "rand-21-079"),
+    corpus!("v1.35/random/", "rand-21-080"),
+    corpus!("v1.35/random/", "rand-21-082"),
+    corpus!("v1.35/random/", "rand-21-083"),
+    corpus!("v1.35/random/", "rand-21-084"),
+    corpus!("v1.35/random/", "rand-21-085"),
+    corpus!("v1.35/random/", "rand-21-086"),
+    corpus!("v1.35/random/", "rand-21-087"),
+    corpus!("v1.35/random/", "rand-21-088"),
+    corpus!("v1.35/random/", "rand-21-089"),
+    corpus!("v1.35/random/", "rand-21-090"),
+    corpus!("v1.35/random/", "rand-21-091"),
+    corpus!("v1.35/random/", "rand-21-092"),
+    corpus!("v1.35/random/", "rand-21-093"),
+    corpus!("v1.35/random/", "rand-21-094"),
+    corpus!("v1.35/random/", "rand-21-095"),
+    corpus!("v1.35/random/", "rand-21-096"),
+    corpus!("v1.35/random/", "rand-21-097"),
+    corpus!("v1.35/random/", "rand-21-098"),
+    corpus!("v1.35/random/", "rand-21-099"),
+    corpus!("v1.35/random/", "rand-21-100"),
+    corpus!("v1.35/random/", "rand-21-101"),
+    corpus!("v1.35/random/", "rand-21-103"),
+    corpus!("v1.35/random/", "rand-21-104"),
+    corpus!("v1.35/random/", "rand-21-105"),
+    corpus!("v1.35/random/", "rand-21-106"),
+    corpus!("v1.35/random/", "rand-21-107"),
+    corpus!("v1.35/random/", "rand-21-108"),
+    corpus!("v1.35/random/", "rand-21-109"),
+    corpus!("v1.35/random/", "rand-21-110"),
+    corpus!("v1.35/random/", "rand-21-111"),
+    corpus!("v1.35/random/", "rand-21-112"),
+    corpus!("v1.35/random/", "rand-21-113"),
+    corpus!("v1.35/random/", "rand-21-114"),
+    corpus!("v1.35/random/", "rand-21-115"),
+    corpus!("v1.35/random/", "rand-21-116"),
+    corpus!("v1.35/random/", "rand-21-117"),
+    corpus!("v1.35/random/", "rand-21-118"),
+    corpus!("v1.35/random/", "rand-21-119"),
+    corpus!("v1.35/random/", "rand-3-000"),
+    corpus!("v1.35/random/", "rand-3-001"),
+    corpus!("v1.35/random/", "rand-3-002"),
+    corpus!("v1.35/random/", "rand-3-003"),
+    corpus!("v1.35/random/", "rand-3-004"),
+    corpus!("v1.35/random/", "rand-3-005"),
+    corpus!("v1.35/random/", "rand-3-006"),
+    corpus!("v1.35/random/", "rand-3-007"),
+    corpus!("v1.35/random/", "rand-3-008"),
+    corpus!("v1.35/random/", "rand-3-010"),
+    corpus!("v1.35/random/", "rand-3-011"),
+    corpus!("v1.35/random/", "rand-3-012"),
+    corpus!("v1.35/random/", "rand-3-013"),
+    corpus!("v1.35/random/", "rand-3-014"),
+    corpus!("v1.35/random/", "rand-3-015"),
+    corpus!("v1.35/random/", "rand-3-016"),
+    corpus!("v1.35/random/", "rand-3-017"),
+    corpus!("v1.35/random/", "rand-3-018"),
+    corpus!("v1.35/random/", "rand-3-019"),
+    corpus!("v1.35/random/", "rand-3-020"),
+    corpus!("v1.35/random/", "rand-3-021"),
+    corpus!("v1.35/random/", "rand-3-022"),
+    corpus!("v1.35/random/", "rand-3-023"),
+    corpus!("v1.35/random/", "rand-3-024"),
+    corpus!("v1.35/random/", "rand-3-025"),
+    corpus!("v1.35/random/", "rand-3-026"),
+    corpus!("v1.35/random/", "rand-3-027"),
+    corpus!("v1.35/random/", "rand-3-028"),
+    corpus!("v1.35/random/", "rand-3-029"),
+    corpus!("v1.35/random/", "rand-3-030"),
+    corpus!("v1.35/random/", "rand-3-031"),
+    corpus!("v1.35/random/", "rand-3-032"),
+    corpus!("v1.35/random/", "rand-3-033"),
+    corpus!("v1.35/random/", "rand-3-034"),
+    corpus!("v1.35/random/", "rand-3-035"),
+    corpus!("v1.35/random/", "rand-3-036"),
+    corpus!("v1.35/random/", "rand-3-037"),
+    corpus!("v1.35/random/", "rand-3-038"),
+    corpus!("v1.35/random/", "rand-3-039"),
+    corpus!("v1.35/random/", "rand-3-040"),
+    corpus!("v1.35/random/", "rand-3-041"),
+    corpus!("v1.35/random/", "rand-3-042"),
+    corpus!("v1.35/random/", "rand-3-043"),
+    corpus!("v1.35/random/", "rand-3-045"),
+    corpus!("v1.35/random/", "rand-3-046"),
+    corpus!("v1.35/random/", "rand-3-047"),
+    corpus!("v1.35/random/", "rand-3-048"),
+    corpus!("v1.35/random/", "rand-3-049"),
+    corpus!("v1.35/random/", "rand-3-050"),
+    corpus!("v1.35/random/", "rand-3-051"),
+    corpus!("v1.35/random/", "rand-3-052"),
+    corpus!("v1.35/random/", "rand-3-053"),
+    corpus!("v1.35/random/", "rand-3-054"),
+    corpus!("v1.35/random/", "rand-3-055"),
+    corpus!("v1.35/random/", "rand-3-056"),
+    corpus!("v1.35/random/", "rand-3-057"),
+    corpus!("v1.35/random/", "rand-3-058"),
+    corpus!("v1.35/random/", "rand-3-059"),
+    corpus!("v1.35/random/", "rand-3-060"),
+    corpus!("v1.35/random/", "rand-3-061"),
+    corpus!("v1.35/random/", "rand-3-062"),
+    corpus!("v1.35/random/", "rand-3-063"),
+    corpus!("v1.35/random/", "rand-3-064"),
+    corpus!("v1.35/random/", "rand-3-065"),
+    corpus!("v1.35/random/", "rand-3-066"),
+    corpus!("v1.35/random/", "rand-3-067"),
+    corpus!("v1.35/random/", "rand-3-068"),
+    corpus!("v1.35/random/", "rand-3-069"),
+    corpus!("v1.35/random/", "rand-3-070"),
+    corpus!("v1.35/random/", "rand-3-071"),
+    corpus!("v1.35/random/", "rand-3-072"),
+    corpus!("v1.35/random/", "rand-3-073"),
+    corpus!("v1.35/random/", "rand-3-074"),
+    corpus!("v1.35/random/", "rand-3-075"),
+    corpus!("v1.35/random/", "rand-3-076"),
+    corpus!("v1.35/random/", "rand-3-077"),
+    corpus!("v1.35/random/", "rand-3-078"),
+    corpus!("v1.35/random/", "rand-3-079"),
+    corpus!("v1.35/random/", "rand-3-080"),
+    corpus!("v1.35/random/", "rand-3-081"),
+    corpus!("v1.35/random/", "rand-3-082"),
+    corpus!("v1.35/random/", "rand-3-083"),
+    corpus!("v1.35/random/", "rand-3-084"),
+    corpus!("v1.35/random/", "rand-3-085"),
+    corpus!("v1.35/random/", "rand-3-086"),
+    corpus!("v1.35/random/", "rand-3-087"),
+    corpus!("v1.35/random/", "rand-3-088"),
+    corpus!("v1.35/random/", "rand-3-089"),
+    corpus!("v1.35/random/", "rand-3-090"),
+    corpus!("v1.35/random/", "rand-3-091"),
+    corpus!("v1.35/random/", "rand-3-092"),
+    corpus!("v1.35/random/", "rand-3-093"),
+    corpus!("v1.35/random/", "rand-3-094"),
+    corpus!("v1.35/random/", "rand-3-095"),
+    corpus!("v1.35/random/", "rand-3-096"),
+    corpus!("v1.35/random/", "rand-3-097"),
+    corpus!("v1.35/random/", "rand-3-098"),
+    corpus!("v1.35/random/", "rand-3-099"),
+    corpus!("v1.35/random/", "rand-3-100"),
+    corpus!("v1.35/random/", "rand-3-101"),
+    corpus!("v1.35/random/", "rand-3-102"),
+    corpus!("v1.35/random/", "rand-3-103"),
+    corpus!("v1.35/random/", "rand-3-104"),
+    corpus!("v1.35/random/", "rand-3-105"),
+    corpus!("v1.35/random/", "rand-3-106"),
+    corpus!("v1.35/random/", "rand-3-107"),
+    corpus!("v1.35/random/", "rand-3-108"),
+    corpus!("v1.35/random/", "rand-3-109"),
+    corpus!("v1.35/random/", "rand-3-110"),
+    corpus!("v1.35/random/", "rand-3-111"),
+    corpus!("v1.35/random/", "rand-3-112"),
+    corpus!("v1.35/random/", "rand-3-113"),
+    corpus!("v1.35/random/", "rand-3-114"),
+    corpus!("v1.35/random/", "rand-3-115"),
+    corpus!("v1.35/random/", "rand-3-116"),
+    corpus!("v1.35/random/", "rand-3-117"),
+    corpus!("v1.35/random/", "rand-3-118"),
+    corpus!("v1.35/random/", "rand-3-119"),
+    corpus!("v1.35/random/", "rand-3-120"),
+    corpus!("v1.35/random/", "rand-3-121"),
+    corpus!("v1.35/random/", "rand-3-122"),
+    corpus!("v1.35/random/", "rand-3-123"),
+    corpus!("v1.35/random/", "rand-3-124"),
+    corpus!("v1.35/random/", "rand-3-125"),
+    corpus!("v1.35/random/", "rand-3-126"),
+    corpus!("v1.35/random/", "rand-3-127"),
+    corpus!("v1.35/random/", "rand-3-128"),
+    corpus!("v1.35/random/", "rand-3-129"),
+];
+
 fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
     CORPUS.iter().chain(WORKLOADS_DRA).chain(RANDOM)
 }
@@ -360,7 +683,7 @@ fn embedded_dra_claims_match_the_real_scheduler() {
     let mut failed = Vec::new();
     for (name, yaml, expected) in WORKLOADS_DRA {
         let expected: serde_json::Value = serde_json::from_str(expected).expect("valid expected.json");
-        let actual = run(yaml, name, 1);
+        let actual = run(KubeVersion::V1_34, yaml, name, 1);
         if actual.get("claims") != expected.get("claims") {
             failed.push(format!("{name}: claims: got {}, want {}", actual["claims"], expected["claims"]));
         }
@@ -368,8 +691,8 @@ fn embedded_dra_claims_match_the_real_scheduler() {
     assert!(failed.is_empty(), "{} scenarios differ:\n{}", failed.len(), failed.join("\n"));
 }
 
-fn run(text: &str, name: &str, seed: u64) -> serde_json::Value {
-    let sc = load_str(text, name).unwrap_or_else(|e| panic!("{name} does not load: {e}"));
+fn run(v: KubeVersion, text: &str, name: &str, seed: u64) -> serde_json::Value {
+    let sc = load_str_for(text, name, &Features::new(v)).unwrap_or_else(|e| panic!("{name} does not load: {e}"));
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
     engine.run();
     output::conformance_json(&engine)
@@ -380,7 +703,26 @@ fn embedded_corpus_matches_the_real_scheduler() {
     let mut failed = Vec::new();
     for (name, yaml, expected) in all() {
         let expected: serde_json::Value = serde_json::from_str(expected).expect("valid expected.json");
-        let diffs = conformance::compare(&expected, &run(yaml, name, 1), true);
+        let diffs = conformance::compare(&expected, &run(KubeVersion::V1_34, yaml, name, 1), true);
+        if !diffs.is_empty() {
+            failed.push(format!("{name}: {}", diffs.join("; ")));
+        }
+    }
+    assert!(failed.is_empty(), "{} scenarios differ:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// The v1.35 corpora, run as v1.35 (and their claims, where the scenario reports them).
+#[wasm_bindgen_test(unsupported = test)]
+fn embedded_v1_35_corpus_matches_kube_scheduler_v1_35() {
+    let mut failed = Vec::new();
+    for (name, yaml, expected) in V1_35 {
+        let expected: serde_json::Value = serde_json::from_str(expected).expect("valid expected.json");
+        let actual = run(KubeVersion::V1_35, yaml, name, 1);
+        assert_eq!(actual["kubernetesVersion"], "1.35", "{name}");
+        let mut diffs = conformance::compare(&expected, &actual, true);
+        if expected.get("claims").is_some() && actual.get("claims") != expected.get("claims") {
+            diffs.push(format!("claims: got {}, want {}", actual["claims"], expected["claims"]));
+        }
         if !diffs.is_empty() {
             failed.push(format!("{name}: {}", diffs.join("; ")));
         }
@@ -400,7 +742,7 @@ fn deterministic_trace() {
 }
 
 fn trace_digest(text: &str, name: &str, seed: u64) -> u64 {
-    let sc = load_str(text, name).expect("loads");
+    let sc = load_str_for(text, name, &Features::new(KubeVersion::V1_34)).expect("loads");
     let mut engine = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
     engine.run();
     let json = serde_json::to_string(engine.trace()).expect("serializable");

@@ -7,10 +7,15 @@
 
 use schedlab_core::engine::Phase;
 use schedlab_core::trace::Detail;
-use schedlab_core::{load_str, Engine, EngineOptions};
+use schedlab_core::{Engine, EngineOptions};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use wasm_bindgen_test::wasm_bindgen_test;
+
+/// The scenarios and snapshots here are kube-scheduler v1.34's.
+fn load_v1_34(text: &str, file: &str) -> Result<schedlab_core::Scenario, schedlab_core::LoadErrors> {
+    schedlab_core::load::load_str_for(text, file, &schedlab_core::version::Features::new(schedlab_core::version::KubeVersion::V1_34))
+}
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -140,7 +145,7 @@ fn scenario(rng: &mut Rng) -> String {
 }
 
 fn check(text: &str, seed: u64) -> Result<(), String> {
-    let Ok(sc) = load_str(text, "random.yaml") else { return Ok(()) };
+    let Ok(sc) = load_v1_34(text, "random.yaml") else { return Ok(()) };
     let prebound: Vec<bool> = sc.pods.iter().map(|p| p.spec.node_name.is_some()).collect();
     let mut e = Engine::new(sc.clone(), EngineOptions { seed, detail: Detail::All });
     e.run();
@@ -204,7 +209,7 @@ fn random_scenarios_respect_hard_rules() {
     let mut loaded = 0;
     for i in 0..250 {
         let text = scenario(&mut rng);
-        match load_str(&text, "random.yaml") {
+        match load_v1_34(&text, "random.yaml") {
             Ok(_) => loaded += 1,
             Err(e) if std::env::var_os("SHOW_ERRORS").is_some() => eprintln!("{e}"),
             Err(_) => {}

@@ -10,6 +10,7 @@
 //! code in wasm32, where `explanation_snapshots` pins them byte for byte against the native
 //! text, and the trace snapshots show the runs are identical there.
 
+use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
 use std::path::{Path, PathBuf};
 
@@ -44,10 +45,21 @@ fn corpus() -> Vec<PathBuf> {
 }
 
 fn check(files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u64, failures: &mut Vec<String>) {
+    check_as(KubeVersion::V1_34, files, controllers, cells, compared, failures)
+}
+
+fn check_as(
+    version: KubeVersion,
+    files: &[PathBuf],
+    controllers: bool,
+    cells: &mut u64,
+    compared: &mut u64,
+    failures: &mut Vec<String>,
+) {
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let sc = match schedlab_core::load_str(&text, &name) {
+        let sc = match schedlab_core::load::load_str_for(&text, &name, &Features::new(version)) {
             Ok(sc) => sc,
             // A scenario the loader refuses has no cells (the corpus has some on purpose).
             Err(_) => continue,
@@ -74,6 +86,22 @@ fn every_cell_of_every_corpus_scenario_and_preset_agrees_with_the_trace() {
         corpus.len(),
         presets.len()
     );
+    assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(compared > 1000, "too few cells compared: {compared}");
+}
+
+/// The v1.35 corpora (tests/conformance/v1.35), run as v1.35: DynamicResources' scores among
+/// the cells.
+#[test]
+fn every_cell_of_the_v1_35_corpus_agrees_with_the_trace() {
+    let mut files = Vec::new();
+    for sub in ["scenarios", "workloads-dra", "timeline", "random"] {
+        files.extend(yamls(&root().join("tests/conformance/v1.35").join(sub)));
+    }
+    assert!(files.len() >= 300, "the v1.35 corpus was not found ({} files)", files.len());
+    let (mut cells, mut compared, mut failures) = (0, 0, Vec::new());
+    check_as(KubeVersion::V1_35, &files, false, &mut cells, &mut compared, &mut failures);
+    eprintln!("explanation cross-check (v1.35): {} scenarios, {cells} cells explained, {compared} verdicts recomputed and compared", files.len());
     assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n"));
     assert!(compared > 1000, "too few cells compared: {compared}");
 }

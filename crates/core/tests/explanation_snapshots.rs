@@ -6,10 +6,14 @@
 //! `UPDATE_SNAPSHOTS=1 cargo test -p schedlab-core --test explanation_snapshots` and review
 //! the diff.
 
-use schedlab_core::load_str;
 use schedlab_core::view::{Session, SessionOptions};
 use std::fmt::Write;
 use wasm_bindgen_test::wasm_bindgen_test;
+
+/// The scenarios and snapshots here are kube-scheduler v1.34's.
+fn load_v1_34(text: &str, file: &str) -> Result<schedlab_core::Scenario, schedlab_core::LoadErrors> {
+    schedlab_core::load::load_str_for(text, file, &schedlab_core::version::Features::new(schedlab_core::version::KubeVersion::V1_34))
+}
 
 mod snapshot_check;
 
@@ -111,7 +115,7 @@ const CASES: &[(&str, &str, &str)] = &[
 /// the explanation's title, then its sentences. Presets (`preset-…`) run with the controllers
 /// on, as the page runs them; the corpus with them off, as its world has none.
 fn explanations(name: &str, yaml: &str) -> String {
-    let sc = load_str(yaml, name).expect("loads");
+    let sc = load_v1_34(yaml, name).expect("loads");
     let controllers = name.starts_with("preset-");
     let mut s = Session::with_options(sc, SessionOptions { seed: 1, controllers }, &mut |_| {});
     let cycle_pod = s.summary().cycle_pod;

@@ -6,8 +6,13 @@
 //! `UPDATE_SNAPSHOTS=1 cargo test -p schedlab-core --test trace_snapshots` and review the diff.
 
 use schedlab_core::trace::Detail;
-use schedlab_core::{load_str, Engine, EngineOptions};
+use schedlab_core::{Engine, EngineOptions};
 use wasm_bindgen_test::wasm_bindgen_test;
+
+/// The scenarios and snapshots here are kube-scheduler v1.34's.
+fn load_v1_34(text: &str, file: &str) -> Result<schedlab_core::Scenario, schedlab_core::LoadErrors> {
+    schedlab_core::load::load_str_for(text, file, &schedlab_core::version::Features::new(schedlab_core::version::KubeVersion::V1_34))
+}
 
 mod snapshot_check;
 
@@ -55,7 +60,7 @@ fn jsonl(t: &schedlab_core::trace::Trace) -> String {
 }
 
 fn trace_json(name: &str, yaml: &str) -> String {
-    let sc = load_str(yaml, name).expect("loads");
+    let sc = load_v1_34(yaml, name).expect("loads");
     let mut e = Engine::new(
         sc,
         EngineOptions {
@@ -79,7 +84,7 @@ fn controller_reactions_match_snapshot() {
     const NAME: &str = "preset-batch-jobs-controllers";
     let yaml = include_str!("../../../assets/presets/batch-jobs.yaml");
     let snapshot = include_str!("snapshots/preset-batch-jobs-controllers.trace.jsonl");
-    let mut sc = load_str(yaml, NAME).expect("loads");
+    let mut sc = load_v1_34(yaml, NAME).expect("loads");
     let mut c = schedlab_core::controllers::Controllers::new(1);
     c.reconcile(&mut sc);
     let mut e = Engine::new(

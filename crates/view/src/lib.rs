@@ -7,14 +7,17 @@
 //! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
 //! - `import`: what importing a cluster reports (`ImportReport`);
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
-//! - `protocol`: the messages between the page and the engine's Web Worker.
+//! - `protocol`: the messages between the page and the engine's Web Worker;
+//! - `version`: which Kubernetes version a run reproduces (`KubeVersion`).
 
 pub mod duration;
 pub mod import;
 pub mod protocol;
+pub mod version;
 pub mod view;
 
 pub use duration::{format_go_duration, parse_go_duration};
+pub use version::KubeVersion;
 
 use serde::{Deserialize, Serialize};
 

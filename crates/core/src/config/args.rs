@@ -11,6 +11,7 @@
 use super::error::ConfigError;
 use crate::framework::args::{Args, PluginArgs};
 use crate::load::FieldPath;
+use crate::version::Features;
 use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
@@ -28,6 +29,16 @@ pub trait V1Kind: DeserializeOwned + Default + Clone + Debug + PartialEq + Send 
     /// The apimachinery field errors of the defaulted args; `path` is where the args sit in
     /// the document.
     fn validate(&self, path: &FieldPath) -> Vec<ConfigError>;
+    /// Defaulting under the run's version and feature gates: the same as `set_defaults`
+    /// unless the kind has defaults that depend on them.
+    fn set_defaults_for(&mut self, _features: &Features) {
+        self.set_defaults()
+    }
+    /// Validation under the run's version and feature gates: the same as `validate` unless
+    /// the kind has fields that depend on them.
+    fn validate_for(&self, path: &FieldPath, _features: &Features) -> Vec<ConfigError> {
+        self.validate(path)
+    }
     /// The defaulted, validated args as the plugin runs with them. An error here is the
     /// plugin refusing its args when it is built (field paths relative to the args).
     fn convert(&self) -> Result<Self::Internal, Vec<ConfigError>>;
@@ -44,7 +55,7 @@ pub struct ArgsCodec {
     /// The registered kind (`<Plugin>Args`).
     pub kind: &'static str,
     decode: fn(&Json, &str) -> Decoded,
-    defaulted: fn() -> V1Value,
+    defaulted: fn(&Features) -> V1Value,
     print: fn(&PluginArgs, &mut Map<String, Json>),
 }
 
@@ -66,8 +77,8 @@ impl ArgsCodec {
     }
 
     /// The defaulted args appended for an enabled plugin that has no `pluginConfig` entry.
-    pub(crate) fn defaulted(&self) -> V1Value {
-        (self.defaulted)()
+    pub(crate) fn defaulted(&self, features: &Features) -> V1Value {
+        (self.defaulted)(features)
     }
 
     /// The plugin's args as printed in the effective configuration, header included.
@@ -93,9 +104,9 @@ fn decode_as<T: V1Kind>(v: &Json, what: &str) -> Decoded {
     super::decode::strict::<T>(v, what).map(|(t, unknown)| (V1Value::new(t), unknown))
 }
 
-fn defaulted_as<T: V1Kind>() -> V1Value {
+fn defaulted_as<T: V1Kind>(features: &Features) -> V1Value {
     let mut t = T::default();
-    t.set_defaults();
+    t.set_defaults_for(features);
     V1Value::new(t)
 }
 
@@ -109,8 +120,8 @@ trait V1Obj: Any + Debug + Send + Sync {
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn clone_box(&self) -> Box<dyn V1Obj>;
     fn same(&self, other: &dyn V1Obj) -> bool;
-    fn set_defaults(&mut self);
-    fn validate(&self, path: &FieldPath) -> Vec<ConfigError>;
+    fn set_defaults(&mut self, features: &Features);
+    fn validate(&self, path: &FieldPath, features: &Features) -> Vec<ConfigError>;
     fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>>;
 }
 
@@ -127,11 +138,11 @@ impl<T: V1Kind> V1Obj for T {
     fn same(&self, other: &dyn V1Obj) -> bool {
         other.as_any().downcast_ref::<T>() == Some(self)
     }
-    fn set_defaults(&mut self) {
-        V1Kind::set_defaults(self)
+    fn set_defaults(&mut self, features: &Features) {
+        V1Kind::set_defaults_for(self, features)
     }
-    fn validate(&self, path: &FieldPath) -> Vec<ConfigError> {
-        V1Kind::validate(self, path)
+    fn validate(&self, path: &FieldPath, features: &Features) -> Vec<ConfigError> {
+        V1Kind::validate_for(self, path, features)
     }
     fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>> {
         out.set(self.convert()?);
@@ -147,11 +158,11 @@ impl V1Value {
     fn new<T: V1Kind>(t: T) -> V1Value {
         V1Value(Box::new(t))
     }
-    pub(crate) fn set_defaults(&mut self) {
-        self.0.set_defaults()
+    pub(crate) fn set_defaults(&mut self, features: &Features) {
+        self.0.set_defaults(features)
     }
-    pub(crate) fn validate(&self, path: &FieldPath) -> Vec<ConfigError> {
-        self.0.validate(path)
+    pub(crate) fn validate(&self, path: &FieldPath, features: &Features) -> Vec<ConfigError> {
+        self.0.validate(path, features)
     }
     /// Converts the args and puts them in their plugin's slot.
     pub(crate) fn convert_into(&self, out: &mut PluginArgs) -> Result<(), Vec<ConfigError>> {
@@ -293,10 +304,15 @@ pub(crate) mod testing {
 
     /// Every error (as printed) of a configuration (the text after `apiVersion` and `kind`).
     pub(crate) fn decode_errors(body: &str) -> Vec<String> {
+        decode_errors_for(body, &crate::version::Features::new(crate::version::KubeVersion::V1_34))
+    }
+
+    /// `decode_errors` for a given version and gates.
+    pub(crate) fn decode_errors_for(body: &str, features: &crate::version::Features) -> Vec<String> {
         let text = format!("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n{body}");
         let (docs, errs) = crate::load::yaml::read_documents(&text);
         assert!(errs.is_empty(), "bad test YAML: {errs:?}\n{text}");
-        match crate::config::decode::decode_json(&docs[0].to_json()) {
+        match crate::config::decode::decode_json(&docs[0].to_json(), features) {
             Ok(_) => vec![],
             Err(e) => e.iter().map(ToString::to_string).collect(),
         }
@@ -347,12 +363,15 @@ mod tests {
             let Some(codec) = d.args else { continue };
             n += 1;
             assert_eq!(codec.kind, format!("{}Args", d.name), "{}", d.name);
-            for v in [serde_json::json!({}), serde_json::Value::Null] {
+            for (v, f) in [serde_json::json!({}), serde_json::Value::Null]
+                .into_iter()
+                .flat_map(|v| crate::version::KubeVersion::ALL.map(|k| (v.clone(), crate::version::Features::new(k))))
+            {
                 let (mut a, unknown) = codec.decode(&v, "test").unwrap();
                 assert!(unknown.is_empty());
-                a.set_defaults();
-                assert_eq!(a, codec.defaulted(), "{}", d.name);
-                assert!(a.validate(&crate::load::FieldPath::root()).is_empty(), "{}", d.name);
+                a.set_defaults(&f);
+                assert_eq!(a, codec.defaulted(&f), "{}", d.name);
+                assert!(a.validate(&crate::load::FieldPath::root(), &f).is_empty(), "{}", d.name);
                 let mut args = super::PluginArgs::default();
                 a.convert_into(&mut args).unwrap();
                 assert_eq!(args, super::PluginArgs::default(), "{}", d.name);

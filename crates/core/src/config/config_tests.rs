@@ -23,7 +23,7 @@ fn documents(text: &str) -> Vec<crate::load::yaml::YNode> {
 
 fn decode_typed(body: &str) -> Result<SchedulerConfig, Vec<ConfigError>> {
     let text = format!("{HEAD}{body}");
-    decode::decode_json(&documents(&text)[0].to_json())
+    decode::decode_json(&documents(&text)[0].to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34))
 }
 
 fn decode(body: &str) -> Result<SchedulerConfig, Vec<String>> {
@@ -43,7 +43,7 @@ fn errs(body: &str) -> Vec<String> {
 
 /// Decodes an effective configuration (it carries its own apiVersion and kind).
 fn decode_effective(yaml: &str) -> SchedulerConfig {
-    decode::decode_json(&documents(yaml)[0].to_json()).unwrap()
+    decode::decode_json(&documents(yaml)[0].to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap()
 }
 
 /// Each case (what, body, error): decoding the body fails with exactly that error.
@@ -210,9 +210,10 @@ extenders: null
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn empty_document_is_the_default_configuration() {
-    assert_eq!(ok(""), SchedulerConfig::default());
-    assert_eq!(ok("profiles: []\n"), SchedulerConfig::default());
-    assert_eq!(ok("profiles:\n- {}\n"), SchedulerConfig::default());
+    let v134 = SchedulerConfig::defaults(&crate::version::Features::new(crate::version::KubeVersion::V1_34));
+    assert_eq!(ok(""), v134);
+    assert_eq!(ok("profiles: []\n"), v134);
+    assert_eq!(ok("profiles:\n- {}\n"), v134);
     let c = SchedulerConfig::default();
     assert_eq!(c.parallelism, 16);
     assert_eq!(c.percentage_of_nodes_to_score, 0);
@@ -761,7 +762,7 @@ fn corpus_config(name: &str) -> SchedulerConfig {
     };
     for doc in documents(text) {
         if doc.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration") {
-            return decode::decode_json(&doc.to_json()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            return decode::decode_json(&doc.to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
     }
     panic!("{name}: no configuration");

@@ -368,7 +368,12 @@ fn gv_string(group: &str, version: &str) -> String {
 /// Decodes one plugin's args (the `pluginConfig` entry at `entry`) as its args kind, when
 /// the registry gives the plugin one (else they are kept as given).
 /// `Ok((args, unknown field errors))`, or the fatal error.
-fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
+fn decode_args(
+    entry: &FieldPath,
+    name: &str,
+    args: Option<&Json>,
+    features: &Features,
+) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
     let Some(codec) = IN_TREE.find(name).and_then(|d| d.args) else {
         return Ok((V1Args::Unknown(args.cloned()), vec![]));
     };
@@ -450,7 +455,15 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>) -> Result<(V1
         });
     }
     let what = format!("args for plugin {name}");
-    let (args, unknown) = codec.decode(v, &what).map_err(ctx)?;
+    let (args, mut unknown) = codec.decode(v, &what).map_err(ctx)?;
+    // Fields this version's kind does not have yet (the type is the newest version's).
+    if let Json::Object(m) = v {
+        for (kind, field) in features.release().missing_args_fields {
+            if *kind == codec.kind && m.contains_key(*field) {
+                unknown.push(FieldPath::new(field));
+            }
+        }
+    }
     Ok((
         V1Args::Typed(args),
         unknown.into_iter().map(|path| ctx(ConfigError::UnknownField { path })).collect(),
@@ -485,6 +498,9 @@ pub(crate) struct Defaulted {
     pub profiles: Vec<DefaultedProfile>,
     pub extenders: Vec<ExtenderConfig>,
     pub delay_cache_until_active: bool,
+    /// The run's version and feature gates (defaults, validation and the profiles depend on
+    /// them).
+    pub features: Features,
 }
 
 fn plugin_set(s: V1PluginSet) -> PluginSetCfg {
@@ -519,7 +535,7 @@ fn plugins_cfg(pl: V1Plugins) -> PluginsCfg {
     }
 }
 
-fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
+fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>, features: &Features) -> Defaulted {
     let le = raw.leader_election;
     let mut resource_lock = le.resource_lock;
     if resource_lock.is_empty() {
@@ -573,11 +589,11 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
             None => String::new(),
         };
         let user_plugins = p.plugins.map(plugins_cfg);
-        let plugins = merge_plugins(user_plugins.as_ref());
+        let plugins = merge_plugins(user_plugins.as_ref(), features);
         let mut plugin_config: Vec<(String, V1Args)> = Vec::new();
         for (pc, a) in p.plugin_config.into_iter().zip(pargs.iter_mut()) {
             if let V1Args::Typed(a) = a {
-                a.set_defaults();
+                a.set_defaults(features);
             }
             plugin_config.push((pc.name, a.clone()));
         }
@@ -587,7 +603,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
                 continue;
             }
             if let Some(codec) = IN_TREE.find(&name).and_then(|d| d.args) {
-                plugin_config.push((name, V1Args::Typed(codec.defaulted())));
+                plugin_config.push((name, V1Args::Typed(codec.defaulted(features))));
             }
         }
         profiles.push(DefaultedProfile {
@@ -644,6 +660,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
         profiles,
         extenders,
         delay_cache_until_active: raw.delay_cache_until_active,
+        features: features.clone(),
     }
 }
 
@@ -651,7 +668,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>) -> Defaulted {
 // The pipeline.
 
 /// Stages 1-3: typed + strict decoding, then defaulting.
-pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, Vec<ConfigError>> {
+pub(crate) fn decode_and_default(json: &Json, features: &Features) -> Result<Defaulted, Vec<ConfigError>> {
     let (raw, unknown): (V1Config, _) = strict(json, "KubeSchedulerConfiguration").map_err(|e| vec![e])?;
     let mut errs: Vec<ConfigError> = unknown.into_iter().map(|path| ConfigError::UnknownField { path }).collect();
     let mut all_args: Vec<Vec<V1Args>> = Vec::new();
@@ -660,7 +677,7 @@ pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, Vec<ConfigErr
         for (j, pc) in p.plugin_config.iter().enumerate() {
             let entry = FieldPath::new("profiles").index(i).child("pluginConfig").index(j);
             // `args: null` is the same as no args.
-            let (a, unknown) = decode_args(&entry, &pc.name, pc.args.as_ref()).map_err(|e| vec![e])?;
+            let (a, unknown) = decode_args(&entry, &pc.name, pc.args.as_ref(), features).map_err(|e| vec![e])?;
             errs.extend(unknown);
             list.push(a);
         }
@@ -669,13 +686,14 @@ pub(crate) fn decode_and_default(json: &Json) -> Result<Defaulted, Vec<ConfigErr
     if !errs.is_empty() {
         return Err(errs);
     }
-    Ok(apply_defaults(raw, all_args))
+    Ok(apply_defaults(raw, all_args, features))
 }
 
 /// The whole pipeline on a configuration document (as JSON): every decoding error (or the
-/// one fatal one), else every validation error, else the first error building the scheduler.
-pub fn decode_json(json: &Json) -> Result<SchedulerConfig, Vec<ConfigError>> {
-    let cfg = decode_and_default(json)?;
+/// one fatal one), else every validation error, else the first error building the scheduler,
+/// as the given version (with its gates) decodes it.
+pub fn decode_json(json: &Json, features: &Features) -> Result<SchedulerConfig, Vec<ConfigError>> {
+    let cfg = decode_and_default(json, features)?;
     let errs = validate::validate_config(&cfg);
     if !errs.is_empty() {
         return Err(errs);
@@ -772,7 +790,7 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
             }
         }
         let mut profile =
-            Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score).map_err(|error| {
+            Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score, &cfg.features).map_err(|error| {
                 ConfigError::Framework {
                     path: framework_path(&path, p.user_plugins.as_ref(), &error),
                     scheduler_name: p.scheduler_name.clone(),
@@ -832,5 +850,6 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
         profiles,
         extenders: cfg.extenders,
         delay_cache_until_active: cfg.delay_cache_until_active,
+        features: cfg.features,
     })
 }

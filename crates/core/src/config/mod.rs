@@ -24,44 +24,34 @@ pub use golang::GoDuration;
 
 pub use crate::framework::profile::{ExpandedPlugins, Profile};
 use crate::plugins::IN_TREE;
+pub use crate::version::Features;
 pub use crate::vocabulary::{ExtensionPoint, PluginName, PluginRef, PluginSetCfg, PluginsCfg};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 
-/// The v1.34 default plugins, in upstream's multiPoint order (not the registry's), with their
-/// score weights. DynamicResources is on by default and sits before DefaultPreemption.
-pub fn default_plugins() -> PluginsCfg {
-    use PluginName as P;
-    const DEFAULTS: [(PluginName, Option<i32>); 19] = [
-        (P::SchedulingGates, None),
-        (P::PrioritySort, None),
-        (P::NodeUnschedulable, None),
-        (P::NodeName, None),
-        (P::TaintToleration, Some(3)),
-        (P::NodeAffinity, Some(2)),
-        (P::NodePorts, None),
-        (P::NodeResourcesFit, Some(1)),
-        (P::VolumeRestrictions, None),
-        (P::NodeVolumeLimits, None),
-        (P::VolumeBinding, None),
-        (P::VolumeZone, None),
-        (P::PodTopologySpread, Some(2)),
-        (P::InterPodAffinity, Some(2)),
-        (P::DynamicResources, None),
-        (P::DefaultPreemption, None),
-        (P::NodeResourcesBalancedAllocation, Some(1)),
-        (P::ImageLocality, Some(1)),
-        (P::DefaultBinder, None),
-    ];
+/// The default plugins of the run's version, in upstream's multiPoint order (not the
+/// registry's), with their score weights (`version::Release::default_plugins`).
+pub fn default_plugins(features: &Features) -> PluginsCfg {
     PluginsCfg {
         multi_point: PluginSetCfg {
-            enabled: DEFAULTS.iter().map(|&(n, w)| PluginRef::new(n.as_str(), w)).collect(),
+            enabled: features
+                .release()
+                .default_plugins
+                .iter()
+                .map(|&(n, w)| PluginRef::new(n.as_str(), w))
+                .collect(),
             disabled: vec![],
         },
         ..Default::default()
     }
+}
+
+/// Whether the run's version of `name` implements `point` (its descriptor says the code
+/// does; the version's table says which points an older version's plugin lacks).
+pub fn implements(features: &Features, name: PluginName, point: ExtensionPoint) -> bool {
+    IN_TREE.get(name).implements(point) && features.release().has_point(name, point)
 }
 
 fn merge_set(def: &PluginSetCfg, custom: &PluginSetCfg) -> PluginSetCfg {
@@ -92,8 +82,8 @@ fn merge_set(def: &PluginSetCfg, custom: &PluginSetCfg) -> PluginSetCfg {
 }
 
 /// v1 defaulting of a profile's plugins: the defaults merged with the user's configuration.
-pub fn merge_plugins(custom: Option<&PluginsCfg>) -> PluginsCfg {
-    let mut def = default_plugins();
+pub fn merge_plugins(custom: Option<&PluginsCfg>, features: &Features) -> PluginsCfg {
+    let mut def = default_plugins(features);
     let Some(custom) = custom else { return def };
     let mut custom = custom.clone();
     for (d, c) in def.sets_mut().into_iter().zip(custom.sets_mut()) {
@@ -116,14 +106,18 @@ const MAX_NODE_SCORE: i64 = 100;
 
 /// Resolves a (merged) plugins configuration into per-extension-point lists and score weights,
 /// as the framework constructor does; the first problem is returned in kube-scheduler's words.
-pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), FrameworkError> {
+pub fn expand(
+    profile: &str,
+    cfg: &PluginsCfg,
+    features: &Features,
+) -> Result<(ExpandedPlugins, BTreeMap<PluginName, i32>), FrameworkError> {
     let mut out = ExpandedPlugins::default();
     // The explicit per-extension-point lists.
     for point in ExtensionPoint::FRAMEWORK_ORDER {
         let slot = out.slot(point);
         for (index, p) in cfg.set(point).enabled.iter().enumerate() {
             let name = lookup(&p.name, point, false, index)?;
-            if !IN_TREE.get(name).implements(point) {
+            if !implements(features, name, point) {
                 return Err(FrameworkError::NotExtend {
                     point,
                     multi_point: false,
@@ -155,7 +149,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
             let mut overrides: Vec<PluginName> = Vec::new();
             for (index, p) in cfg.multi_point.enabled.iter().enumerate() {
                 let name = lookup(&p.name, point, true, index)?;
-                if !IN_TREE.get(name).implements(point) || set.disabled.iter().any(|d| d == &p.name) {
+                if !implements(features, name, point) || set.disabled.iter().any(|d| d == &p.name) {
                     continue;
                 }
                 if explicit.contains(&name) {
@@ -197,7 +191,7 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
     let mut total: i64 = 0;
     for p in cfg.score.enabled.iter().chain(cfg.multi_point.enabled.iter()) {
         let Some(name) = PluginName::parse(&p.name) else { continue };
-        if !IN_TREE.get(name).implements(ExtensionPoint::Score) || weights.contains_key(&name) {
+        if !implements(features, name, ExtensionPoint::Score) || weights.contains_key(&name) {
             continue;
         }
         let w = match p.weight {
@@ -225,8 +219,14 @@ pub fn expand(profile: &str, cfg: &PluginsCfg) -> Result<(ExpandedPlugins, BTree
 /// Building a profile: the configuration's side of `framework::Profile`.
 impl Profile {
     /// A profile from the user's plugins (merged with the defaults) and already defaulted args.
-    pub fn new(scheduler_name: &str, custom: Option<&PluginsCfg>, args: PluginArgs, pct: Option<i32>) -> Result<Profile, FrameworkError> {
-        Profile::from_merged(scheduler_name, merge_plugins(custom), args, pct)
+    pub fn new(
+        scheduler_name: &str,
+        custom: Option<&PluginsCfg>,
+        args: PluginArgs,
+        pct: Option<i32>,
+        features: &Features,
+    ) -> Result<Profile, FrameworkError> {
+        Profile::from_merged(scheduler_name, merge_plugins(custom, features), args, pct, features)
     }
 
     /// A profile from an already merged plugins configuration.
@@ -235,8 +235,9 @@ impl Profile {
         plugins_config: PluginsCfg,
         args: PluginArgs,
         pct: Option<i32>,
+        features: &Features,
     ) -> Result<Profile, FrameworkError> {
-        let (plugins, weights) = expand(scheduler_name, &plugins_config)?;
+        let (plugins, weights) = expand(scheduler_name, &plugins_config, features)?;
         Ok(Profile {
             scheduler_name: scheduler_name.to_string(),
             percentage_of_nodes_to_score: pct,
@@ -245,6 +246,7 @@ impl Profile {
             weights,
             args,
             extra_plugin_args: BTreeMap::new(),
+            features: features.clone(),
         })
     }
 }
@@ -359,10 +361,22 @@ pub struct SchedulerConfig {
     pub profiles: Vec<Profile>,
     pub extenders: Vec<ExtenderConfig>,
     pub delay_cache_until_active: bool,
+    /// The version and feature gates the configuration was decoded for (not a field of the
+    /// KubeSchedulerConfiguration: kube-scheduler's release and its `--feature-gates` flag).
+    #[serde(skip)]
+    pub features: Features,
 }
 
 impl Default for SchedulerConfig {
+    /// The newest version's defaults.
     fn default() -> Self {
+        SchedulerConfig::defaults(&Features::default())
+    }
+}
+
+impl SchedulerConfig {
+    /// The effective configuration of a scenario without one, for a version and its gates.
+    pub fn defaults(features: &Features) -> Self {
         SchedulerConfig {
             parallelism: 16,
             leader_election: LeaderElectionConfig::default(),
@@ -372,9 +386,11 @@ impl Default for SchedulerConfig {
             percentage_of_nodes_to_score: 0,
             pod_initial_backoff_seconds: 1,
             pod_max_backoff_seconds: 10,
-            profiles: vec![Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None).expect("default profile is valid")],
+            profiles: vec![Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None, features)
+                .expect("default profile is valid")],
             extenders: vec![],
             delay_cache_until_active: false,
+            features: features.clone(),
         }
     }
 }
@@ -385,7 +401,7 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_plugins_name_every_plugin_once() {
-        let d = default_plugins();
+        let d = default_plugins(&Features::new(crate::version::KubeVersion::V1_34));
         let mut got: Vec<&str> = d.multi_point.enabled.iter().map(|p| p.name.as_str()).collect();
         got.sort_unstable();
         let mut all: Vec<&str> = PluginName::ALL.iter().map(|n| n.as_str()).collect();
@@ -395,7 +411,8 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_profile_expansion() {
-        let p = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let v134 = Features::new(crate::version::KubeVersion::V1_34);
+        let p = Profile::new("default-scheduler", None, PluginArgs::default(), None, &v134).unwrap();
         let names = |v: &[PluginName]| v.iter().map(|p| p.as_str()).collect::<Vec<_>>();
         assert_eq!(names(&p.plugins.queue_sort), ["PrioritySort"]);
         assert_eq!(
@@ -438,6 +455,36 @@ mod tests {
         assert_eq!(p.weights[&PluginName::VolumeBinding], 1);
     }
 
+    /// kubernetes#134711: from v1.35 DynamicResources is a Score plugin, weight 2 in the
+    /// default profile; a v1.34 profile cannot enable it at Score.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn dynamic_resources_scores_from_v1_35_kubernetes_134711() {
+        use crate::version::KubeVersion;
+        let explicit = PluginsCfg {
+            score: PluginSetCfg {
+                enabled: vec![PluginRef::new("DynamicResources", Some(4))],
+                disabled: vec![],
+            },
+            ..Default::default()
+        };
+        let cases = [
+            (KubeVersion::V1_34, None, Ok(None)),
+            (KubeVersion::V1_35, None, Ok(Some(2))),
+            (KubeVersion::V1_35, Some(&explicit), Ok(Some(4))),
+            (KubeVersion::V1_34, Some(&explicit), Err(())),
+        ];
+        for (v, custom, want) in cases {
+            let f = Features::new(v);
+            let got = Profile::new("x", custom, PluginArgs::default(), None, &f)
+                .map(|p| {
+                    assert_eq!(p.plugins.score.contains(&PluginName::DynamicResources), p.weights.contains_key(&PluginName::DynamicResources));
+                    p.weights.get(&PluginName::DynamicResources).copied()
+                })
+                .map_err(|e| assert!(matches!(e, FrameworkError::NotExtend { point: ExtensionPoint::Score, .. }), "{v}: {e}"));
+            assert_eq!(got, want, "{v}");
+        }
+    }
+
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn disable_score_plugin_and_reweight() {
         let custom = PluginsCfg {
@@ -447,7 +494,7 @@ mod tests {
             },
             ..Default::default()
         };
-        let p = Profile::new("x", Some(&custom), PluginArgs::default(), None).unwrap();
+        let p = Profile::new("x", Some(&custom), PluginArgs::default(), None, &Features::default()).unwrap();
         assert!(!p.plugins.score.contains(&PluginName::ImageLocality));
         assert_eq!(p.weights[&PluginName::NodeResourcesFit], 5);
         // Overridden plugins come first, in the order the user listed them.

@@ -170,7 +170,7 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<ConfigError> {
         let mut existing: Vec<&str> = Vec::new();
         for (i, p) in cfg.profiles.iter().enumerate() {
             let path = FieldPath::new("profiles").index(i);
-            validate_profile(&path, p, &mut errs);
+            validate_profile(&path, p, &cfg.features, &mut errs);
             if existing.contains(&p.scheduler_name.as_str()) {
                 // The duplicate's "value" is a field path, which JSON-encodes as `{}`.
                 errs.push(duplicate(&path.child("schedulerName"), "{}"));
@@ -202,7 +202,7 @@ pub(crate) fn validate_config(cfg: &Defaulted) -> Vec<ConfigError> {
     dedupe(errs)
 }
 
-fn validate_profile(path: &FieldPath, p: &DefaultedProfile, errs: &mut Vec<ConfigError>) {
+fn validate_profile(path: &FieldPath, p: &DefaultedProfile, features: &crate::version::Features, errs: &mut Vec<ConfigError>) {
     if p.scheduler_name.is_empty() {
         errs.push(required(&path.child("schedulerName"), ""));
     }
@@ -248,7 +248,7 @@ fn validate_profile(path: &FieldPath, p: &DefaultedProfile, errs: &mut Vec<Confi
         }
         // Typed args are validated by their plugin's codec.
         if let V1Args::Typed(a) = args {
-            errs.extend(a.validate(&pc_path.child("args")));
+            errs.extend(a.validate(&pc_path.child("args"), features));
         }
     }
 }

@@ -146,9 +146,10 @@ impl Engine {
                 new: Some(assumed),
             },
         );
-        // ...and the pending-pod handler sees it leave; a pod that had a nominated node is
-        // treated as deleted from that node by the pods of lower or equal priority.
-        if pod.nominated_node_name().is_some() {
+        // ...and, in versions whose pending-pod handler sees it leave as a deletion, a pod that
+        // had a nominated node is treated as deleted from that node by the pods of lower or
+        // equal priority (`version::Behaviour::binding_of_nominated_pod_moves_pods`).
+        if pod.nominated_node_name().is_some() && self.config.features.behaviour().binding_of_nominated_pod_moves_pods {
             let prio = pod.priority;
             self.cluster_event_filtered(
                 ClusterEvent::new(EventResource::AssignedPod, ActionType::DELETE),

@@ -302,6 +302,7 @@ impl Engine {
         e.timeline.documents = sc.documents;
         e.node_ids = (0..e.snapshot.len() as u32).collect();
         e.trace.header = TraceHeader {
+            kubernetes_version: e.config.features.version(),
             pods: Vec::new(),
             nodes: e.snapshot.nodes().iter().map(|n| n.name().to_string()).collect(),
             profiles: e.frameworks.keys().cloned().collect(),

@@ -1,6 +1,7 @@
 use super::*;
 use crate::framework::events::{ActionType, EventResource};
 use crate::framework::{Ctx, Plugin, Status};
+use crate::version::{Features, KubeVersion};
 use crate::vocabulary::PluginName;
 
 const NODES: &str = r#"
@@ -24,9 +25,14 @@ fn pod(name: &str, extra: &str, cpu: &str) -> String {
     format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n{extra}  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '{cpu}'}}}}}}]\n")
 }
 
+/// The engine of v1.34, which these tests were written for.
 fn engine(docs: &[String]) -> Engine {
+    engine_at(KubeVersion::V1_34, docs)
+}
+
+fn engine_at(v: KubeVersion, docs: &[String]) -> Engine {
     let text = format!("{NODES}{}", docs.concat());
-    let sc = crate::load_str(&text, "test.yaml").unwrap_or_else(|e| panic!("{e}"));
+    let sc = crate::load::load_str_for(&text, "test.yaml", &Features::new(v)).unwrap_or_else(|e| panic!("{e}"));
     Engine::new(sc, EngineOptions::default())
 }
 
@@ -77,35 +83,55 @@ fn error_pods_are_not_retried_in_an_unchanged_cluster() {
     assert_eq!(e.now_ms(), 2000);
 }
 
+/// Preemption, and what the preemptor's binding does to a pod that failed while it was
+/// nominated: in v1.34 the binding reached the queue as a nominated pod's deletion and moved
+/// it (a second, failing attempt); from v1.35 it does not (kubernetes#134157).
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
-fn preemption_nominates_evicts_and_retries() {
-    let mut e = engine(&[
-        pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
-        pod("urgent", "  priorityClassName: high\n", "2"),
-        pod("small", "", "3"),
-    ]);
-    e.run();
-    let urgent = state(&e, "urgent");
-    assert_eq!(urgent.node.as_deref(), Some("node-a"));
-    assert_eq!(urgent.nominated_node.as_deref(), Some("node-a"), "kept after binding");
-    assert_eq!(urgent.attempts, 2);
-    assert!(state(&e, "victim").evicted);
-    assert!(e.nominator.is_empty());
-    // The lower-priority pod failed while urgent was nominated; urgent's binding (a
-    // nominated pod leaving the queue) retried it once more.
-    let small = state(&e, "small");
-    assert_eq!((small.attempts, small.phase), (2, Phase::Pending));
-    let reasons: Vec<(&str, &str)> = e.events.iter().map(|ev| (ev.reason.as_str(), e.pods[ev.pod].info.name())).collect();
-    assert_eq!(
-        reasons,
-        [
-            ("FailedScheduling", "urgent"),
-            ("Preempted", "victim"),
-            ("FailedScheduling", "small"),
-            ("Scheduled", "urgent"),
-            ("FailedScheduling", "small")
-        ]
-    );
+fn preemption_nominates_evicts_and_retries_preemptor_binding_wakes_no_pod_from_v1_35_kubernetes_134157() {
+    let cases: &[(KubeVersion, u32, &[(&str, &str)])] = &[
+        (
+            KubeVersion::V1_34,
+            2,
+            &[
+                ("FailedScheduling", "urgent"),
+                ("Preempted", "victim"),
+                ("FailedScheduling", "small"),
+                ("Scheduled", "urgent"),
+                ("FailedScheduling", "small"),
+            ],
+        ),
+        (
+            KubeVersion::V1_35,
+            1,
+            &[
+                ("FailedScheduling", "urgent"),
+                ("Preempted", "victim"),
+                ("FailedScheduling", "small"),
+                ("Scheduled", "urgent"),
+            ],
+        ),
+    ];
+    for &(v, small_attempts, want) in cases {
+        let mut e = engine_at(
+            v,
+            &[
+                pod("victim", "  nodeName: node-a\n  priorityClassName: low\n", "3"),
+                pod("urgent", "  priorityClassName: high\n", "2"),
+                pod("small", "", "3"),
+            ],
+        );
+        e.run();
+        let urgent = state(&e, "urgent");
+        assert_eq!(urgent.node.as_deref(), Some("node-a"), "{v}");
+        assert_eq!(urgent.nominated_node.as_deref(), Some("node-a"), "{v}: kept after binding");
+        assert_eq!(urgent.attempts, 2, "{v}");
+        assert!(state(&e, "victim").evicted, "{v}");
+        assert!(e.nominator.is_empty(), "{v}");
+        let small = state(&e, "small");
+        assert_eq!((small.attempts, small.phase), (small_attempts, Phase::Pending), "{v}");
+        let reasons: Vec<(&str, &str)> = e.events.iter().map(|ev| (ev.reason.as_str(), e.pods[ev.pod].info.name())).collect();
+        assert_eq!(reasons, want, "{v}");
+    }
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -128,10 +128,14 @@ impl ExplainCtx<'_> {
         state
     }
 
-    /// The cycle state after PreScore on the scored nodes (snapshot positions), replayed.
+    /// The cycle state after Filter and PreScore on the scored nodes (snapshot positions),
+    /// replayed (a plugin may score what its Filter found on a node).
     pub fn replay_pre_score(&self, scored: &[u32]) -> CycleState {
         let mut state = self.replay_pre_filter();
         let nodes: Vec<&NodeInfo> = scored.iter().filter_map(|&n| self.cx.snapshot.nodes().get(n as usize)).collect();
+        for n in &nodes {
+            let _ = self.framework.run_filter_with_nominated_pods(&self.cx, &state, self.pod, n);
+        }
         let _ = self.framework.run_pre_score(&self.cx, &mut state, self.pod, &nodes);
         state
     }

@@ -3,6 +3,7 @@
 //! expansion); the framework only reads it.
 
 use super::args::PluginArgs;
+use crate::version::Features;
 use crate::vocabulary::{ExtensionPoint, PluginName, PluginsCfg};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -101,6 +102,9 @@ pub struct Profile {
     /// `pluginConfig` args of plugins without an args kind, kept as given (printed back in the
     /// effective configuration when the plugin is used).
     pub extra_plugin_args: BTreeMap<String, serde_json::Value>,
+    /// The run's version and feature gates: handed to each plugin when it is built.
+    #[serde(skip)]
+    pub features: Features,
 }
 
 impl Profile {

@@ -6,6 +6,7 @@ use super::args::PluginArgs;
 use super::explain::Explainers;
 use super::interface::Plugin;
 use crate::config::ArgsCodec;
+use crate::version::Features;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
 
 /// Everything the rest of the code needs to know about one plugin, declared beside it
@@ -22,9 +23,11 @@ pub struct Descriptor {
     /// converts (into this plugin's slot of `PluginArgs`) and prints for it. The framework
     /// only carries it.
     pub args: Option<&'static ArgsCodec>,
-    /// Builds an instance from the profile's (defaulted, validated) args; a plugin with args
-    /// reads its own slot (`args.get_or_default::<FooArgs>()`).
-    pub new: fn(&PluginArgs) -> Box<dyn Plugin>,
+    /// Builds an instance from the profile's (defaulted, validated) args and the run's
+    /// version and gates; a plugin with args reads its own slot
+    /// (`args.get_or_default::<FooArgs>()`), a plugin whose behaviour differs between versions
+    /// reads its switch from the `Features` (never the version itself).
+    pub new: fn(&PluginArgs, &Features) -> Box<dyn Plugin>,
     /// What the plugin says about its cells of the page's filter matrix and score table
     /// (`plugins/<name>/explain.rs`; see `framework::explain`).
     pub explain: Explainers,

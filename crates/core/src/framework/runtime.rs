@@ -42,7 +42,7 @@ impl Framework {
         // queueing even when it runs at no extension point), as upstream does.
         for p in profile.needed_plugins().into_iter().chain(profile.plugins.all()) {
             if instances[p as usize].is_none() {
-                instances[p as usize] = Some((registry.get(p).new)(&profile.args));
+                instances[p as usize] = Some((registry.get(p).new)(&profile.args, &profile.features));
             }
         }
         Framework {
@@ -510,7 +510,7 @@ mod tests {
 
     /// A framework whose Filter, Score and Reserve lists are exactly `order`, each plugin a stub.
     fn framework(order: &[PluginName], stubs: Vec<Stub>) -> Framework {
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
         let mut fw = Framework::new(profile, &crate::plugins::IN_TREE);
         fw.profile.plugins.filter = order.to_vec();
         fw.profile.plugins.score = order.to_vec();

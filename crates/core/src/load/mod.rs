@@ -23,6 +23,7 @@ pub use validate::FieldPath;
 use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;
 use crate::config::SchedulerConfig;
+use crate::version::Features;
 use defaults::PodOrigin;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
@@ -54,14 +55,26 @@ pub struct Scenario {
     pub timeline: Option<crate::timeline::Timeline>,
 }
 
+impl Scenario {
+    /// The Kubernetes version and feature gates the scenario was loaded for.
+    pub fn features(&self) -> &Features {
+        &self.config.features
+    }
+}
+
 /// Inputs larger than this are refused before parsing.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Parses and loads a scenario given as bytes (checked to be UTF-8). `file` names the input
 /// in error messages.
 pub fn load_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadErrors> {
+    load_bytes_for(bytes, file, &Features::default())
+}
+
+/// `load_bytes` for a given Kubernetes version and feature gates.
+pub fn load_bytes_for(bytes: &[u8], file: &str, features: &Features) -> Result<Scenario, LoadErrors> {
     match std::str::from_utf8(bytes) {
-        Ok(text) => load_str(text, file),
+        Ok(text) => load_str_for(text, file, features),
         Err(e) => {
             let good = &bytes[..e.valid_up_to()];
             let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -84,8 +97,16 @@ pub fn load_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadErrors> {
     }
 }
 
-/// Parses and loads a scenario. `file` names the input in error messages.
+/// Parses and loads a scenario for the newest supported Kubernetes version with its default
+/// feature gates. `file` names the input in error messages.
 pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
+    load_str_for(text, file, &Features::default())
+}
+
+/// Parses and loads a scenario for a Kubernetes version and its feature gates (the
+/// configuration's defaults and fields depend on them, and the engine reads them from the
+/// scenario's configuration: `Scenario::features`).
+pub fn load_str_for(text: &str, file: &str, features: &Features) -> Result<Scenario, LoadErrors> {
     let mut errs = LoadErrors::new(file);
     if text.len() > MAX_INPUT_BYTES {
         errs.push(
@@ -107,7 +128,10 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     }
     let mut ld = Loader {
         errs: &mut errs,
-        sc: Scenario::default(),
+        sc: Scenario {
+            config: SchedulerConfig::defaults(features),
+            ..Scenario::default()
+        },
         origins: Vec::new(),
         next_doc: 0,
         seen: HashMap::new(),
@@ -121,7 +145,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
     ld.sc.documents = ld.next_doc;
     if let Some(node) = ld.config.take() {
         ld.sc.has_config = true;
-        match crate::config::decode::decode_json(&node.to_json()) {
+        match crate::config::decode::decode_json(&node.to_json(), features) {
             Ok(c) => ld.sc.config = c,
             Err(list) => {
                 for ce in list {

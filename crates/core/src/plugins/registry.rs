@@ -61,7 +61,7 @@ mod tests {
     fn every_plugin_builds_from_default_args_under_its_name() {
         let args = crate::config::PluginArgs::default();
         for d in IN_TREE.iter() {
-            assert_eq!((d.new)(&args).name(), d.name);
+            assert_eq!((d.new)(&args, &crate::version::Features::default()).name(), d.name);
         }
     }
 }

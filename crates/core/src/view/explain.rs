@@ -130,6 +130,11 @@ impl CycleReplay {
                 let nodes: Vec<&NodeInfo> = ids.iter().map(|&i| &e.snapshot.nodes()[i]).collect();
                 let mut state = CycleState::new();
                 let _ = framework.run_pre_filter(&cx, &mut state, pod);
+                // Filter on the scored nodes too: a plugin may score what its Filter found
+                // there (DynamicResources' allocations, from v1.35).
+                for n in &nodes {
+                    let _ = framework.run_filter_with_nominated_pods(&cx, &state, pod, n);
+                }
                 let _ = framework.run_pre_score(&cx, &mut state, pod, &nodes);
                 framework.run_score(&cx, &state, pod, &nodes, &ids).ok()
             })();

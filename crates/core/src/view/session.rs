@@ -220,6 +220,11 @@ impl Session {
         &self.stops
     }
 
+    /// The Kubernetes version the run reproduces.
+    pub fn kubernetes_version(&self) -> crate::version::KubeVersion {
+        self.scenario.features().version()
+    }
+
     pub fn summary(&self) -> Summary {
         let mut model = self.model.clone();
         if model.large {

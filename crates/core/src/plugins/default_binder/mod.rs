@@ -24,6 +24,6 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::Bind]),
     short: "DefaultBinder",
     args: None,
-    new: |_| Box::new(DefaultBinder),
+    new: |_, _| Box::new(DefaultBinder),
     explain: Explainers::NONE,
 };

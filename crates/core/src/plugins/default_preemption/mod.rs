@@ -599,7 +599,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::PostFilter, Ep::EnqueueExtensions]),
     short: "DefaultPreemption",
     args: Some(&args::CODEC),
-    new: |args| Box::new(DefaultPreemption::new(&args.get_or_default::<DefaultPreemptionArgs>())),
+    new: |args, _| Box::new(DefaultPreemption::new(&args.get_or_default::<DefaultPreemptionArgs>())),
     explain: Explainers::NONE,
 };
 
@@ -613,7 +613,7 @@ mod tests {
 
     fn framework() -> Framework {
         Framework::new(
-            Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap(),
+            Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap(),
             &crate::plugins::IN_TREE,
         )
     }

@@ -3,8 +3,9 @@
 //! claim pins the pod to its allocation's nodes. Reserve keeps the chosen node's allocation;
 //! PreBind writes it into the claims (finalizer, `status.allocation`) and adds the pod to their
 //! `reservedFor`. PostFilter deallocates an allocated claim that is not available on some node
-//! and reserved by no other pod (the engine applies it, see `take_deallocation`). DRA has no
-//! score.
+//! and reserved by no other pod (the engine applies it, see `take_deallocation`). From v1.35
+//! it also scores (the rank of the prioritized-list subrequest allocated); a v1.34 profile
+//! does not run it at Score (`version::Release::missing_points`).
 
 pub mod args;
 
@@ -16,8 +17,12 @@ use crate::dra::{claim_key, DeviceId};
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::runtime::Framework;
-use crate::framework::{Code, Ctx, CycleState, NodeInfo, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status};
+use crate::framework::{
+    Code, Ctx, CycleState, NodeInfo, NodeScore, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status,
+    MAX_NODE_SCORE,
+};
 use crate::labels::CompiledNodeSelector;
+use crate::plugins::helper::default_normalize_score;
 use crate::plugins::volume_util::namespace_of;
 use crate::rng::Rng;
 use crate::vocabulary::PluginName;
@@ -440,6 +445,33 @@ impl Plugin for DynamicResources {
         (None, Status::new(Code::Unschedulable, "still not schedulable"))
     }
 
+    /// A DynamicResources plugin scores from v1.35 on (kubernetes#134711; an older version's
+    /// profile never has it at Score): each claim's prioritized-list requests score by the rank
+    /// of the subrequest the node's allocation picked, then the scores are normalized to 0–100.
+    /// A pod without claims, or with none to allocate, scores 0 everywhere.
+    fn score(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
+        let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
+            return Err(Status::error("not found"));
+        };
+        if s.claims.is_empty() {
+            return Ok(0);
+        }
+        let found = s.found.borrow();
+        let Some(results) = found.node_allocations.get(node.name()) else {
+            return Ok(0);
+        };
+        subrequest_rank_score(&s.claims, results).map_err(Status::error)
+    }
+
+    fn has_normalize_score(&self) -> bool {
+        true
+    }
+
+    fn normalize_score(&self, _cx: &Ctx, _state: &CycleState, _pod: &PodInfo, scores: &mut [NodeScore]) -> Status {
+        default_normalize_score(MAX_NODE_SCORE, false, scores);
+        Status::success()
+    }
+
     fn reserve(&self, _cx: &Ctx, state: &mut CycleState, _pod: &PodInfo, node: &str) -> Status {
         let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
             return Status::error("not found");
@@ -511,6 +543,42 @@ impl Plugin for DynamicResources {
     }
 }
 
+/// The most subrequests a prioritized-list request may have (resource.k8s.io/v1
+/// FirstAvailableDeviceRequestMaxSize): the first subrequest is worth this much, each later one
+/// one less.
+const FIRST_AVAILABLE_MAX: i64 = 8;
+
+/// The raw score of a node's allocation: for each claim, each `firstAvailable` request whose
+/// subrequest at rank i (from 0) was allocated adds 8 − i. As upstream does, the claims are
+/// numbered among all the pod's claims while the allocation results list only the claims that
+/// were to be allocated; when there are fewer results than claims this is an error.
+fn subrequest_rank_score(claims: &[Arc<ResourceClaim>], results: &[AllocationResult]) -> Result<i64, String> {
+    let mut score = 0;
+    for (i, claim) in claims.iter().enumerate() {
+        let Some(result) = results.get(i) else {
+            return Err(format!(
+                "number of allocations {} is smaller than number of claims",
+                results.len()
+            ));
+        };
+        let picked: HashSet<&str> = result
+            .devices
+            .results
+            .iter()
+            .map(|r| r.request.as_str())
+            .filter(|r| r.contains('/'))
+            .collect();
+        for req in claim.spec.devices.requests.iter().filter(|r| r.exactly.is_none()) {
+            for (rank, sub) in req.first_available.iter().enumerate() {
+                if picked.contains(format!("{}/{}", req.name, sub.name).as_str()) {
+                    score += FIRST_AVAILABLE_MAX - rank as i64;
+                }
+            }
+        }
+    }
+    Ok(score)
+}
+
 mod explain;
 
 /// This plugin, for the registry (`plugins::registry`).
@@ -521,13 +589,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         Ep::PreFilter,
         Ep::Filter,
         Ep::PostFilter,
+        Ep::Score,
         Ep::Reserve,
         Ep::PreBind,
         Ep::EnqueueExtensions,
     ]),
     short: "DRA",
     args: Some(&args::CODEC),
-    new: |args| Box::new(DynamicResources::new(&args.get_or_default::<DynamicResourcesArgs>())),
+    new: |args, _| Box::new(DynamicResources::new(&args.get_or_default::<DynamicResourcesArgs>())),
     explain: explain::EXPLAINERS,
 };
 
@@ -536,6 +605,56 @@ mod tests {
     use super::*;
     use crate::config::{PluginArgs, Profile};
     use crate::plugins::testing::{Env, MakeNode, MakePod};
+
+    /// kubernetes#134711 (v1.35): a node's raw DynamicResources score is, over the pod's
+    /// claims, 8 − rank of each prioritized-list subrequest its allocation picked; exact
+    /// requests add nothing; fewer allocation results than claims is an error, as upstream
+    /// numbers the claims among all the pod's claims.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn score_is_the_rank_of_the_allocated_subrequest_kubernetes_134711() {
+        let claim = |requests: serde_json::Value| -> Arc<ResourceClaim> {
+            Arc::new(serde_json::from_value(serde_json::json!({"metadata": {"name": "c"}, "spec": {"devices": {"requests": requests}}})).unwrap())
+        };
+        let result = |requests: &[&str]| -> AllocationResult {
+            let results: Vec<_> = requests.iter().map(|r| serde_json::json!({"request": r, "driver": "d", "pool": "p", "device": "x"})).collect();
+            serde_json::from_value(serde_json::json!({"devices": {"results": results}})).unwrap()
+        };
+        let prioritized = serde_json::json!([{"name": "gpu", "firstAvailable": [
+            {"name": "big", "deviceClassName": "g"}, {"name": "pair", "deviceClassName": "g"}, {"name": "small", "deviceClassName": "g"}]}]);
+        let exact = serde_json::json!([{"name": "nic", "exactly": {"deviceClassName": "n"}}]);
+        let cases: Vec<(&str, Vec<Arc<ResourceClaim>>, Vec<AllocationResult>, Result<i64, &str>)> = vec![
+            ("first subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/big"])], Ok(8)),
+            ("second subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/pair", "gpu/pair"])], Ok(7)),
+            ("third subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/small"])], Ok(6)),
+            ("exact request", vec![claim(exact.clone())], vec![result(&["nic"])], Ok(0)),
+            (
+                "two claims",
+                vec![claim(prioritized.clone()), claim(prioritized.clone())],
+                vec![result(&["gpu/big"]), result(&["gpu/small"])],
+                Ok(14),
+            ),
+            (
+                "fewer results than claims",
+                vec![claim(exact.clone()), claim(prioritized.clone())],
+                vec![result(&["gpu/big"])],
+                Err("number of allocations 1 is smaller than number of claims"),
+            ),
+        ];
+        for (what, claims, results, want) in cases {
+            assert_eq!(subrequest_rank_score(&claims, &results), want.map_err(String::from), "{what}");
+        }
+        // Normalized to 0–100 over the scored nodes; all zero stays zero.
+        let pl = DynamicResources::new(&DynamicResourcesArgs::default());
+        let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
+        let pod = MakePod::new("p").info();
+        let norm = |raw: &[i64]| -> Vec<i64> {
+            let mut s: Vec<NodeScore> = raw.iter().enumerate().map(|(node, &score)| NodeScore { node, score }).collect();
+            assert!(pl.normalize_score(&env.cx(), &CycleState::new(), &pod, &mut s).is_success());
+            s.iter().map(|s| s.score).collect()
+        };
+        assert_eq!(norm(&[8, 7, 6]), [100, 87, 75]);
+        assert_eq!(norm(&[0, 0]), [0, 0]);
+    }
 
     fn with_claims(claims: Vec<PodResourceClaim>, statuses: Option<serde_json::Value>) -> PodInfo {
         let mut p = MakePod::new("p");
@@ -618,7 +737,7 @@ mod tests {
     fn post_filter_messages() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
         let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let pod = MakePod::new("p").info();
         let mut rng = Rng::new(1);
@@ -687,7 +806,7 @@ mod tests {
             p.pod.spec.resource_claims = vec![named("c", claim)];
             p.info()
         };
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None).unwrap();
+        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
         let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let mut rng = Rng::new(1);
         // (claim, n-1 verdict, n-2 verdict, PostFilter message)

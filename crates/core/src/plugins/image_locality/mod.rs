@@ -166,7 +166,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::Score]),
     short: "Images",
     args: None,
-    new: |_| Box::new(ImageLocality),
+    new: |_, _| Box::new(ImageLocality),
     explain: explain::EXPLAINERS,
 };
 

@@ -863,7 +863,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "PodAff",
     args: Some(&args::CODEC),
-    new: |args| Box::new(InterPodAffinity::new(&args.get_or_default::<InterPodAffinityArgs>())),
+    new: |args, _| Box::new(InterPodAffinity::new(&args.get_or_default::<InterPodAffinityArgs>())),
     explain: explain::EXPLAINERS,
 };
 

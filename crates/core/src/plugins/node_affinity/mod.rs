@@ -250,7 +250,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "NodeAff",
     args: Some(&args::CODEC),
-    new: |args| Box::new(NodeAffinity::new(&args.get_or_default::<NodeAffinityArgs>())),
+    new: |args, _| Box::new(NodeAffinity::new(&args.get_or_default::<NodeAffinityArgs>())),
     explain: explain::EXPLAINERS,
 };
 

@@ -42,7 +42,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Name",
     args: None,
-    new: |_| Box::new(NodeName),
+    new: |_, _| Box::new(NodeName),
     explain: explain::EXPLAINERS,
 };
 

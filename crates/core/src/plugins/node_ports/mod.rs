@@ -94,7 +94,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "Ports",
     args: None,
-    new: |_| Box::new(NodePorts),
+    new: |_, _| Box::new(NodePorts),
     explain: explain::EXPLAINERS,
 };
 

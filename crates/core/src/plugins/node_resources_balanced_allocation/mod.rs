@@ -118,7 +118,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreScore, Ep::Score]),
     short: "Balanced",
     args: Some(&args::CODEC),
-    new: |args| {
+    new: |args, _| {
         Box::new(BalancedAllocation::new(
             &args.get_or_default::<NodeResourcesBalancedAllocationArgs>(),
         ))

@@ -443,7 +443,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Fit",
     args: Some(&args::CODEC),
-    new: |args| Box::new(Fit::new(&args.get_or_default::<NodeResourcesFitArgs>())),
+    new: |args, _| Box::new(Fit::new(&args.get_or_default::<NodeResourcesFitArgs>())),
     explain: explain::EXPLAINERS,
 };
 

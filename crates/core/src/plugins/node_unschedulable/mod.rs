@@ -88,7 +88,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::Filter, Ep::EnqueueExtensions]),
     short: "Unsched",
     args: None,
-    new: |_| Box::new(NodeUnschedulable),
+    new: |_, _| Box::new(NodeUnschedulable),
     explain: explain::EXPLAINERS,
 };
 

@@ -289,7 +289,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolLimits",
     args: None,
-    new: |_| Box::new(CsiLimits),
+    new: |_, _| Box::new(CsiLimits),
     explain: explain::EXPLAINERS,
 };
 

@@ -979,7 +979,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Spread",
     args: Some(&args::CODEC),
-    new: |args| Box::new(PodTopologySpread::new(&args.get_or_default::<PodTopologySpreadArgs>())),
+    new: |args, _| Box::new(PodTopologySpread::new(&args.get_or_default::<PodTopologySpreadArgs>())),
     explain: explain::EXPLAINERS,
 };
 

@@ -24,7 +24,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::QueueSort]),
     short: "PrioritySort",
     args: None,
-    new: |_| Box::new(PrioritySort),
+    new: |_, _| Box::new(PrioritySort),
     explain: Explainers::NONE,
 };
 

@@ -51,7 +51,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreEnqueue, Ep::EnqueueExtensions]),
     short: "SchedulingGates",
     args: None,
-    new: |_| Box::new(SchedulingGates),
+    new: |_, _| Box::new(SchedulingGates),
     explain: Explainers::NONE,
 };
 

@@ -6,6 +6,7 @@ use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, E
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status, MAX_NODE_SCORE};
 use crate::plugins::helper::{default_normalize_score, find_untolerated_taint, tolerations_tolerate_taint};
+use crate::version::{Features, TaintFilterReason};
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 
@@ -35,7 +36,18 @@ fn count_intolerable_prefer_no_schedule(taints: &[Taint], tols: &[Toleration]) -
         .count() as i64
 }
 
-pub struct TaintToleration;
+pub struct TaintToleration {
+    /// How the version words a rejected node (`version::Behaviour::taint_filter_reason`).
+    reason: TaintFilterReason,
+}
+
+impl TaintToleration {
+    pub fn new(features: &Features) -> TaintToleration {
+        TaintToleration {
+            reason: features.behaviour().taint_filter_reason,
+        }
+    }
+}
 
 impl Plugin for TaintToleration {
     fn name(&self) -> PluginName {
@@ -72,13 +84,14 @@ impl Plugin for TaintToleration {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        match first_untolerated(&node.taints, &pod.pod.spec.tolerations) {
-            None => Status::success(),
-            Some(t) => Status::unresolvable(format!(
+        match (first_untolerated(&node.taints, &pod.pod.spec.tolerations), self.reason) {
+            (None, _) => Status::success(),
+            (Some(t), TaintFilterReason::NamesTheTaint) => Status::unresolvable(format!(
                 "node(s) had untolerated taint {{{}: {}}}",
                 t.key,
                 t.value.as_deref().unwrap_or("")
             )),
+            (Some(_), TaintFilterReason::Generic) => Status::unresolvable("node(s) had untolerated taint(s)"),
         }
     }
 
@@ -120,7 +133,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::Filter, Ep::PreScore, Ep::Score, Ep::EnqueueExtensions]),
     short: "Taints",
     args: None,
-    new: |_| Box::new(TaintToleration),
+    new: |_, features| Box::new(TaintToleration::new(features)),
     explain: explain::EXPLAINERS,
 };
 
@@ -130,6 +143,30 @@ mod tests {
     use crate::framework::Code;
     use crate::plugins::testing::{Env, MakeNode, MakePod};
     use std::sync::Arc;
+
+    /// The plugin as v1.34.1 words its Filter reason.
+    const TT: TaintToleration = TaintToleration {
+        reason: TaintFilterReason::NamesTheTaint,
+    };
+
+    /// kubernetes#134740 (v1.35): the Filter reason no longer names the taint, so one reason
+    /// counts every node a taint rejects, whichever taint it is.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn filter_reason_is_generic_from_v1_35_kubernetes_134740() {
+        use crate::version::{Features, KubeVersion};
+        let cases = [
+            (KubeVersion::V1_34, "dedicated", "node(s) had untolerated taint {dedicated: gpu}"),
+            (KubeVersion::V1_35, "dedicated", "node(s) had untolerated taint(s)"),
+            (KubeVersion::V1_35, "other", "node(s) had untolerated taint(s)"),
+        ];
+        for (version, key, want) in cases {
+            let env = Env::new(vec![MakeNode::new("n").taint(key, "gpu", "NoSchedule").obj()], vec![]);
+            let plugin = TaintToleration::new(&Features::new(version));
+            let s = plugin.filter(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), env.node("n"));
+            assert_eq!(s.code, Code::UnschedulableAndUnresolvable, "{version} {key}");
+            assert_eq!(s.message(), want, "{version} {key}");
+        }
+    }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn filter() {
@@ -178,7 +215,7 @@ mod tests {
         ];
         for (name, pod, node, want) in cases {
             let env = Env::new(vec![node.obj()], vec![]);
-            let s = TaintToleration.filter(&env.cx(), &CycleState::new(), &pod.info(), env.node("n"));
+            let s = TT.filter(&env.cx(), &CycleState::new(), &pod.info(), env.node("n"));
             match want {
                 None => assert!(s.is_success(), "{name}: {s:?}"),
                 Some(msg) => {
@@ -195,17 +232,17 @@ mod tests {
         let cx = env.cx();
         let mut state = CycleState::new();
         let infos: Vec<&NodeInfo> = env.snapshot.nodes().iter().collect();
-        assert!(TaintToleration.pre_score(&cx, &mut state, &pod, &infos).is_success());
+        assert!(TT.pre_score(&cx, &mut state, &pod, &infos).is_success());
         let mut scores: Vec<NodeScore> = infos
             .iter()
             .enumerate()
             .map(|(i, n)| NodeScore {
                 node: i,
-                score: TaintToleration.score(&cx, &state, &pod, n).unwrap(),
+                score: TT.score(&cx, &state, &pod, n).unwrap(),
             })
             .collect();
         let raw = scores.iter().map(|s| s.score).collect();
-        assert!(TaintToleration.normalize_score(&cx, &state, &pod, &mut scores).is_success());
+        assert!(TT.normalize_score(&cx, &state, &pod, &mut scores).is_success());
         (raw, scores.iter().map(|s| s.score).collect())
     }
 
@@ -261,7 +298,7 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_without_pre_score_errors() {
         let env = Env::new(vec![MakeNode::new("a").obj()], vec![]);
-        let r = TaintToleration.score(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), env.node("a"));
+        let r = TT.score(&env.cx(), &CycleState::new(), &MakePod::new("p").info(), env.node("a"));
         assert_eq!(r.unwrap_err().code, Code::Error);
     }
 
@@ -307,7 +344,7 @@ mod tests {
         ];
         for (name, old, new, want) in cases {
             let obj = EventObject::Node { old, new: Some(new) };
-            assert_eq!(TaintToleration.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
+            assert_eq!(TT.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
         }
     }
 
@@ -322,7 +359,7 @@ mod tests {
                 old: None,
                 new: Some(MakePod::new(modified).arc()),
             };
-            assert_eq!(TaintToleration.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
+            assert_eq!(TT.queueing_hint(&env.cx(), &pod, ev, &obj), Ok(want), "{name}");
         }
     }
 }

@@ -784,7 +784,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ]),
     short: "VolBind",
     args: Some(&args::CODEC),
-    new: |args| Box::new(VolumeBinding::new(&args.get_or_default::<VolumeBindingArgs>())),
+    new: |args, _| Box::new(VolumeBinding::new(&args.get_or_default::<VolumeBindingArgs>())),
     explain: explain::EXPLAINERS,
 };
 

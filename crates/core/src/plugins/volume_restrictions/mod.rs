@@ -283,7 +283,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolRestr",
     args: None,
-    new: |_| Box::new(VolumeRestrictions),
+    new: |_, _| Box::new(VolumeRestrictions),
     explain: explain::EXPLAINERS,
 };
 

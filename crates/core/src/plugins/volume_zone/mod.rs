@@ -246,7 +246,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     points: ExtensionPoints::of(&[Ep::PreFilter, Ep::Filter, Ep::EnqueueExtensions]),
     short: "VolZone",
     args: None,
-    new: |_| Box::new(VolumeZone),
+    new: |_, _| Box::new(VolumeZone),
     explain: explain::EXPLAINERS,
 };
 

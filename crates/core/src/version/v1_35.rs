@@ -1,0 +1,78 @@
+//! kube-scheduler v1.35 (the corpus was recorded with v1.35.4): what changed since v1.34.
+//!
+//! - TaintToleration's Filter reason no longer names the taint (kubernetes#134740).
+//! - A preemptor's binding no longer moves other pods: pods are handled in one informer
+//!   handler, and a binding is not a deletion of a pending pod (kubernetes#134157).
+//! - DynamicResources scores (kubernetes#134711): weight 2 in the default profile; a pod
+//!   without claims scores 0 on every node; a prioritized-list (`firstAvailable`) claim scores
+//!   by the rank of the subrequest allocated, normalized to 0–100.
+//! - Gates: SchedulerAsyncAPICalls off; NominatedNodeNameForExpectation,
+//!   ClearingNominatedNodeNameAfterBinding and OpportunisticBatching beta and on;
+//!   GangScheduling, GenericWorkload, NodeDeclaredFeatures and
+//!   TaintTolerationComparisonOperators new and off.
+//! - DynamicResourcesArgs gains `bindingTimeout` (accepted when DRADeviceBindingConditions and
+//!   DRAResourceClaimDeviceStatus are on; forbidden otherwise).
+
+use super::{Behaviour, Gate, Release, TaintFilterReason};
+use crate::vocabulary::PluginName as P;
+use schedlab_view::KubeVersion;
+
+pub static RELEASE: Release = Release {
+    version: KubeVersion::V1_35,
+    recorded_with: "v1.35.4",
+    gates: &[
+        (Gate::ClearingNominatedNodeNameAfterBinding, true),
+        (Gate::DRAAdminAccess, true),
+        (Gate::DRAConsumableCapacity, false),
+        (Gate::DRADeviceBindingConditions, false),
+        (Gate::DRADeviceTaints, false),
+        (Gate::DRAExtendedResource, false),
+        (Gate::DRAPartitionableDevices, false),
+        (Gate::DRAPrioritizedList, true),
+        (Gate::DRAResourceClaimDeviceStatus, true),
+        (Gate::DRASchedulerFilterTimeout, true),
+        (Gate::DynamicResourceAllocation, true),
+        (Gate::GangScheduling, false),
+        (Gate::GenericWorkload, false),
+        (Gate::InPlacePodVerticalScaling, true),
+        (Gate::MatchLabelKeysInPodTopologySpread, true),
+        (Gate::MatchLabelKeysInPodTopologySpreadSelectorMerge, true),
+        (Gate::NodeDeclaredFeatures, false),
+        (Gate::NominatedNodeNameForExpectation, true),
+        (Gate::OpportunisticBatching, true),
+        (Gate::PodLevelResources, true),
+        (Gate::SchedulerAsyncAPICalls, false),
+        (Gate::SchedulerAsyncPreemption, true),
+        (Gate::SchedulerPopFromBackoffQ, true),
+        (Gate::SchedulerQueueingHints, true),
+        (Gate::TaintTolerationComparisonOperators, false),
+    ],
+    // As v1.34, with DynamicResources weighted 2.
+    default_plugins: &[
+        (P::SchedulingGates, None),
+        (P::PrioritySort, None),
+        (P::NodeUnschedulable, None),
+        (P::NodeName, None),
+        (P::TaintToleration, Some(3)),
+        (P::NodeAffinity, Some(2)),
+        (P::NodePorts, None),
+        (P::NodeResourcesFit, Some(1)),
+        (P::VolumeRestrictions, None),
+        (P::NodeVolumeLimits, None),
+        (P::VolumeBinding, None),
+        (P::VolumeZone, None),
+        (P::PodTopologySpread, Some(2)),
+        (P::InterPodAffinity, Some(2)),
+        (P::DynamicResources, Some(2)),
+        (P::DefaultPreemption, None),
+        (P::NodeResourcesBalancedAllocation, Some(1)),
+        (P::ImageLocality, Some(1)),
+        (P::DefaultBinder, None),
+    ],
+    missing_points: &[],
+    missing_args_fields: &[],
+    behaviour: Behaviour {
+        taint_filter_reason: TaintFilterReason::Generic,
+        binding_of_nominated_pod_moves_pods: false,
+    },
+};
