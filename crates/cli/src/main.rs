@@ -156,6 +156,7 @@ pub(crate) fn load_file(file: &str, version: &VersionArgs) -> Result<schedlab_co
 fn config(file: &str, version: &VersionArgs) -> ExitCode {
     match load_file(file, version) {
         Ok(sc) => {
+            println!("# The effective configuration of kube-scheduler v{}", sc.features().version());
             print!("{}", sc.config.to_effective_yaml());
             ExitCode::SUCCESS
         }

@@ -121,7 +121,7 @@ fn timed_json(e: &Engine) -> Value {
 
 /// Events per pod, like the Events section of `kubectl describe pod`.
 pub fn describe_text(e: &Engine) -> String {
-    let mut out = String::new();
+    let mut out = format!("Scheduled as kube-scheduler v{} would\n\n", e.config.features.version());
     for (i, p) in e.pods.iter().enumerate() {
         let on = p.ran_on.as_deref().unwrap_or("?");
         let status = match p.phase {

@@ -7,6 +7,7 @@
 //! wasm and copied every frame once more on arrival.
 
 use crate::import::ImportReport;
+use crate::version::KubeVersion;
 use crate::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +24,9 @@ pub struct GenSpec {
 #[serde(rename_all = "camelCase")]
 pub enum Request {
     /// Load and run a scenario; the previous run stays when this one is invalid. With
-    /// `controllers`, the workload controllers create their pods first.
+    /// `controllers`, the workload controllers create their pods first. The scheduler is
+    /// `kubernetesVersion`'s with `featureGates` (kube-scheduler's `--feature-gates` syntax)
+    /// over its defaults.
     #[serde(rename_all = "camelCase")]
     Load {
         id: u64,
@@ -31,10 +34,20 @@ pub enum Request {
         seed: u64,
         #[serde(default = "yes")]
         controllers: bool,
+        #[serde(default)]
+        kubernetes_version: KubeVersion,
+        #[serde(default)]
+        feature_gates: String,
     },
     /// Generate a synthetic cluster, then load and run it.
     #[serde(rename_all = "camelCase")]
-    Generate { id: u64, spec: GenSpec, seed: u64 },
+    Generate {
+        id: u64,
+        spec: GenSpec,
+        seed: u64,
+        #[serde(default)]
+        kubernetes_version: KubeVersion,
+    },
     /// The frame at a stop of run `run`.
     #[serde(rename_all = "camelCase")]
     Frame { id: u64, run: u64, stop: u32, detail: bool },

@@ -169,6 +169,8 @@ mod tests {
             preset: None,
             generated: None,
             controllers: true,
+            kubernetes_version: crate::scenario::PRESET_VERSION,
+            feature_gates: String::new(),
         }
     }
 

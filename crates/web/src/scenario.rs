@@ -4,6 +4,7 @@
 //! Text handling only: the engine reads the joined text.
 
 use crate::protocol::GenSpec;
+use schedlab_view::KubeVersion;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -547,15 +548,31 @@ pub struct Saved {
     /// user turned them off; saved scenarios and links from before the toggle have them on).
     #[serde(default = "controllers_default")]
     pub controllers: bool,
+    /// The Kubernetes version whose scheduler runs it. Saved scenarios and links from before
+    /// versions were a setting ran as v1.34 and keep doing so (their answers do not change).
+    #[serde(default = "version_before_the_setting")]
+    pub kubernetes_version: KubeVersion,
+    /// Feature gates over the version's defaults, in kube-scheduler's `--feature-gates` syntax
+    /// (`Name=true,Other=false`; empty: the defaults). A setting of the run, not of the
+    /// scenario's text: upstream it is a command-line flag, not configuration.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub feature_gates: String,
 }
 
 fn controllers_default() -> bool {
     true
 }
 
+fn version_before_the_setting() -> KubeVersion {
+    KubeVersion::V1_34
+}
+
+/// The version the presets are written for (each preset will say its own: issue 22).
+pub const PRESET_VERSION: KubeVersion = KubeVersion::V1_34;
+
 impl Saved {
-    /// A user's scenario made of `parts` (a file, an import) that replaces this one: same seed
-    /// and controllers setting, no preset, not generated.
+    /// A user's scenario made of `parts` (a file, an import) that replaces this one: same seed,
+    /// controllers setting, version and gates, no preset, not generated.
     pub fn replaced_by(&self, parts: Parts) -> Saved {
         Saved {
             parts,
@@ -563,6 +580,8 @@ impl Saved {
             preset: None,
             generated: None,
             controllers: self.controllers,
+            kubernetes_version: self.kubernetes_version,
+            feature_gates: self.feature_gates.clone(),
         }
     }
 
@@ -578,6 +597,8 @@ impl Saved {
             preset: Some(p.id.to_string()),
             generated: None,
             controllers: true,
+            kubernetes_version: PRESET_VERSION,
+            feature_gates: String::new(),
         }
     }
 }
@@ -902,6 +923,7 @@ mod tests {
         let old = r#"{"parts":{"nodes":"","pods":"","other":"","config":""},"seed":3,"preset":null}"#;
         let s: Saved = serde_json::from_str(old).unwrap();
         assert!(s.controllers);
+        assert_eq!(s.kubernetes_version, KubeVersion::V1_34, "saved before versions were a setting: v1.34");
         let off = Saved { controllers: false, ..s };
         let back: Saved = serde_json::from_str(&serde_json::to_string(&off).unwrap()).unwrap();
         assert!(!back.controllers);

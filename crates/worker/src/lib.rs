@@ -6,8 +6,17 @@
 
 pub mod generate;
 
+use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
 use schedlab_view::protocol::{CrashKind, LoadIssue, Request, Response};
+
+/// How to run a scenario: the settings a `Request::Load` carries beside the text.
+struct Run<'a> {
+    seed: u64,
+    controllers: bool,
+    version: KubeVersion,
+    feature_gates: &'a str,
+}
 
 #[derive(Default)]
 pub struct WorkerState {
@@ -32,12 +41,33 @@ impl WorkerState {
                 text,
                 seed,
                 controllers,
-            } => self.load(id, &text, seed, controllers, post, now),
-            Request::Generate { id, spec, seed } => {
+                kubernetes_version,
+                feature_gates,
+            } => {
+                let run = Run {
+                    seed,
+                    controllers,
+                    version: kubernetes_version,
+                    feature_gates: &feature_gates,
+                };
+                self.load(id, &text, &run, post, now)
+            }
+            Request::Generate {
+                id,
+                spec,
+                seed,
+                kubernetes_version,
+            } => {
                 let (nodes, pods) = generate::generate(&spec);
                 let text = format!("{nodes}---\n{pods}");
                 // Generated clusters hold pods only: no controller has anything to do.
-                self.load(id, &text, seed, false, post, now);
+                let run = Run {
+                    seed,
+                    controllers: false,
+                    version: kubernetes_version,
+                    feature_gates: "",
+                };
+                self.load(id, &text, &run, post, now);
             }
             Request::GeneratedText { id, spec } => {
                 let (nodes, pods) = generate::generate(&spec);
@@ -91,9 +121,25 @@ impl WorkerState {
         }
     }
 
-    fn load(&mut self, id: u64, text: &str, seed: u64, controllers: bool, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
+    fn load(&mut self, id: u64, text: &str, run: &Run, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         let t0 = now();
-        match schedlab_core::load_str(text, "scenario.yaml") {
+        let (seed, controllers) = (run.seed, run.controllers);
+        let features = match Features::with_gates(run.version, run.feature_gates) {
+            Ok(f) => f,
+            Err(message) => {
+                // The gates are a setting of the run, not a line of the text.
+                post(Response::Invalid {
+                    id,
+                    issues: vec![LoadIssue {
+                        line: 0,
+                        column: 0,
+                        message: format!("feature gates: {message}"),
+                    }],
+                });
+                return;
+            }
+        };
+        match schedlab_core::load::load_str_for(text, "scenario.yaml", &features) {
             Err(errs) => post(Response::Invalid {
                 id,
                 issues: errs
@@ -188,6 +234,8 @@ mod tests {
                 text: good.into(),
                 seed: 1,
                 controllers: true,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
             },
         );
         match r.last() {
@@ -232,6 +280,44 @@ mod tests {
         assert_eq!(Request::Continue { run: 1 }.id(), None);
     }
 
+    /// The version and gates of a Load reach the run: v1.35 scores DynamicResources, v1.34
+    /// does not; a gate the version does not know is an issue of the request.
+    #[test]
+    fn a_load_runs_the_version_it_names() {
+        let text = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1', pods: '10'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n";
+        for (version, gates, scores) in [
+            (KubeVersion::V1_34, "", Some(false)),
+            (KubeVersion::V1_35, "", Some(true)),
+            (KubeVersion::V1_34, "GangScheduling=true", None),
+        ] {
+            let mut w = WorkerState::default();
+            let r = ask(
+                &mut w,
+                Request::Load {
+                    id: 1,
+                    text: text.into(),
+                    seed: 1,
+                    controllers: false,
+                    kubernetes_version: version,
+                    feature_gates: gates.into(),
+                },
+            );
+            match (r.last(), scores) {
+                (Some(Response::Loaded { .. }), Some(dra)) => {
+                    let s = w.session.as_ref().unwrap();
+                    assert_eq!(s.kubernetes_version(), version);
+                    assert_eq!(s.trace.header.kubernetes_version, version);
+                    let weights = &s.model.profiles[0].weights;
+                    assert_eq!(weights.iter().any(|(p, _)| p == "DynamicResources"), dra, "{version}: {weights:?}");
+                }
+                (Some(Response::Invalid { issues, .. }), None) => {
+                    assert!(issues[0].message.contains("unrecognized feature gate: GangScheduling"), "{issues:?}")
+                }
+                (other, _) => panic!("{version} {gates}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn an_invalid_scenario_keeps_the_last_good_run() {
         let mut w = WorkerState::default();
@@ -243,6 +329,8 @@ mod tests {
                 text: good.into(),
                 seed: 1,
                 controllers: true,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
             },
         );
         let Some(Response::Loaded { run, .. }) = r.last() else {
@@ -257,6 +345,8 @@ mod tests {
                 text: bad.into(),
                 seed: 1,
                 controllers: true,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
             },
         );
         match &r[..] {

@@ -232,6 +232,8 @@ pub fn Editor() -> impl IntoView {
                 preset: None,
                 generated: None,
                 controllers: st.saved.with_untracked(|s| s.controllers),
+                kubernetes_version: st.saved.with_untracked(|s| s.kubernetes_version),
+                feature_gates: st.saved.with_untracked(|s| s.feature_gates.clone()),
             });
         });
     };

@@ -24,6 +24,8 @@ pub fn GenerateDialog() -> impl IntoView {
             preset: None,
             generated: Some(spec),
             controllers: st.saved.with_untracked(|s| s.controllers),
+            kubernetes_version: st.saved.with_untracked(|s| s.kubernetes_version),
+            feature_gates: st.saved.with_untracked(|s| s.feature_gates.clone()),
         });
     };
     let num = move |label: &'static str, get: ReadSignal<u32>, set: WriteSignal<u32>, max: u32, name: &'static str| {
