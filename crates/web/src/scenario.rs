@@ -929,6 +929,25 @@ mod tests {
         assert!(!back.controllers);
     }
 
+    /// The version and gates are kept with the scenario (so a share link, whose payload is this
+    /// JSON, carries them); a replacing scenario keeps them.
+    #[test]
+    fn the_version_and_gates_are_saved_and_carried() {
+        let s = Saved {
+            kubernetes_version: KubeVersion::V1_35,
+            feature_gates: "GangScheduling=true".into(),
+            ..Saved::from_preset(preset(DEFAULT_PRESET).unwrap())
+        };
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""kubernetesVersion":"1.35""#), "{json}");
+        assert!(json.contains(r#""featureGates":"GangScheduling=true""#), "{json}");
+        assert_eq!(serde_json::from_str::<Saved>(&json).unwrap(), s);
+        let replaced = s.replaced_by(Parts::default());
+        assert_eq!((replaced.kubernetes_version, replaced.feature_gates.as_str()), (KubeVersion::V1_35, "GangScheduling=true"));
+        // Presets run as the version they are written for.
+        assert_eq!(Saved::from_preset(preset(DEFAULT_PRESET).unwrap()).kubernetes_version, PRESET_VERSION);
+    }
+
     #[test]
     fn the_timeline_has_its_tab_joins_last_and_maps_lines() {
         let text = "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n- at: 1s\n  delete: {kind: Pod, name: p}\n- at: 2s\n  delete: {kind: Node, name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n";
