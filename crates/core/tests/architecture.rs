@@ -1028,7 +1028,7 @@ fn points_of(methods: &BTreeSet<String>) -> Result<BTreeSet<ExtensionPoint>, Str
             "score" => Some(Score),
             "reserve" => Some(Reserve),
             "permit" => Some(Permit),
-            "pre_bind" => Some(PreBind),
+            "pre_bind" | "pre_bind_pre_flight" => Some(PreBind),
             "bind" => Some(Bind),
             "post_bind" => Some(PostBind),
             "unreserve"

@@ -723,11 +723,30 @@ fn embedded_v1_35_corpus_matches_kube_scheduler_v1_35() {
         if expected.get("claims").is_some() && actual.get("claims") != expected.get("claims") {
             diffs.push(format!("claims: got {}, want {}", actual["claims"], expected["claims"]));
         }
+        diffs.extend(nominated_nodes_differ(&expected, &actual));
         if !diffs.is_empty() {
             failed.push(format!("{name}: {}", diffs.join("; ")));
         }
     }
     assert!(failed.is_empty(), "{} scenarios differ:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// Each pod's `nominatedNode` where it went to the expected node (check.py does not compare
+/// it): with NominatedNodeNameForExpectation (on in v1.35) a pod whose PreBind has work gets
+/// its node as nominated node before binding, and keeps it.
+fn nominated_nodes_differ(expected: &serde_json::Value, actual: &serde_json::Value) -> Vec<String> {
+    let key = |p: &serde_json::Value| (p["namespace"].as_str().unwrap_or("default").to_string(), p["name"].to_string());
+    let got: std::collections::BTreeMap<_, _> = actual["pods"].as_array().unwrap().iter().map(|p| (key(p), p)).collect();
+    expected["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            let a = got.get(&key(e))?;
+            (a["node"] == e["node"] && a["nominatedNode"] != e["nominatedNode"])
+                .then(|| format!("{}: nominatedNode {}, want {}", e["name"], a["nominatedNode"], e["nominatedNode"]))
+        })
+        .collect()
 }
 
 /// The same scenario and seed give the same trace. The digest (FNV-1a of the trace's JSON) is

@@ -5,6 +5,7 @@ use super::{Engine, Phase};
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
 use crate::framework::{fit_error_message, Ctx, CycleState, NodeToStatus, PodInfo, Status};
 use crate::trace::*;
+use crate::version::Gate;
 use std::sync::Arc;
 
 impl Engine {
@@ -71,7 +72,27 @@ impl Engine {
         // Binding cycle. The pod's attempt is done for the queue: events from here on are not
         // replayed for it.
         self.queue.done(&pod.key);
-        let s = fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name);
+        // With NominatedNodeNameForExpectation, a pod whose PreBind will have work to do gets
+        // the chosen node as its nominated node first (telling other components where it is
+        // going); it keeps it once bound, as the v1.35 corpus shows. The binding is synchronous
+        // here, so no other cycle runs before it: the queue and the nominator are not told.
+        let pre_flight = if self.config.features.enabled(Gate::NominatedNodeNameForExpectation) {
+            fw.run_pre_bind_pre_flights(state, &assumed, &node_name)
+        } else {
+            Status::skip()
+        };
+        if pre_flight.is_success() && self.pods[pod.index].nominated_node.as_deref() != Some(node_name.as_str()) {
+            self.trace.push(TraceEvent::Nominated {
+                pod: pod.index as u32,
+                node: Some(node_name.clone()),
+            });
+            self.pods[pod.index].nominated_node = Some(node_name.clone());
+        }
+        let s = if pre_flight.is_success() || pre_flight.is_skip() {
+            fw.run_pre_bind(&mut self.cluster, state, &assumed, &node_name)
+        } else {
+            pre_flight
+        };
         self.trace.push(TraceEvent::PreBind {
             cycle,
             node: self.node_ids[node],

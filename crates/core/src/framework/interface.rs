@@ -296,6 +296,11 @@ pub trait Plugin {
     }
 
     // --- binding cycle -------------------------------------------------------------------
+    /// Whether PreBind will have work to do for the pod on the node (Success) or not (Skip),
+    /// asked before the binding cycle when NominatedNodeNameForExpectation is on.
+    fn pre_bind_pre_flight(&self, state: &CycleState, pod: &PodInfo, node: &str) -> Status {
+        Status::skip()
+    }
     /// PreBind may write API objects (e.g. bind PersistentVolumeClaims).
     fn pre_bind(&self, cluster: &mut Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
         Status::success()

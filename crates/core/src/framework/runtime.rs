@@ -420,6 +420,27 @@ impl Framework {
         Status::success()
     }
 
+    /// PreBindPreFlight: Success when some PreBind plugin will have work to do, Skip when
+    /// none will, or the first error (as an error).
+    pub fn run_pre_bind_pre_flights(&self, state: &CycleState, pod: &PodInfo, node: &str) -> Status {
+        let mut work = false;
+        for &p in &self.profile.plugins.pre_bind {
+            let s = self.plugin(p).pre_bind_pre_flight(state, pod, node);
+            if s.is_skip() {
+                continue;
+            }
+            if !s.is_success() {
+                return Status::error(format!("running PreBindPreFlight plugin {:?}: {}", p.as_str(), s.message())).with_plugin(p);
+            }
+            work = true;
+        }
+        if work {
+            Status::success()
+        } else {
+            Status::skip()
+        }
+    }
+
     pub fn run_pre_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) -> Status {
         for &p in &self.profile.plugins.pre_bind {
             let s = self.plugin(p).pre_bind(cluster, state, pod, node);

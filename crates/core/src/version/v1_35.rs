@@ -9,7 +9,12 @@
 //! - Gates: SchedulerAsyncAPICalls off; NominatedNodeNameForExpectation,
 //!   ClearingNominatedNodeNameAfterBinding and OpportunisticBatching beta and on;
 //!   GangScheduling, GenericWorkload, NodeDeclaredFeatures and
-//!   TaintTolerationComparisonOperators new and off.
+//!   TaintTolerationComparisonOperators new and off. Of these, only
+//!   NominatedNodeNameForExpectation shows in our world: a pod whose PreBind has work (volumes
+//!   to bind, resource claims) gets the chosen node as its nominated node before PreBind and
+//!   keeps it once bound, as the corpus records (so ClearingNominatedNodeNameAfterBinding
+//!   clears nothing there); asynchronous API calls and batching change no answer of the
+//!   corpus and are not modelled.
 //! - DynamicResourcesArgs gains `bindingTimeout` (accepted when DRADeviceBindingConditions and
 //!   DRAResourceClaimDeviceStatus are on; forbidden otherwise).
 

@@ -504,6 +504,14 @@ impl Plugin for DynamicResources {
         }
     }
 
+    fn pre_bind_pre_flight(&self, state: &CycleState, _pod: &PodInfo, _node: &str) -> Status {
+        match state.read::<StateData>(PluginName::DynamicResources) {
+            None => Status::error("not found"),
+            Some(s) if s.claims.is_empty() => Status::skip(),
+            Some(_) => Status::success(),
+        }
+    }
+
     fn pre_bind(&self, cluster: &mut crate::cluster::Cluster, state: &mut CycleState, pod: &PodInfo, _node: &str) -> Status {
         let Some(s) = state.read::<StateData>(PluginName::DynamicResources) else {
             return Status::error("not found");

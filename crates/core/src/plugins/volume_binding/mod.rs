@@ -736,6 +736,19 @@ impl Plugin for VolumeBinding {
         }
     }
 
+    fn pre_bind_pre_flight(&self, state: &CycleState, _pod: &PodInfo, node: &str) -> Status {
+        let Some(s) = state.read::<StateData>(PluginName::VolumeBinding) else {
+            return Status::error("not found");
+        };
+        if s.all_bound {
+            return Status::skip();
+        }
+        if s.assumed.as_ref().is_none_or(|(n, _)| n != node) {
+            return Status::error(format!("no pod volume found for node {node:?}"));
+        }
+        Status::success()
+    }
+
     fn pre_bind(&self, cluster: &mut Cluster, state: &mut CycleState, _pod: &PodInfo, node: &str) -> Status {
         let Some(s) = state.read::<StateData>(PluginName::VolumeBinding) else {
             return Status::error("not found");
