@@ -4,8 +4,8 @@
 //! (tests/conformance/v1.35) as v1.35. The corpora describe a world where no controller
 //! runs, so controllers stay off.
 
-use schedlab_core::trace::Detail;
 use schedlab_core::load::load_str_for;
+use schedlab_core::trace::Detail;
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::{conformance, output, Engine, EngineOptions};
 use std::path::{Path, PathBuf};

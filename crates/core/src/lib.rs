@@ -21,8 +21,8 @@ pub mod queue;
 pub mod rng;
 pub mod timeline;
 pub mod trace;
-pub mod view;
 pub mod version;
+pub mod view;
 pub mod vocabulary;
 
 pub use engine::{Engine, EngineOptions};

@@ -48,14 +48,7 @@ fn check(files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u
     check_as(KubeVersion::V1_34, files, controllers, cells, compared, failures)
 }
 
-fn check_as(
-    version: KubeVersion,
-    files: &[PathBuf],
-    controllers: bool,
-    cells: &mut u64,
-    compared: &mut u64,
-    failures: &mut Vec<String>,
-) {
+fn check_as(version: KubeVersion, files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u64, failures: &mut Vec<String>) {
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -101,7 +94,10 @@ fn every_cell_of_the_v1_35_corpus_agrees_with_the_trace() {
     assert!(files.len() >= 300, "the v1.35 corpus was not found ({} files)", files.len());
     let (mut cells, mut compared, mut failures) = (0, 0, Vec::new());
     check_as(KubeVersion::V1_35, &files, false, &mut cells, &mut compared, &mut failures);
-    eprintln!("explanation cross-check (v1.35): {} scenarios, {cells} cells explained, {compared} verdicts recomputed and compared", files.len());
+    eprintln!(
+        "explanation cross-check (v1.35): {} scenarios, {cells} cells explained, {compared} verdicts recomputed and compared",
+        files.len()
+    );
     assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n"));
     assert!(compared > 1000, "too few cells compared: {compared}");
 }

@@ -11,7 +11,11 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The scenarios and snapshots here are kube-scheduler v1.34's.
 fn load_v1_34(text: &str, file: &str) -> Result<schedlab_core::Scenario, schedlab_core::LoadErrors> {
-    schedlab_core::load::load_str_for(text, file, &schedlab_core::version::Features::new(schedlab_core::version::KubeVersion::V1_34))
+    schedlab_core::load::load_str_for(
+        text,
+        file,
+        &schedlab_core::version::Features::new(schedlab_core::version::KubeVersion::V1_34),
+    )
 }
 
 mod snapshot_check;

@@ -923,7 +923,11 @@ mod tests {
         let old = r#"{"parts":{"nodes":"","pods":"","other":"","config":""},"seed":3,"preset":null}"#;
         let s: Saved = serde_json::from_str(old).unwrap();
         assert!(s.controllers);
-        assert_eq!(s.kubernetes_version, KubeVersion::V1_34, "saved before versions were a setting: v1.34");
+        assert_eq!(
+            s.kubernetes_version,
+            KubeVersion::V1_34,
+            "saved before versions were a setting: v1.34"
+        );
         let off = Saved { controllers: false, ..s };
         let back: Saved = serde_json::from_str(&serde_json::to_string(&off).unwrap()).unwrap();
         assert!(!back.controllers);
@@ -943,9 +947,15 @@ mod tests {
         assert!(json.contains(r#""featureGates":"GangScheduling=true""#), "{json}");
         assert_eq!(serde_json::from_str::<Saved>(&json).unwrap(), s);
         let replaced = s.replaced_by(Parts::default());
-        assert_eq!((replaced.kubernetes_version, replaced.feature_gates.as_str()), (KubeVersion::V1_35, "GangScheduling=true"));
+        assert_eq!(
+            (replaced.kubernetes_version, replaced.feature_gates.as_str()),
+            (KubeVersion::V1_35, "GangScheduling=true")
+        );
         // Presets run as the version they are written for.
-        assert_eq!(Saved::from_preset(preset(DEFAULT_PRESET).unwrap()).kubernetes_version, PRESET_VERSION);
+        assert_eq!(
+            Saved::from_preset(preset(DEFAULT_PRESET).unwrap()).kubernetes_version,
+            PRESET_VERSION
+        );
     }
 
     #[test]

@@ -311,7 +311,10 @@ mod tests {
                     assert_eq!(weights.iter().any(|(p, _)| p == "DynamicResources"), dra, "{version}: {weights:?}");
                 }
                 (Some(Response::Invalid { issues, .. }), None) => {
-                    assert!(issues[0].message.contains("unrecognized feature gate: GangScheduling"), "{issues:?}")
+                    assert!(
+                        issues[0].message.contains("unrecognized feature gate: GangScheduling"),
+                        "{issues:?}"
+                    )
                 }
                 (other, _) => panic!("{version} {gates}: {other:?}"),
             }

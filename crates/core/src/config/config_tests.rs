@@ -23,7 +23,10 @@ fn documents(text: &str) -> Vec<crate::load::yaml::YNode> {
 
 fn decode_typed(body: &str) -> Result<SchedulerConfig, Vec<ConfigError>> {
     let text = format!("{HEAD}{body}");
-    decode::decode_json(&documents(&text)[0].to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34))
+    decode::decode_json(
+        &documents(&text)[0].to_json(),
+        &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+    )
 }
 
 fn decode(body: &str) -> Result<SchedulerConfig, Vec<String>> {
@@ -43,7 +46,11 @@ fn errs(body: &str) -> Vec<String> {
 
 /// Decodes an effective configuration (it carries its own apiVersion and kind).
 fn decode_effective(yaml: &str) -> SchedulerConfig {
-    decode::decode_json(&documents(yaml)[0].to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap()
+    decode::decode_json(
+        &documents(yaml)[0].to_json(),
+        &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+    )
+    .unwrap()
 }
 
 /// Each case (what, body, error): decoding the body fails with exactly that error.
@@ -762,7 +769,8 @@ fn corpus_config(name: &str) -> SchedulerConfig {
     };
     for doc in documents(text) {
         if doc.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration") {
-            return decode::decode_json(&doc.to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            return decode::decode_json(&doc.to_json(), &crate::version::Features::new(crate::version::KubeVersion::V1_34))
+                .unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
     }
     panic!("{name}: no configuration");

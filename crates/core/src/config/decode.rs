@@ -368,12 +368,7 @@ fn gv_string(group: &str, version: &str) -> String {
 /// Decodes one plugin's args (the `pluginConfig` entry at `entry`) as its args kind, when
 /// the registry gives the plugin one (else they are kept as given).
 /// `Ok((args, unknown field errors))`, or the fatal error.
-fn decode_args(
-    entry: &FieldPath,
-    name: &str,
-    args: Option<&Json>,
-    features: &Features,
-) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
+fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>, features: &Features) -> Result<(V1Args, Vec<ConfigError>), ConfigError> {
     let Some(codec) = IN_TREE.find(name).and_then(|d| d.args) else {
         return Ok((V1Args::Unknown(args.cloned()), vec![]));
     };
@@ -789,14 +784,18 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
                 V1Args::Unknown(None) => {}
             }
         }
-        let mut profile =
-            Profile::from_merged(&p.scheduler_name, p.plugins.clone(), args, p.percentage_of_nodes_to_score, &cfg.features).map_err(|error| {
-                ConfigError::Framework {
-                    path: framework_path(&path, p.user_plugins.as_ref(), &error),
-                    scheduler_name: p.scheduler_name.clone(),
-                    error,
-                }
-            })?;
+        let mut profile = Profile::from_merged(
+            &p.scheduler_name,
+            p.plugins.clone(),
+            args,
+            p.percentage_of_nodes_to_score,
+            &cfg.features,
+        )
+        .map_err(|error| ConfigError::Framework {
+            path: framework_path(&path, p.user_plugins.as_ref(), &error),
+            scheduler_name: p.scheduler_name.clone(),
+            error,
+        })?;
         profile.extra_plugin_args = extra;
         // The profile map's checks: a name, unique, and one queue sort plugin (with the same
         // args) for all profiles.

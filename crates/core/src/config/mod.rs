@@ -386,8 +386,9 @@ impl SchedulerConfig {
             percentage_of_nodes_to_score: 0,
             pod_initial_backoff_seconds: 1,
             pod_max_backoff_seconds: 10,
-            profiles: vec![Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None, features)
-                .expect("default profile is valid")],
+            profiles: vec![
+                Profile::new(DEFAULT_SCHEDULER_NAME, None, PluginArgs::default(), None, features).expect("default profile is valid")
+            ],
             extenders: vec![],
             delay_cache_until_active: false,
             features: features.clone(),
@@ -477,10 +478,24 @@ mod tests {
             let f = Features::new(v);
             let got = Profile::new("x", custom, PluginArgs::default(), None, &f)
                 .map(|p| {
-                    assert_eq!(p.plugins.score.contains(&PluginName::DynamicResources), p.weights.contains_key(&PluginName::DynamicResources));
+                    assert_eq!(
+                        p.plugins.score.contains(&PluginName::DynamicResources),
+                        p.weights.contains_key(&PluginName::DynamicResources)
+                    );
                     p.weights.get(&PluginName::DynamicResources).copied()
                 })
-                .map_err(|e| assert!(matches!(e, FrameworkError::NotExtend { point: ExtensionPoint::Score, .. }), "{v}: {e}"));
+                .map_err(|e| {
+                    assert!(
+                        matches!(
+                            e,
+                            FrameworkError::NotExtend {
+                                point: ExtensionPoint::Score,
+                                ..
+                            }
+                        ),
+                        "{v}: {e}"
+                    )
+                });
             assert_eq!(got, want, "{v}");
         }
     }

@@ -88,7 +88,9 @@ fn error_pods_are_not_retried_in_an_unchanged_cluster() {
 /// it (a second, failing attempt); from v1.35 it does not (kubernetes#134157).
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn preemption_nominates_evicts_and_retries_preemptor_binding_wakes_no_pod_from_v1_35_kubernetes_134157() {
-    let cases: &[(KubeVersion, u32, &[(&str, &str)])] = &[
+    /// (version, attempts of `small`, the events as (reason, pod))
+    type Case<'a> = (KubeVersion, u32, &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
         (
             KubeVersion::V1_34,
             2,

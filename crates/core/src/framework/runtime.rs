@@ -531,7 +531,14 @@ mod tests {
 
     /// A framework whose Filter, Score and Reserve lists are exactly `order`, each plugin a stub.
     fn framework(order: &[PluginName], stubs: Vec<Stub>) -> Framework {
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
+        let profile = Profile::new(
+            "default-scheduler",
+            None,
+            PluginArgs::default(),
+            None,
+            &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+        )
+        .unwrap();
         let mut fw = Framework::new(profile, &crate::plugins::IN_TREE);
         fw.profile.plugins.filter = order.to_vec();
         fw.profile.plugins.score = order.to_vec();

@@ -184,7 +184,8 @@ fn mutations() {
                 cases += 1;
                 if kind == "KubeSchedulerConfiguration" {
                     // Decoding only: building the profiles is not what is compared here.
-                    let _ = crate::config::decode::decode_and_default(&d, &crate::version::Features::new(crate::version::KubeVersion::V1_34));
+                    let _ =
+                        crate::config::decode::decode_and_default(&d, &crate::version::Features::new(crate::version::KubeVersion::V1_34));
                 } else {
                     let _ = super::load_str(&serde_json::to_string(&d).unwrap(), "m.json");
                 }

@@ -61,7 +61,14 @@ impl World {
     /// additions without a hint.
     fn new() -> World {
         let mut fw = Framework::new(
-            Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap(),
+            Profile::new(
+                "default-scheduler",
+                None,
+                PluginArgs::default(),
+                None,
+                &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+            )
+            .unwrap(),
             &crate::plugins::IN_TREE,
         );
         fw.set_instance(Box::new(Fake {

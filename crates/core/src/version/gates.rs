@@ -138,9 +138,8 @@ impl FeatureGates {
                 return Err(format!("missing bool value for {entry}"));
             };
             let (name, value) = (name.trim(), value.trim());
-            let on = parse_go_bool(value).ok_or_else(|| {
-                format!("invalid value of {name}={value}, err: strconv.ParseBool: parsing {value:?}: invalid syntax")
-            })?;
+            let on = parse_go_bool(value)
+                .ok_or_else(|| format!("invalid value of {name}={value}, err: strconv.ParseBool: parsing {value:?}: invalid syntax"))?;
             g.set(name, on)?;
         }
         Ok(g)

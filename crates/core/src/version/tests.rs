@@ -57,7 +57,11 @@ fn feature_gates_flag() {
             Ok("DRADeviceBindingConditions=true,GangScheduling=true"),
         ),
         (KubeVersion::V1_35, "GangScheduling=true,GangScheduling=false", Ok("")),
-        (KubeVersion::V1_34, "GangScheduling=true", Err("unrecognized feature gate: GangScheduling")),
+        (
+            KubeVersion::V1_34,
+            "GangScheduling=true",
+            Err("unrecognized feature gate: GangScheduling"),
+        ),
         (KubeVersion::V1_35, "NoSuchGate=true", Err("unrecognized feature gate: NoSuchGate")),
         (
             KubeVersion::V1_35,
@@ -89,6 +93,12 @@ fn behaviour_switches_per_version() {
     assert!(!b.behaviour.binding_of_nominated_pod_moves_pods);
     assert!(!a.has_point(PluginName::DynamicResources, ExtensionPoint::Score));
     assert!(b.has_point(PluginName::DynamicResources, ExtensionPoint::Score));
-    let weight = |r: &Release| r.default_plugins.iter().find(|(p, _)| *p == PluginName::DynamicResources).unwrap().1;
+    let weight = |r: &Release| {
+        r.default_plugins
+            .iter()
+            .find(|(p, _)| *p == PluginName::DynamicResources)
+            .unwrap()
+            .1
+    };
     assert_eq!((weight(a), weight(b)), (None, Some(2)));
 }

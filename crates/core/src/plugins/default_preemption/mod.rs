@@ -613,7 +613,14 @@ mod tests {
 
     fn framework() -> Framework {
         Framework::new(
-            Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap(),
+            Profile::new(
+                "default-scheduler",
+                None,
+                PluginArgs::default(),
+                None,
+                &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+            )
+            .unwrap(),
             &crate::plugins::IN_TREE,
         )
     }

@@ -18,8 +18,7 @@ use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, E
 use crate::framework::registry::Descriptor;
 use crate::framework::runtime::Framework;
 use crate::framework::{
-    Code, Ctx, CycleState, NodeInfo, NodeScore, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status,
-    MAX_NODE_SCORE,
+    Code, Ctx, CycleState, NodeInfo, NodeScore, NodeToStatus, Plugin, PodInfo, PostFilterResult, PreFilterResult, Status, MAX_NODE_SCORE,
 };
 use crate::labels::CompiledNodeSelector;
 use crate::plugins::helper::default_normalize_score;
@@ -564,10 +563,7 @@ fn subrequest_rank_score(claims: &[Arc<ResourceClaim>], results: &[AllocationRes
     let mut score = 0;
     for (i, claim) in claims.iter().enumerate() {
         let Some(result) = results.get(i) else {
-            return Err(format!(
-                "number of allocations {} is smaller than number of claims",
-                results.len()
-            ));
+            return Err(format!("number of allocations {} is smaller than number of claims", results.len()));
         };
         let picked: HashSet<&str> = result
             .devices
@@ -621,19 +617,41 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn score_is_the_rank_of_the_allocated_subrequest_kubernetes_134711() {
         let claim = |requests: serde_json::Value| -> Arc<ResourceClaim> {
-            Arc::new(serde_json::from_value(serde_json::json!({"metadata": {"name": "c"}, "spec": {"devices": {"requests": requests}}})).unwrap())
+            Arc::new(
+                serde_json::from_value(serde_json::json!({"metadata": {"name": "c"}, "spec": {"devices": {"requests": requests}}}))
+                    .unwrap(),
+            )
         };
         let result = |requests: &[&str]| -> AllocationResult {
-            let results: Vec<_> = requests.iter().map(|r| serde_json::json!({"request": r, "driver": "d", "pool": "p", "device": "x"})).collect();
+            let results: Vec<_> = requests
+                .iter()
+                .map(|r| serde_json::json!({"request": r, "driver": "d", "pool": "p", "device": "x"}))
+                .collect();
             serde_json::from_value(serde_json::json!({"devices": {"results": results}})).unwrap()
         };
         let prioritized = serde_json::json!([{"name": "gpu", "firstAvailable": [
             {"name": "big", "deviceClassName": "g"}, {"name": "pair", "deviceClassName": "g"}, {"name": "small", "deviceClassName": "g"}]}]);
         let exact = serde_json::json!([{"name": "nic", "exactly": {"deviceClassName": "n"}}]);
-        let cases: Vec<(&str, Vec<Arc<ResourceClaim>>, Vec<AllocationResult>, Result<i64, &str>)> = vec![
-            ("first subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/big"])], Ok(8)),
-            ("second subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/pair", "gpu/pair"])], Ok(7)),
-            ("third subrequest", vec![claim(prioritized.clone())], vec![result(&["gpu/small"])], Ok(6)),
+        type Case<'a> = (&'a str, Vec<Arc<ResourceClaim>>, Vec<AllocationResult>, Result<i64, &'a str>);
+        let cases: Vec<Case> = vec![
+            (
+                "first subrequest",
+                vec![claim(prioritized.clone())],
+                vec![result(&["gpu/big"])],
+                Ok(8),
+            ),
+            (
+                "second subrequest",
+                vec![claim(prioritized.clone())],
+                vec![result(&["gpu/pair", "gpu/pair"])],
+                Ok(7),
+            ),
+            (
+                "third subrequest",
+                vec![claim(prioritized.clone())],
+                vec![result(&["gpu/small"])],
+                Ok(6),
+            ),
             ("exact request", vec![claim(exact.clone())], vec![result(&["nic"])], Ok(0)),
             (
                 "two claims",
@@ -745,7 +763,14 @@ mod tests {
     fn post_filter_messages() {
         let env = Env::new(vec![MakeNode::new("n").obj()], vec![]);
         let pl = DynamicResources::new(&DynamicResourcesArgs::default());
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
+        let profile = Profile::new(
+            "default-scheduler",
+            None,
+            PluginArgs::default(),
+            None,
+            &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+        )
+        .unwrap();
         let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let pod = MakePod::new("p").info();
         let mut rng = Rng::new(1);
@@ -814,7 +839,14 @@ mod tests {
             p.pod.spec.resource_claims = vec![named("c", claim)];
             p.info()
         };
-        let profile = Profile::new("default-scheduler", None, PluginArgs::default(), None, &crate::version::Features::new(crate::version::KubeVersion::V1_34)).unwrap();
+        let profile = Profile::new(
+            "default-scheduler",
+            None,
+            PluginArgs::default(),
+            None,
+            &crate::version::Features::new(crate::version::KubeVersion::V1_34),
+        )
+        .unwrap();
         let fw = Framework::new(profile, &crate::plugins::IN_TREE);
         let mut rng = Rng::new(1);
         // (claim, n-1 verdict, n-2 verdict, PostFilter message)
