@@ -13,6 +13,7 @@ pub mod engine;
 pub mod framework;
 pub mod import;
 pub mod labels;
+pub mod lesson;
 pub mod load;
 pub mod output;
 pub mod plugins;

@@ -52,6 +52,9 @@ pub struct Scenario {
     pub created_pods: usize,
     /// The Timeline document's steps, when the scenario has one (see `crate::timeline`).
     pub timeline: Option<crate::timeline::Timeline>,
+    /// The Lesson document, when the scenario has one (see `crate::lesson`; the engine never
+    /// reads it).
+    pub lesson: Option<crate::lesson::Lesson>,
 }
 
 /// Inputs larger than this are refused before parsing.
@@ -113,6 +116,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
         seen: HashMap::new(),
         config: None,
         timeline: None,
+        lesson_line: None,
     };
     for d in &docs {
         ld.document(d);
@@ -205,6 +209,8 @@ struct Loader<'e> {
     config: Option<YNode>,
     /// The Timeline document, read once the file's objects are known.
     timeline: Option<YNode>,
+    /// The line of the Lesson document (there may be one).
+    lesson_line: Option<usize>,
 }
 
 impl Loader<'_> {
@@ -310,6 +316,16 @@ impl Loader<'_> {
                 self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
                 self.timeline = Some(node.clone());
+            }
+            return;
+        }
+        if (api_version, kind) == (crate::lesson::API_VERSION, crate::lesson::KIND) {
+            if let Some(first) = self.lesson_line {
+                let msg = format!("at most one Lesson may be given (the first is at line {first})");
+                self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
+            } else {
+                self.lesson_line = Some(node.pos.line);
+                self.sc.lesson = crate::lesson::read(node, self.errs);
             }
             return;
         }
@@ -726,7 +742,7 @@ fn go_type(expected: &str) -> String {
 
 /// A decoding failure worded like the apiserver's (`Pod in version "v1" cannot be handled as
 /// a Pod: ...`), placed at the offending key.
-fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json::Error) -> LoadError {
+pub(crate) fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json::Error) -> LoadError {
     use json::Segment;
     enum S {
         K(String),
