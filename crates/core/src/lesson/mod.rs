@@ -17,7 +17,7 @@ pub use schedlab_view::lesson::{ExerciseInfo, ExerciseVerdict, GoalVerdict, Less
 pub use solution::apply_solution;
 
 use crate::api::LabelSelector;
-use crate::load::yaml::{Seg, YNode};
+use crate::load::yaml::{Seg, Val, YNode};
 use crate::load::{ErrorReason, LoadError};
 use serde::Deserialize;
 use serde_json::Value;
@@ -270,6 +270,18 @@ pub(crate) fn read(node: &YNode, errs: &mut crate::load::LoadErrors) -> Option<L
             return None;
         }
     };
+    let mut lesson = lesson;
+    // A merge patch's nulls delete (RFC 7386): take the patches with their nulls.
+    for (i, ex) in lesson.exercises.iter_mut().enumerate() {
+        for (j, s) in ex.solution.iter_mut().flatten().enumerate() {
+            if let SolutionStep::Patch(p) = s {
+                let at = node.get("exercises").and_then(|e| seq_item(e, i)).and_then(|e| e.get("solution")).and_then(|s| seq_item(s, j));
+                if let Some(m) = at.and_then(|s| s.get("patch")).and_then(|p| p.get("merge")) {
+                    p.merge = json_with_nulls(m);
+                }
+            }
+        }
+    }
     let n = errs.errors.len();
     let mut bad = |path: &[Seg], message: String| {
         let pos = node.locate(path);
@@ -311,6 +323,22 @@ pub(crate) fn read(node: &YNode, errs: &mut crate::load::LoadErrors) -> Option<L
         }
     }
     (errs.errors.len() == n).then_some(lesson)
+}
+
+fn seq_item(n: &YNode, i: usize) -> Option<&YNode> {
+    match &n.val {
+        Val::Seq(items) => items.get(i),
+        _ => None,
+    }
+}
+
+/// A YAML value as JSON, its nulls kept (`YNode::to_json` drops them, as decoding does).
+fn json_with_nulls(n: &YNode) -> Value {
+    match &n.val {
+        Val::Seq(items) => Value::Array(items.iter().map(json_with_nulls).collect()),
+        Val::Map(es) => Value::Object(es.iter().map(|e| (e.key.clone(), json_with_nulls(&e.value))).collect()),
+        _ => n.to_json(),
+    }
 }
 
 /// A field path as errors print it (`exercises[0].goals[1].runsOn.pod`).
