@@ -34,7 +34,12 @@ pub(super) fn problems(g: &Goal) -> Vec<(&'static str, String)> {
         _ => {}
     };
     match g {
-        Goal::RunsOn(x) | Goal::NotOn(x) => pod(&mut out, &x.pod),
+        Goal::RunsOn(x) => pod(&mut out, &x.pod),
+        Goal::NotOn(x) => match (&x.pod, &x.selector) {
+            (Some(p), None) => pod(&mut out, p),
+            (None, Some(s)) => selector(&mut out, s),
+            _ => out.push(("pod", "Invalid value: give either pod or selector".to_string())),
+        },
         Goal::RunsIn(x) => pod(&mut out, &x.pod),
         Goal::Pending(x) => pod(&mut out, &x.pod),
         Goal::Preempted(x) => pod(&mut out, &x.pod),
@@ -113,7 +118,11 @@ fn bounds_text(lo: Option<u32>, hi: Option<u32>) -> String {
 pub(super) fn describe(g: &Goal) -> String {
     match g {
         Goal::RunsOn(x) => format!("pod {} runs on node {}", x.pod, x.node),
-        Goal::NotOn(x) => format!("pod {} does not run on node {}", x.pod, x.node),
+        Goal::NotOn(x) => match (&x.pod, &x.selector) {
+            (Some(p), _) => format!("pod {p} does not run on node {}", x.node),
+            (None, Some(s)) => format!("none of {} runs on node {}", selector_text(s), x.node),
+            (None, None) => format!("nothing runs on node {}", x.node),
+        },
         Goal::RunsIn(x) => format!("pod {} runs in {}={}", x.pod, x.topology_key, x.value),
         Goal::Pending(x) => match &x.message {
             Some(m) => format!("pod {} stays Pending, its FailedScheduling message saying {m:?}", x.pod),
@@ -142,7 +151,10 @@ pub(super) fn describe(g: &Goal) -> String {
         ),
         Goal::ScoringStrategy(x) => format!("NodeResourcesFit scores with {}{}", x.kind, profile_text(&x.profile)),
         Goal::PluginWeight(x) => format!("{}'s score weight is {}{}", x.plugin, x.weight, profile_text(&x.profile)),
-        Goal::Attempts(x) => format!("pod {} is tried {} time(s)", x.pod, bounds_text(x.at_least, x.at_most)),
+        Goal::Attempts(x) => {
+            let n = x.at_most.or(x.at_least).unwrap_or(0);
+            format!("pod {} is tried {} time{}", x.pod, bounds_text(x.at_least, x.at_most), if n == 1 { "" } else { "s" })
+        }
     }
 }
 
@@ -209,10 +221,24 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
             let tail = if on || !running(p) { String::new() } else { format!(", not on {}", x.node) };
             (on, format!("pod {} {}{tail}", x.pod, whereabouts(p)))
         }),
-        Goal::NotOn(x) => find(run, &x.pod).map(|p| {
-            let on = running(p) && p.node.as_deref() == Some(x.node.as_str());
-            (!on, format!("pod {} {}", x.pod, whereabouts(p)))
-        }),
+        Goal::NotOn(x) => match (&x.pod, &x.selector) {
+            (Some(pod), _) => find(run, pod).map(|p| {
+                let on = running(p) && p.node.as_deref() == Some(x.node.as_str());
+                (!on, format!("pod {pod} {}", whereabouts(p)))
+            }),
+            (None, sel) => {
+                let all = LabelSelector::default();
+                let on: Vec<&str> = matching(run, sel.as_ref().unwrap_or(&all))
+                    .into_iter()
+                    .filter(|p| running(p) && p.node.as_deref() == Some(x.node.as_str()))
+                    .map(|p| p.name.as_str())
+                    .collect();
+                Ok(match on.len() {
+                    0 => (true, format!("node {} runs none of {}", x.node, selector_text(sel.as_ref().unwrap_or(&all)))),
+                    _ => (false, format!("node {} runs {}", x.node, on.join(" and "))),
+                })
+            }
+        },
         Goal::RunsIn(x) => find(run, &x.pod).map(|p| match p.node.as_deref().filter(|_| running(p)) {
             None => (false, format!("pod {} {}", x.pod, whereabouts(p))),
             Some(n) => {
@@ -289,7 +315,8 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
         }
         Goal::BoundBy(x) => {
             let t = schedlab_view::parse_go_duration(&x.time).unwrap_or(0) / 1_000_000;
-            let pods = matching(run, &x.selector);
+            // Pods deleted by the end (evicted, preempted, deleted by a step) are gone.
+            let pods: Vec<&PodFact> = matching(run, &x.selector).into_iter().filter(|p| p.phase != "Deleted").collect();
             if pods.is_empty() {
                 Ok((false, format!("no pod matches {}", selector_text(&x.selector))))
             } else {
@@ -304,7 +331,11 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
                 match late.first() {
                     None => {
                         let last = pods.iter().filter_map(|p| p.bound_at_ms).max().unwrap_or(0);
-                        Ok((true, format!("all {} bound, the last at {}", counted(pods.len(), "pod"), schedlab_view::format_go_duration(last * 1_000_000))))
+                        let at = schedlab_view::format_go_duration(last * 1_000_000);
+                        Ok((true, match pods.len() {
+                            1 => format!("{} was bound at {at}", pods[0].name),
+                            n => format!("all {n} pods bound, the last at {at}"),
+                        }))
                     }
                     Some(first) => Ok((false, format!("{} of {} not bound by {}: {first}", late.len(), counted(pods.len(), "pod"), x.time))),
                 }

@@ -115,8 +115,8 @@ pub struct Target {
 pub enum Goal {
     /// The pod runs on the node.
     RunsOn(PodNode),
-    /// The pod does not run on the node (it runs elsewhere or not at all).
-    NotOn(PodNode),
+    /// The pod (or no pod matching the selector) does not run on the node.
+    NotOn(NotOn),
     /// The pod runs on a node whose label `topologyKey` is `value`.
     RunsIn(PodDomain),
     /// The pod stays Pending; with `message`, its last FailedScheduling message contains it.
@@ -150,6 +150,17 @@ pub enum Goal {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PodNode {
     pub pod: String,
+    pub node: String,
+}
+
+/// One pod (`pod`) or every pod matching `selector`; exactly one of the two.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NotOn {
+    #[serde(default)]
+    pub pod: Option<String>,
+    #[serde(default)]
+    pub selector: Option<LabelSelector>,
     pub node: String,
 }
 
