@@ -421,6 +421,12 @@ pub fn evaluate(lesson: &Lesson, start: &[Value], current: &[Value], run: &RunFa
     lesson.exercises.iter().map(|ex| evaluate_exercise(ex, start, current, run)).collect()
 }
 
+/// `evaluate` on texts: the lesson's starting text and the text that ran (the page's worker
+/// calls this with its session's `run_facts`).
+pub fn evaluate_texts(lesson: &Lesson, start: &str, current: &str, run: &RunFacts) -> Vec<ExerciseVerdict> {
+    evaluate(lesson, &crate::view::documents(start), &crate::view::documents(current), run)
+}
+
 /// Evaluates one exercise's goals (see `evaluate`).
 pub fn evaluate_exercise(ex: &Exercise, start: &[Value], current: &[Value], run: &RunFacts) -> ExerciseVerdict {
     let outside = ex.editable.as_ref().and_then(|sc| scope::outside(sc, start, current));
@@ -457,7 +463,6 @@ pub fn check_text(text: &str, start: &str, file: &str, opts: CheckOptions) -> Re
     let mut sc = crate::load::load_str(text, file)?;
     let Some(lesson) = sc.lesson.take() else { return Ok(None) };
     let run = RunFacts::run(sc, opts);
-    let (s, c) = (crate::view::documents(start), crate::view::documents(text));
-    let verdicts = evaluate(&lesson, &s, &c, &run);
+    let verdicts = evaluate_texts(&lesson, start, text, &run);
     Ok(Some((lesson, verdicts)))
 }

@@ -120,6 +120,9 @@ fn every_goal_kind_passes_and_fails_with_its_reason() {
         (BASE, "runsOn: {pod: nobody, node: node-b}", false, "there is no pod nobody in the run"),
         (BASE, "notOn: {pod: mid, node: node-a}", true, "pod mid runs on node-c"),
         (BASE, "notOn: {pod: mid, node: node-c}", false, "pod mid runs on node-c"),
+        (BASE, "notOn: {selector: {matchLabels: {app: web}}, node: node-b}", true, "node node-b runs none of pods app=web"),
+        (BASE, "notOn: {selector: {matchLabels: {app: web}}, node: node-a}", false, "node node-a runs web-1 and web-2"),
+        (PREEMPT, "runsOn: {pod: low-1, node: node-a}", false, "pod low-1 was preempted"),
         (BASE, "runsIn: {pod: mid, topologyKey: zone, value: b}", true, "pod mid runs on node-c, in zone=b"),
         (BASE, "runsIn: {pod: web-1, topologyKey: zone, value: b}", false, "pod web-1 runs on node-a, in zone=a"),
         (BASE, "runsIn: {pod: web-1, topologyKey: rack, value: b}", false, "pod web-1 runs on node-a, which has no label rack"),
@@ -260,6 +263,7 @@ fn malformed_lessons_are_errors_at_their_line() {
         ("  - runsOn: {pod: a}\n", "t.yaml:10:5: The Lesson \"t\" is invalid: exercises[0].goals[0].runsOn.node: Required value"),
         ("  - pending: {pod: a/b/c}\n", "t.yaml:10:15: The Lesson \"t\" is invalid: exercises[0].goals[0].pending.pod: Invalid value: \"a/b/c\": a pod's name, or namespace/name"),
         ("  - boundBy: {selector: {}, time: 5x}\n", "t.yaml:10:29: The Lesson \"t\" is invalid: exercises[0].goals[0].boundBy.time: Invalid value: \"5x\": time: unknown unit \"x\" in duration \"5x\""),
+        ("  - notOn: {pod: a, selector: {}, node: b}\n", "t.yaml:10:13: The Lesson \"t\" is invalid: exercises[0].goals[0].notOn.pod: Invalid value: give either pod or selector"),
         ("  - nodesUsed: {}\n", "t.yaml:10:5: The Lesson \"t\" is invalid: exercises[0].goals[0].nodesUsed.atLeast: Required value: atLeast or atMost"),
         ("  - pluginEnabled: {plugin: Foo}\n", "t.yaml:10:21: The Lesson \"t\" is invalid: exercises[0].goals[0].pluginEnabled.plugin: Invalid value: \"Foo\": not an in-tree plugin"),
         ("  - pluginEnabled: {plugin: NodeAffinity, point: Scoring}\n", "t.yaml:10:43: The Lesson \"t\" is invalid: exercises[0].goals[0].pluginEnabled.point: Unsupported value: \"Scoring\": supported values: PreEnqueue, QueueSort, PreFilter, Filter, PostFilter, PreScore, Score, Reserve, Permit, PreBind, Bind, PostBind"),
@@ -287,4 +291,31 @@ fn malformed_lessons_are_errors_at_their_line() {
     let version = lesson("  - pending: {pod: big}\n").replace("\"1.34\"", "1.34");
     let e = crate::load::load_str(&version, "t.yaml").unwrap_err();
     assert!(e.to_string().contains("t.yaml:5:1: Lesson in version \"v1\" cannot be handled as a Lesson: json: cannot unmarshal number into Go struct field kubernetesVersion of type string"), "{e}");
+}
+
+/// The page's worker evaluates on its session's facts; the CLI runs the engine itself: both
+/// read the same run (controllers and timelines included).
+#[test]
+fn a_sessions_facts_are_the_runs() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/lessons/");
+    for name in ["drain.yaml", "deployment-spreading.yaml", "queueing-hints.yaml", "preemption-pdb.yaml"] {
+        let text = std::fs::read_to_string(format!("{dir}{name}")).expect("lesson");
+        let sc = crate::load::load_str(&text, name).expect("loads");
+        let opts = crate::view::SessionOptions { seed: 1, controllers: true };
+        let session = crate::view::Session::with_options(sc.clone(), opts, &mut |_| {});
+        let ran = RunFacts::run(sc.clone(), CheckOptions { seed: 1, controllers: true });
+        assert_eq!(session.run_facts, ran, "{name}");
+        let lesson = sc.lesson.as_ref().expect("a lesson");
+        assert_eq!(evaluate_texts(lesson, &text, &text, &session.run_facts), check_text(&text, &text, name, CheckOptions { seed: 1, controllers: true }).expect("loads").expect("lesson").1);
+    }
+}
+
+#[test]
+fn the_page_sees_the_lesson_without_its_goals_definitions() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/lessons/taints.yaml")).expect("lesson");
+    let info = crate::load::load_str(&text, "taints.yaml").expect("loads").lesson.expect("lesson").info();
+    assert_eq!((info.title.as_str(), info.topic.as_str(), info.kubernetes_version.as_str()), ("A node reserved with a taint", "Taints and tolerations", "1.34"));
+    assert_eq!(info.exercises.len(), 2);
+    assert_eq!(info.exercises[0].goals, ["pod trainer runs on node gpu-1", "pod web does not run on node gpu-1"]);
+    assert!(info.exercises[0].has_solution && info.exercises[0].hints.len() == 2);
 }
