@@ -106,3 +106,25 @@ fn a_file_without_a_lesson_or_with_a_broken_one_fails() {
     assert!(err.contains("bad.yaml:10:22: Lesson in version \"v1\" cannot be handled as a Lesson: strict decoding error: unknown field \"exercises[0].goals[0].runsOn.nodes\""), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// docs/lessons.md's complete example: as written, its exercise fails with the reasons the page
+/// shows; with its solution, it passes.
+#[test]
+fn the_documented_example_works_as_documented() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/lessons.md")).expect("docs/lessons.md");
+    let after = doc.split("## A complete example").nth(1).expect("the example's section");
+    let example = after.split("```yaml\n").nth(1).and_then(|s| s.split("```").next()).expect("a yaml block");
+    let dir = std::env::temp_dir().join(format!("schedlab-lesson-example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("example.yaml");
+    std::fs::write(&file, example).unwrap();
+    let out = schedlab(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    for line in after.lines().filter(|l| l.starts_with("        FAIL ") || l.starts_with("        pass ")) {
+        let shown = line.trim().trim_end_matches('…');
+        assert!(text.contains(shown), "the docs show {shown:?}; check printed {text}");
+    }
+    assert!(schedlab(&["check", "--solution", file.to_str().unwrap()]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
