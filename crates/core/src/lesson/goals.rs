@@ -349,7 +349,7 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
             } else {
                 format!("{} is enabled at {} in profile {}", x.plugin, at.join(", "), p.scheduler_name)
             };
-            (want == !at.is_empty(), said)
+            (want != at.is_empty(), said)
         }),
         Goal::ScoringStrategy(x) => profile(run, &x.profile).map(|p| (p.scoring_strategy == x.kind, format!("NodeResourcesFit scores with {} in profile {}", p.scoring_strategy, p.scheduler_name))),
         Goal::PluginWeight(x) => profile(run, &x.profile).map(|p| match p.weights.get(&x.plugin).filter(|_| p.points.iter().any(|(pt, ps)| *pt == "Score" && ps.contains(&x.plugin))) {
