@@ -319,3 +319,12 @@ fn the_page_sees_the_lesson_without_its_goals_definitions() {
     assert_eq!(info.exercises[0].goals, ["pod trainer runs on node gpu-1", "pod web does not run on node gpu-1"]);
     assert!(info.exercises[0].has_solution && info.exercises[0].hints.len() == 2);
 }
+
+#[test]
+fn a_timeline_step_cannot_create_a_lesson() {
+    let text = format!(
+        "{BASE}---\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps:\n- at: 1s\n  create: {{apiVersion: schedlab.dev/v1, kind: Lesson, title: t}}\n"
+    );
+    let e = crate::load::load_str(&text, "t.yaml").unwrap_err().to_string();
+    assert!(e.contains("t.yaml:45:3: a step cannot create a Lesson"), "{e}");
+}

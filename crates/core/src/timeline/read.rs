@@ -239,7 +239,7 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
                 return None;
             }
             let kind = n.get("kind").and_then(YNode::as_str).unwrap_or("");
-            if matches!(kind, "Timeline" | "KubeSchedulerConfiguration" | "List") || kind.ends_with("List") {
+            if matches!(kind, "Timeline" | "KubeSchedulerConfiguration" | "Lesson" | "List") || kind.ends_with("List") {
                 r.err(
                     item,
                     format!("{path}.create.kind"),
