@@ -128,3 +128,15 @@ fn the_documented_example_works_as_documented() {
     assert!(schedlab(&["check", "--solution", file.to_str().unwrap()]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--controllers off`: the DaemonSet lesson's pods are the controller's, so without it no
+/// log-agent runs anywhere, solution or not.
+#[test]
+fn controllers_off_is_honoured() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/lessons/daemonset-taints.yaml");
+    let out = schedlab(&["check", "--solution", "--controllers", "off", file]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.contains("FAIL at least 3 nodes used by pods app=log-agent: 0 nodes used: none"), "{text}");
+    assert!(schedlab(&["check", "--solution", "--controllers", "on", file]).status.success());
+}
