@@ -4,6 +4,7 @@
 //! clock, never does IO and has no global state; the caller steps it.
 
 pub mod api;
+pub mod apimachinery;
 pub mod cluster;
 pub mod config;
 pub mod conformance;
@@ -14,6 +15,7 @@ pub mod framework;
 pub mod import;
 pub mod labels;
 pub mod load;
+pub mod model;
 pub mod output;
 pub mod plugins;
 pub mod quantity;

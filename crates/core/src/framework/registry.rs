@@ -3,9 +3,9 @@
 //! plugins only through it; it imports no plugin.
 
 use super::args::PluginArgs;
+use super::args_codec::ArgsCodec;
 use super::explain::Explainers;
 use super::interface::Plugin;
-use crate::config::ArgsCodec;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
 
 /// Everything the rest of the code needs to know about one plugin, declared beside it
