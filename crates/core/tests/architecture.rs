@@ -237,6 +237,16 @@ fn strip_test_code(code: &str) -> (String, Vec<String>) {
         while k < toks.len() && toks[k].text == "#" {
             k = skip_group(&toks, k + 1) + 1;
         }
+        // An entry of a macro's list that declares modules (`in_tree! { #[cfg(test)] name, }`):
+        // a test-only module.
+        if toks.get(k).is_some_and(|t| is_ident(t.text.chars().next().unwrap_or(' ')))
+            && toks.get(k + 1).is_some_and(|t| t.text == "," || t.text == "}")
+        {
+            test_mods.push(toks[k].text.clone());
+            blanked.push((attr_start, toks[k].end));
+            i = k + 1;
+            continue;
+        }
         // The item: up to `;` at depth 0 (`mod x;`, `use ...;`) or a brace-delimited body.
         let is_use = toks.get(k).is_some_and(|t| t.text == "use");
         let mut depth = 0i32;
@@ -1454,6 +1464,16 @@ fn crate_path_reader_sees_plain_and_grouped_imports() {
     let got: Vec<(String, String)> = crate_paths(&code).into_iter().map(|(a, b, _)| (a, b)).collect();
     let want = [("a", "B"), ("c", "d"), ("f", ""), ("g", ""), ("j", "k")];
     assert_eq!(got, want.map(|(a, b)| (a.to_string(), b.to_string())));
+}
+
+#[test]
+fn a_test_only_entry_of_a_declaring_macro_is_a_test_module() {
+    let (code, mods) = strip_test_code(&code_only("list! {\n    a,\n    #[cfg(test)]\n    b,\n}\nfn f() {}"));
+    assert_eq!(mods, ["b"]);
+    assert_eq!(
+        tokens(&code).iter().map(|t| t.text.as_str()).collect::<Vec<_>>(),
+        ["list", "!", "{", "a", ",", ",", "}", "fn", "f", "(", ")", "{", "}"]
+    );
 }
 
 #[test]
