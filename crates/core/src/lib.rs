@@ -4,6 +4,7 @@
 //! clock, never does IO and has no global state; the caller steps it.
 
 pub mod api;
+pub mod apimachinery;
 pub mod cluster;
 pub mod config;
 pub mod conformance;
@@ -15,6 +16,7 @@ pub mod import;
 pub mod labels;
 pub mod lesson;
 pub mod load;
+pub mod model;
 pub mod output;
 pub mod plugins;
 pub mod quantity;

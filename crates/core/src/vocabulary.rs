@@ -9,10 +9,36 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-/// Every in-tree plugin of kube-scheduler v1.34. The discriminant indexes the registry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum PluginName {
+/// Declares `PluginName` from one list of variants: the enum, `ALL` (discriminant order),
+/// `COUNT`, and each name as kube-scheduler spells it (the variant's own spelling). An
+/// attribute on an entry (`#[cfg(test)]`) applies everywhere the entry is used.
+macro_rules! plugin_names {
+    ($($(#[$attr:meta])* $name:ident,)*) => {
+        /// Every in-tree plugin of kube-scheduler v1.34. The discriminant indexes the registry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum PluginName {
+            $($(#[$attr])* $name,)*
+        }
+
+        impl PluginName {
+            /// How many plugins there are.
+            pub const COUNT: usize = [$($(#[$attr])* PluginName::$name,)*].len();
+            /// Every name, in discriminant order.
+            pub const ALL: [PluginName; PluginName::COUNT] = [$($(#[$attr])* PluginName::$name,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($(#[$attr])* PluginName::$name => stringify!($name),)*
+                }
+            }
+        }
+    };
+}
+
+// The one list of plugin names; a new plugin adds its line here, in the registry's order
+// (`plugins/mod.rs`), which is the order of the discriminants.
+plugin_names! {
     PrioritySort,
     SchedulingGates,
     NodeUnschedulable,
@@ -32,60 +58,14 @@ pub enum PluginName {
     ImageLocality,
     DefaultBinder,
     DynamicResources,
+    // A plugin of the unit tests only, following "How to add a plugin" (ARCHITECTURE.md).
+    #[cfg(test)]
+    TestOnlyLabel,
 }
 
-/// Names as kube-scheduler spells them, in discriminant order.
-const NAMES: [&str; 19] = [
-    "PrioritySort",
-    "SchedulingGates",
-    "NodeUnschedulable",
-    "NodeName",
-    "TaintToleration",
-    "NodeAffinity",
-    "NodePorts",
-    "NodeResourcesFit",
-    "VolumeRestrictions",
-    "NodeVolumeLimits",
-    "VolumeBinding",
-    "VolumeZone",
-    "PodTopologySpread",
-    "InterPodAffinity",
-    "DefaultPreemption",
-    "NodeResourcesBalancedAllocation",
-    "ImageLocality",
-    "DefaultBinder",
-    "DynamicResources",
-];
-
 impl PluginName {
-    pub const ALL: [PluginName; 19] = [
-        PluginName::PrioritySort,
-        PluginName::SchedulingGates,
-        PluginName::NodeUnschedulable,
-        PluginName::NodeName,
-        PluginName::TaintToleration,
-        PluginName::NodeAffinity,
-        PluginName::NodePorts,
-        PluginName::NodeResourcesFit,
-        PluginName::VolumeRestrictions,
-        PluginName::NodeVolumeLimits,
-        PluginName::VolumeBinding,
-        PluginName::VolumeZone,
-        PluginName::PodTopologySpread,
-        PluginName::InterPodAffinity,
-        PluginName::DefaultPreemption,
-        PluginName::NodeResourcesBalancedAllocation,
-        PluginName::ImageLocality,
-        PluginName::DefaultBinder,
-        PluginName::DynamicResources,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        NAMES[self as usize]
-    }
-
     pub fn parse(s: &str) -> Option<PluginName> {
-        NAMES.iter().position(|n| *n == s).map(|i| PluginName::ALL[i])
+        PluginName::ALL.iter().copied().find(|p| p.as_str() == s)
     }
 }
 
@@ -101,31 +81,43 @@ impl Serialize for PluginName {
     }
 }
 
-/// A small set of plugin names (a bit set).
+/// Words of a `PluginSet`'s bits: enough for every plugin.
+const SET_WORDS: usize = PluginName::COUNT.div_ceil(64);
+
+/// A set of plugin names (a bit set, as wide as there are plugins).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PluginSet(u32);
+pub struct PluginSet([u64; SET_WORDS]);
 
 impl PluginSet {
+    fn bit(p: PluginName) -> (usize, u64) {
+        (p as usize / 64, 1 << (p as usize % 64))
+    }
     pub fn insert(&mut self, p: PluginName) {
-        self.0 |= 1 << (p as u32);
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] |= b;
     }
     pub fn remove(&mut self, p: PluginName) {
-        self.0 &= !(1 << (p as u32));
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] &= !b;
     }
     pub fn contains(&self, p: PluginName) -> bool {
-        self.0 & (1 << (p as u32)) != 0
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] & b != 0
     }
     pub fn is_empty(&self) -> bool {
-        self.0 == 0
+        self.0.iter().all(|w| *w == 0)
     }
     pub fn clear(&mut self) {
-        self.0 = 0;
+        self.0 = [0; SET_WORDS];
     }
-    pub fn union(self, o: PluginSet) -> PluginSet {
-        PluginSet(self.0 | o.0)
+    pub fn union(mut self, o: PluginSet) -> PluginSet {
+        for (w, o) in self.0.iter_mut().zip(o.0) {
+            *w |= o;
+        }
+        self
     }
     pub fn len(&self) -> usize {
-        self.0.count_ones() as usize
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     /// Members in name order (as upstream's sorted sets print).
     pub fn sorted_names(&self) -> Vec<&'static str> {

@@ -628,10 +628,25 @@ impl Engine {
         let evs = std::mem::take(&mut self.cluster.pending_events);
         for (ev, obj) in evs {
             if let EventObject::ResourceClaim { old, new } = &obj {
-                self.trace.push(crate::dra::claim_trace_event(old.as_deref(), new.as_deref()));
+                self.trace.push(claim_trace_event(old.as_deref(), new.as_deref()));
             }
             self.cluster_event(ev, obj);
         }
+    }
+}
+
+/// The trace's record of a claim write.
+fn claim_trace_event(old: Option<&crate::api::resource::ResourceClaim>, new: Option<&crate::api::resource::ResourceClaim>) -> TraceEvent {
+    let c = new.or(old).expect("a claim event carries a claim");
+    let (devices, reserved_for) = match new {
+        Some(c) => crate::dra::claim_state(c),
+        None => (Vec::new(), Vec::new()),
+    };
+    TraceEvent::Claim {
+        claim: crate::dra::claim_key(c),
+        devices,
+        reserved_for,
+        deleted: new.is_none(),
     }
 }
 

@@ -3,83 +3,11 @@
 //! saw.
 
 use super::facts::{PodFact, RunFacts};
-use super::{Goal, GoalVerdict, STRATEGIES};
+use super::{Goal, GoalVerdict};
 use crate::api::LabelSelector;
 use crate::labels::Selector;
-use crate::vocabulary::{ExtensionPoint, PluginName};
 use std::collections::BTreeMap;
 
-/// What is wrong with a goal's definition: (field, message), the message as the loader words
-/// an invalid value.
-pub(super) fn problems(g: &Goal) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    let pod = |out: &mut Vec<_>, p: &str| {
-        if p.is_empty() || p.split('/').count() > 2 || p.split('/').any(str::is_empty) {
-            out.push(("pod", format!("Invalid value: {p:?}: a pod's name, or namespace/name")));
-        }
-    };
-    let selector = |out: &mut Vec<_>, s: &LabelSelector| {
-        if let Err(m) = Selector::from_label_selector(Some(s)) {
-            out.push(("selector", format!("Invalid value: {m}")));
-        }
-    };
-    let plugin = |out: &mut Vec<_>, p: &str| {
-        if PluginName::parse(p).is_none() {
-            out.push(("plugin", format!("Invalid value: {p:?}: not an in-tree plugin")));
-        }
-    };
-    let bounds = |out: &mut Vec<_>, lo: Option<u32>, hi: Option<u32>| match (lo, hi) {
-        (None, None) => out.push(("atLeast", "Required value: atLeast or atMost".to_string())),
-        (Some(l), Some(h)) if l > h => out.push(("atLeast", format!("Invalid value: {l}: more than atMost ({h})"))),
-        _ => {}
-    };
-    match g {
-        Goal::RunsOn(x) => pod(&mut out, &x.pod),
-        Goal::NotOn(x) => match (&x.pod, &x.selector) {
-            (Some(p), None) => pod(&mut out, p),
-            (None, Some(s)) => selector(&mut out, s),
-            _ => out.push(("pod", "Invalid value: give either pod or selector".to_string())),
-        },
-        Goal::RunsIn(x) => pod(&mut out, &x.pod),
-        Goal::Pending(x) => pod(&mut out, &x.pod),
-        Goal::Preempted(x) => pod(&mut out, &x.pod),
-        Goal::Preempts(x) => pod(&mut out, &x.pod),
-        Goal::Attempts(x) => {
-            pod(&mut out, &x.pod);
-            bounds(&mut out, x.at_least, x.at_most);
-        }
-        Goal::Spread(x) => selector(&mut out, &x.selector),
-        Goal::OnePerNode(x) => selector(&mut out, &x.selector),
-        Goal::NodesUsed(x) => {
-            if let Some(s) = &x.selector {
-                selector(&mut out, s);
-            }
-            bounds(&mut out, x.at_least, x.at_most);
-        }
-        Goal::BoundBy(x) => {
-            selector(&mut out, &x.selector);
-            if let Err(m) = schedlab_view::parse_go_duration(&x.time) {
-                out.push(("time", format!("Invalid value: {:?}: {m}", x.time)));
-            }
-        }
-        Goal::PluginEnabled(x) | Goal::PluginDisabled(x) => {
-            plugin(&mut out, &x.plugin);
-            if let Some(p) = &x.point {
-                if !ExtensionPoint::CONFIGURABLE.iter().any(|e| e.as_str() == p) {
-                    let all: Vec<&str> = ExtensionPoint::CONFIGURABLE.iter().map(|e| e.as_str()).collect();
-                    out.push(("point", format!("Unsupported value: {p:?}: supported values: {}", all.join(", "))));
-                }
-            }
-        }
-        Goal::ScoringStrategy(x) => {
-            if !STRATEGIES.contains(&x.kind.as_str()) {
-                out.push(("type", format!("Unsupported value: {:?}: supported values: {}", x.kind, STRATEGIES.join(", "))));
-            }
-        }
-        Goal::PluginWeight(x) => plugin(&mut out, &x.plugin),
-    }
-    out
-}
 
 fn selector_text(s: &LabelSelector) -> String {
     let mut parts: Vec<String> = s.match_labels.iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -3,40 +3,10 @@
 //! JSON values: key order, comments and layout do not count), outside the allowed paths.
 
 use super::Scope;
+use crate::load::lesson::{parse_path, Step};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// One step of a field path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Step {
-    Key(String),
-    Index(usize),
-}
-
-/// Parses `spec.affinity` or `spec.containers[0].resources`.
-pub(super) fn parse_path(p: &str) -> Result<Vec<Step>, String> {
-    let mut out = Vec::new();
-    for part in p.split('.') {
-        let (key, mut rest) = match part.find('[') {
-            Some(i) => (&part[..i], &part[i..]),
-            None => (part, ""),
-        };
-        if key.is_empty() {
-            return Err("a field path is keys separated by dots, each optionally followed by [index]".into());
-        }
-        out.push(Step::Key(key.to_string()));
-        while !rest.is_empty() {
-            let close = rest.find(']').ok_or("an unclosed [")?;
-            let n: usize = rest[1..close].parse().map_err(|_| format!("{:?} is not an index", &rest[1..close]))?;
-            out.push(Step::Index(n));
-            rest = &rest[close + 1..];
-            if !rest.is_empty() && !rest.starts_with('[') {
-                return Err("a field path is keys separated by dots, each optionally followed by [index]".into());
-            }
-        }
-    }
-    Ok(out)
-}
 
 /// The key of a document: `Kind/namespace/name` (`Kind` for the documents a scenario holds
 /// once: the KubeSchedulerConfiguration, the Timeline).
