@@ -248,6 +248,36 @@ impl ExtensionPoint {
     }
 }
 
+/// The field of a per-point structure (the v1 `Plugins` shape: `PluginsCfg`, the framework's
+/// `ExpandedPlugins`) that holds an extension point's entry, borrowed as `&` or `&mut`: the
+/// one table from points to those fields. EnqueueExtensions has no field: PostBind's is given,
+/// as nothing asks for it.
+macro_rules! point_field {
+    (@ $point:expr, $s:ident, [$($r:tt)+]) => {
+        match $point {
+            ExtensionPoint::PreEnqueue => $($r)+ $s.pre_enqueue,
+            ExtensionPoint::QueueSort => $($r)+ $s.queue_sort,
+            ExtensionPoint::PreFilter => $($r)+ $s.pre_filter,
+            ExtensionPoint::Filter => $($r)+ $s.filter,
+            ExtensionPoint::PostFilter => $($r)+ $s.post_filter,
+            ExtensionPoint::PreScore => $($r)+ $s.pre_score,
+            ExtensionPoint::Score => $($r)+ $s.score,
+            ExtensionPoint::Reserve => $($r)+ $s.reserve,
+            ExtensionPoint::Permit => $($r)+ $s.permit,
+            ExtensionPoint::PreBind => $($r)+ $s.pre_bind,
+            ExtensionPoint::Bind => $($r)+ $s.bind,
+            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => $($r)+ $s.post_bind,
+        }
+    };
+    ($point:expr, &mut $s:ident) => {
+        point_field!(@ $point, $s, [&mut])
+    };
+    ($point:expr, & $s:ident) => {
+        point_field!(@ $point, $s, [&])
+    };
+}
+pub(crate) use point_field;
+
 /// A set of extension points (what one plugin implements).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExtensionPoints(u16);
@@ -331,20 +361,7 @@ impl PluginsCfg {
     /// The set of one configurable extension point (EnqueueExtensions has none: PostBind's
     /// is returned, as no plugin set can be asked for it).
     pub fn set(&self, point: ExtensionPoint) -> &PluginSetCfg {
-        match point {
-            ExtensionPoint::PreEnqueue => &self.pre_enqueue,
-            ExtensionPoint::QueueSort => &self.queue_sort,
-            ExtensionPoint::PreFilter => &self.pre_filter,
-            ExtensionPoint::Filter => &self.filter,
-            ExtensionPoint::PostFilter => &self.post_filter,
-            ExtensionPoint::PreScore => &self.pre_score,
-            ExtensionPoint::Score => &self.score,
-            ExtensionPoint::Reserve => &self.reserve,
-            ExtensionPoint::Permit => &self.permit,
-            ExtensionPoint::PreBind => &self.pre_bind,
-            ExtensionPoint::Bind => &self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &self.post_bind,
-        }
+        point_field!(point, &self)
     }
 
     /// multiPoint, then every extension point's set, for merging.
