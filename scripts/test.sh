@@ -31,6 +31,10 @@ echo "== release build + benchmark"
 cargo build --release -p schedlab-cli
 target/release/schedlab bench --nodes 5000 --pods 10000
 
+echo "== lesson gallery (schedlab check --solution: every goal of every lesson passes)"
+lessons=$(target/release/schedlab check --solution assets/lessons/*.yaml)
+echo "$(ls assets/lessons/*.yaml | wc -l) lessons, $(grep -c '^    pass ' <<<"$lessons") goals pass"
+
 echo "== conformance (check.py against the release binary; the corpora run with controllers off)"
 # Each corpus is checked against the version that answered it: the corpora of v1.34.1 as
 # 1.34, their v1.35.4 answers (tests/conformance/v1.35) as 1.35.

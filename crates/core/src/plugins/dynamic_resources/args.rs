@@ -1,13 +1,13 @@
 //! DynamicResourcesArgs: the v1 kind, its defaults and validation, and the args the plugin
 //! runs with.
 
-use crate::config::args::{ArgsCodec, V1Kind};
-use crate::config::decode::Dur;
-use crate::config::golang::{json_quote, GoDuration, SECOND};
-use crate::config::validate::{forbidden, invalid};
-use crate::config::ConfigError;
+use crate::apimachinery::golang::Dur;
+use crate::apimachinery::golang::{json_quote, GoDuration, SECOND};
+use crate::apimachinery::FieldPath;
 use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::args_codec::{ArgsCodec, V1Kind};
+use crate::framework::config_error::{forbidden, invalid};
+use crate::framework::config_error::ConfigError;
 use crate::version::{Features, Gate};
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
@@ -120,7 +120,7 @@ impl V1Kind for V1DynamicResourcesArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::args_errors;
+    use crate::framework::args_codec::testing::args_errors;
     use crate::vocabulary::PluginName;
 
     /// Each case's field errors, relative to the args.
@@ -140,7 +140,7 @@ mod tests {
     /// DRAResourceClaimDeviceStatus (the first is off by default), then at least a second.
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn binding_timeout_per_version_and_gates() {
-        use crate::config::args::testing::{decode_errors_for, with_args};
+        use crate::framework::args_codec::testing::{decode_errors_for, with_args};
         use crate::version::{Features, KubeVersion};
         let on = "DRADeviceBindingConditions=true";
         let cases: &[(KubeVersion, &str, &str, &[&str])] = &[
