@@ -7,12 +7,15 @@
 //! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
 //! - `import`: what importing a cluster reports (`ImportReport`);
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
-//! - `protocol`: the messages between the page and the engine's Web Worker.
+//! - `protocol`: the messages between the page and the engine's Web Worker;
+//! - `yaml`: the one YAML writer (go-yaml v2's layout and quoting), for the configuration the
+//!   engine prints, imports and the page's actions.
 
 pub mod duration;
 pub mod import;
 pub mod protocol;
 pub mod view;
+pub mod yaml;
 
 pub use duration::{format_go_duration, parse_go_duration};
 

@@ -12,7 +12,7 @@
 pub mod decode;
 mod effective;
 pub mod validate;
-pub mod yaml;
+pub use schedlab_view::yaml;
 
 pub use crate::apimachinery::golang::GoDuration;
 pub use crate::framework::args::PluginArgs;
