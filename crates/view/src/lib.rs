@@ -10,6 +10,8 @@
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
 //! - `protocol`: the messages between the page and the engine's Web Worker;
 //! - `version`: which Kubernetes version a run reproduces (`KubeVersion`).
+//! - `yaml`: the one YAML writer (go-yaml v2's layout and quoting), for the configuration the
+//!   engine prints, imports and the page's actions.
 
 pub mod duration;
 pub mod import;
@@ -17,6 +19,7 @@ pub mod lesson;
 pub mod protocol;
 pub mod version;
 pub mod view;
+pub mod yaml;
 
 pub use duration::{format_go_duration, parse_go_duration};
 pub use version::KubeVersion;

@@ -4,6 +4,7 @@
 //! of the user's text. Text handling only: the engine reads and validates the steps.
 
 use crate::scenario::Parts;
+use schedlab_view::yaml::to_yaml_in_order as to_yaml;
 use serde_json::{json, Map, Value};
 
 /// The header of a Timeline document made for the first action.
@@ -162,97 +163,6 @@ pub fn insert_steps(timeline: &str, at_ns: i64, items: &str) -> Result<String, S
 }
 
 // ---------------------------------------------------------------------------------------------
-// Block-style YAML for the steps.
-
-fn needs_quotes(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    s.is_empty()
-        || s != s.trim()
-        || matches!(lower.as_str(), "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~")
-        || s.parse::<f64>().is_ok()
-        || s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@`.+".contains(c))
-        // Numbers in YAML 1.1's other spellings (0x1f, 1_000, 1:30).
-        || (s.starts_with(|c: char| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_hexdigit() || "xXoO_.:+-".contains(c)))
-        || s.contains(": ")
-        || s.contains(" #")
-        || s.ends_with(':')
-        || s.contains('\n')
-}
-
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) if s.contains('\n') => serde_json::to_string(s).unwrap_or_default(),
-        Value::String(s) if needs_quotes(s) => format!("'{}'", s.replace('\'', "''")),
-        Value::String(s) => s.clone(),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
-    }
-}
-
-fn is_nested(v: &Value) -> bool {
-    match v {
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-        _ => false,
-    }
-}
-
-fn yaml_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
-    for (i, (k, v)) in m.iter().enumerate() {
-        // The first key of a list item follows its `- `.
-        if !(i == 0 && out.ends_with("- ")) {
-            out.push_str(&" ".repeat(indent));
-        }
-        let key = if needs_quotes(k) { format!("'{k}'") } else { k.clone() };
-        if is_nested(v) {
-            out.push_str(&format!("{key}:\n"));
-            yaml_value(v, if v.is_array() { indent } else { indent + 2 }, out);
-        } else {
-            out.push_str(&format!("{key}: {}\n", scalar_text(v)));
-        }
-    }
-}
-
-fn yaml_value(v: &Value, indent: usize, out: &mut String) {
-    match v {
-        Value::Object(m) => yaml_map(m, indent, out),
-        Value::Array(a) => {
-            for item in a {
-                out.push_str(&" ".repeat(indent));
-                out.push_str("- ");
-                match item {
-                    Value::Object(m) if !m.is_empty() => yaml_map(m, indent + 2, out),
-                    Value::Array(inner) if !inner.is_empty() => {
-                        out.pop();
-                        out.push('\n');
-                        yaml_value(item, indent + 2, out);
-                    }
-                    _ => {
-                        out.push_str(&scalar_text(item));
-                        out.push('\n');
-                    }
-                }
-            }
-        }
-        _ => {
-            out.push_str(&" ".repeat(indent));
-            out.push_str(&scalar_text(v));
-            out.push('\n');
-        }
-    }
-}
-
-/// `v` as block-style YAML (keys in their order).
-pub fn to_yaml(v: &Value) -> String {
-    let mut out = String::new();
-    yaml_value(v, 0, &mut out);
-    out
-}
-
-// ---------------------------------------------------------------------------------------------
 // Actions.
 
 /// A taint as the views show it (`key=value:Effect` or `key:Effect`).
@@ -285,6 +195,17 @@ impl Taint {
         }
         m.insert("effect".into(), json!(self.effect));
         Value::Object(m)
+    }
+}
+
+/// `key=value:Effect`, or `key:Effect` without a value (as core's `api::Taint` prints).
+impl std::fmt::Display for Taint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{}:{}", self.key, self.effect)
+        } else {
+            write!(f, "{}={}:{}", self.key, self.value, self.effect)
+        }
     }
 }
 
@@ -789,7 +710,11 @@ mod tests {
             "{}",
             parts.timeline
         );
-        assert!(parts.timeline.contains("      capacity:\n        cpu: '4'\n"), "{}", parts.timeline);
+        assert!(
+            parts.timeline.contains("      capacity:\n        cpu: \"4\"\n"),
+            "{}",
+            parts.timeline
+        );
         assert_eq!(step_lines(&parts.timeline).len(), actions.len());
         assert_eq!(parts.doc_count(crate::scenario::Part::Timeline), actions.len());
         assert_eq!(step_titles(&docs(&parts).timeline)[1], "create Node/node-1-copy");
@@ -849,7 +774,7 @@ mod tests {
         let v = json!({"a": "4", "b": "true", "c": "16Gi", "d": "", "e": "x: y", "f": [], "g": {}, "h": [["x"]], "i": 1});
         assert_eq!(
             to_yaml(&v),
-            "a: '4'\nb: 'true'\nc: 16Gi\nd: ''\ne: 'x: y'\nf: []\ng: {}\nh:\n-\n  - x\ni: 1\n"
+            "a: \"4\"\nb: \"true\"\nc: 16Gi\nd: \"\"\ne: 'x: y'\nf: []\ng: {}\nh:\n- - x\ni: 1\n"
         );
     }
 

@@ -641,6 +641,16 @@ pub struct Taint {
     pub time_added: Option<String>,
 }
 
+/// A taint as kubectl prints it: `key=value:Effect`, or `key:Effect` without a value.
+impl std::fmt::Display for Taint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value.as_deref() {
+            Some(v) if !v.is_empty() => write!(f, "{}={}:{}", self.key, v, self.effect),
+            _ => write!(f, "{}:{}", self.key, self.effect),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeStatus {

@@ -364,23 +364,7 @@ pub(crate) struct DefaultedProfile {
 }
 
 /// The whole configuration after v1 defaulting (kube-scheduler's internal form).
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Defaulted {
-    pub parallelism: i32,
-    pub leader_election: LeaderElectionConfig,
-    pub client_connection: ClientConnectionConfig,
-    pub enable_profiling: bool,
-    pub enable_contention_profiling: bool,
-    pub percentage_of_nodes_to_score: i32,
-    pub pod_initial_backoff_seconds: i64,
-    pub pod_max_backoff_seconds: i64,
-    pub profiles: Vec<DefaultedProfile>,
-    pub extenders: Vec<ExtenderConfig>,
-    pub delay_cache_until_active: bool,
-    /// The run's version and feature gates (defaults, validation and the profiles depend on
-    /// them).
-    pub features: Features,
-}
+pub(crate) type Defaulted = SchedulerConfigOf<DefaultedProfile>;
 
 fn plugin_set(s: V1PluginSet) -> PluginSetCfg {
     PluginSetCfg {
@@ -527,7 +511,7 @@ fn apply_defaults(raw: V1Config, args: Vec<Vec<V1Args>>, features: &Features) ->
             ignorable: e.ignorable,
         })
         .collect();
-    Defaulted {
+    SchedulerConfigOf {
         parallelism: raw.parallelism.unwrap_or(16),
         leader_election,
         client_connection,
@@ -721,18 +705,5 @@ pub(crate) fn build(mut cfg: Defaulted) -> Result<SchedulerConfig, ConfigError> 
         }
         profiles.push(profile);
     }
-    Ok(SchedulerConfig {
-        parallelism: cfg.parallelism,
-        leader_election: cfg.leader_election,
-        client_connection: cfg.client_connection,
-        enable_profiling: cfg.enable_profiling,
-        enable_contention_profiling: cfg.enable_contention_profiling,
-        percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
-        pod_initial_backoff_seconds: cfg.pod_initial_backoff_seconds,
-        pod_max_backoff_seconds: cfg.pod_max_backoff_seconds,
-        profiles,
-        extenders: cfg.extenders,
-        delay_cache_until_active: cfg.delay_cache_until_active,
-        features: cfg.features,
-    })
+    Ok(cfg.with_profiles(profiles))
 }

@@ -12,7 +12,7 @@
 pub mod decode;
 mod effective;
 pub mod validate;
-pub mod yaml;
+pub use schedlab_view::yaml;
 
 pub use crate::apimachinery::golang::GoDuration;
 pub use crate::framework::args::PluginArgs;
@@ -343,9 +343,14 @@ pub struct ExtenderManagedResource {
 
 /// The effective scheduler configuration: kube-scheduler's defaulted, validated
 /// KubeSchedulerConfiguration with each profile's framework resolved.
+pub type SchedulerConfig = SchedulerConfigOf<Profile>;
+
+/// A KubeSchedulerConfiguration's fields, with its profiles as `P`: resolved `Profile`s (the
+/// effective `SchedulerConfig`), or the v1-defaulted profiles decoding hands to validation
+/// (`decode::Defaulted`). One list of the fields for both stages.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SchedulerConfig {
+pub struct SchedulerConfigOf<P> {
     pub parallelism: i32,
     pub leader_election: LeaderElectionConfig,
     pub client_connection: ClientConnectionConfig,
@@ -355,13 +360,33 @@ pub struct SchedulerConfig {
     pub percentage_of_nodes_to_score: i32,
     pub pod_initial_backoff_seconds: i64,
     pub pod_max_backoff_seconds: i64,
-    pub profiles: Vec<Profile>,
+    pub profiles: Vec<P>,
     pub extenders: Vec<ExtenderConfig>,
     pub delay_cache_until_active: bool,
     /// The version and feature gates the configuration was decoded for (not a field of the
     /// KubeSchedulerConfiguration: kube-scheduler's release and its `--feature-gates` flag).
     #[serde(skip)]
     pub features: Features,
+}
+
+impl<P> SchedulerConfigOf<P> {
+    /// The same configuration with other profiles (each stage's form of them).
+    pub(crate) fn with_profiles<Q>(self, profiles: Vec<Q>) -> SchedulerConfigOf<Q> {
+        SchedulerConfigOf {
+            parallelism: self.parallelism,
+            leader_election: self.leader_election,
+            client_connection: self.client_connection,
+            enable_profiling: self.enable_profiling,
+            enable_contention_profiling: self.enable_contention_profiling,
+            percentage_of_nodes_to_score: self.percentage_of_nodes_to_score,
+            pod_initial_backoff_seconds: self.pod_initial_backoff_seconds,
+            pod_max_backoff_seconds: self.pod_max_backoff_seconds,
+            profiles,
+            extenders: self.extenders,
+            delay_cache_until_active: self.delay_cache_until_active,
+            features: self.features,
+        }
+    }
 }
 
 impl Default for SchedulerConfig {

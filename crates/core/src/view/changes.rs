@@ -25,17 +25,9 @@ impl NodeState {
     pub fn of(n: &api::Node) -> NodeState {
         NodeState {
             unschedulable: n.spec.unschedulable.unwrap_or(false),
-            taints: n.spec.taints.iter().map(taint_text).collect(),
+            taints: n.spec.taints.iter().map(api::Taint::to_string).collect(),
             labels: shown_labels(&n.metadata.labels),
         }
-    }
-}
-
-/// `key=value:Effect`, or `key:Effect` without a value.
-pub(super) fn taint_text(t: &api::Taint) -> String {
-    match t.value.as_deref() {
-        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-        _ => format!("{}:{}", t.key, t.effect),
     }
 }
 
@@ -234,7 +226,7 @@ fn node_patch_sentence(name: &str, old: &api::Node, new: &api::Node) -> String {
         _ => {}
     }
     if old.spec.taints != new.spec.taints {
-        let t: Vec<String> = new.spec.taints.iter().map(taint_text).collect();
+        let t: Vec<String> = new.spec.taints.iter().map(api::Taint::to_string).collect();
         parts.push(if t.is_empty() {
             "lost its taints".to_string()
         } else {

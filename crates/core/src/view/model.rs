@@ -1,7 +1,6 @@
 //! The static model of a run: what the scenario declares, in the units the scheduler uses
 //! (resource columns, nodes in visiting and display order, pods, profiles, DRA devices).
 
-use super::changes::taint_text;
 use super::dra::BuildDra;
 use super::*;
 use crate::plugins::IN_TREE;
@@ -108,7 +107,7 @@ impl BuildModel for Model {
                 name: name.clone(),
                 zone,
                 labels: shown_labels(&n.metadata.labels),
-                taints: n.spec.taints.iter().map(taint_text).collect(),
+                taints: n.spec.taints.iter().map(crate::api::Taint::to_string).collect(),
                 unschedulable: n.spec.unschedulable.unwrap_or(false),
                 allocatable: self.resources.iter().map(|c| amount(&alloc, c)).collect(),
             });
@@ -189,7 +188,7 @@ impl BuildModel for Model {
                 let taints = if large {
                     Vec::new()
                 } else {
-                    n.spec.taints.iter().map(taint_text).collect()
+                    n.spec.taints.iter().map(crate::api::Taint::to_string).collect()
                 };
                 NodeModel {
                     name: ni.name().to_string(),

@@ -190,7 +190,7 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
         .map(|(i, t)| {
             let rest: Vec<Taint> = current_taints.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| t.clone()).collect();
             let n = name.clone();
-            let text = if t.value.is_empty() { format!("{}:{}", t.key, t.effect) } else { format!("{}={}:{}", t.key, t.value, t.effect) };
+            let text = t.to_string();
             view! {
                 <button class="menu-chip" role="menuitem" title=format!("Remove the taint {text}") on:click=move |_| do_(Action::SetTaints(n.clone(), rest.clone()))>"✕ "{text.clone()}</button>
             }

@@ -7,13 +7,6 @@ use crate::plugins::helper::tolerations_tolerate_taint;
 
 pub(super) const EXPLAINERS: Explainers = Explainers::both(filter, score);
 
-/// A taint as kubectl prints it: "key=value:Effect".
-fn taint_str(t: &Taint) -> String {
-    match t.value.as_deref() {
-        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-        _ => format!("{}:{}", t.key, t.effect),
-    }
-}
 
 fn filter(x: &ExplainCtx, _passed: bool) -> Vec<String> {
     let (pod, ni) = (x.pod, x.node);
@@ -32,7 +25,7 @@ fn filter(x: &ExplainCtx, _passed: bool) -> Vec<String> {
         let ok = tolerations_tolerate_taint(&pod.pod.spec.tolerations, t);
         out.push(format!(
             "Taint {}: {}.",
-            taint_str(t),
+            t,
             if ok { "tolerated by the pod" } else { "not tolerated by the pod" }
         ));
     }
@@ -47,7 +40,7 @@ fn score(x: &ExplainCtx, cell: &ScoreCell) -> ScoreLines {
     let bad: Vec<String> = prefer
         .iter()
         .filter(|t| !tolerations_tolerate_taint(&pod.pod.spec.tolerations, t))
-        .map(|t| taint_str(t))
+        .map(|t| t.to_string())
         .collect();
     if bad.len() as i64 == raw {
         out.push(if bad.is_empty() {

@@ -1,22 +1,43 @@
-//! A small YAML writer that prints a JSON value the way kube-scheduler's YAML serializer does
-//! (JSON marshalled, then re-emitted by go-yaml v2): mapping keys sorted, block sequences not
-//! indented inside mappings, `{}`/`[]` for empty collections, and go-yaml's choice between
-//! plain, single-quoted and double-quoted strings.
+//! The one YAML writer of the workspace: a JSON value printed as go-yaml v2 prints it (the way
+//! kube-scheduler's YAML serializer does: JSON marshalled, then re-emitted by go-yaml). Block
+//! style, block sequences not indented inside mappings, `{}`/`[]` for empty collections,
+//! multi-line strings as literal blocks, and go-yaml's choice between plain, single-quoted and
+//! double-quoted strings (YAML 1.1: a string that would read back as a bool, null or number —
+//! `yes`, `off`, `~`, `1.5`, `0x1F`, `1:20` — is double-quoted; one that cannot be plain —
+//! a leading indicator, `: `, ` #`, surrounding spaces — single-quoted). The configuration's
+//! printing, the import and the page's actions write with it, so they quote alike.
 
 use serde_json::Value;
 
-/// Renders `v` as a YAML document (ending with a newline).
+/// Renders `v` as a YAML document (ending with a newline), mapping keys sorted as go-yaml
+/// sorts a Go map's (what kube-scheduler prints).
 pub fn to_yaml(v: &Value) -> String {
+    write_doc(v, true)
+}
+
+/// Renders `v` as a YAML document (ending with a newline), mapping keys in their order (an
+/// object as written, a step as the page builds it).
+pub fn to_yaml_in_order(v: &Value) -> String {
+    write_doc(v, false)
+}
+
+fn write_doc(v: &Value, sort: bool) -> String {
+    let w = Writer { sort };
     let mut out = String::new();
     match v {
-        Value::Object(m) if !m.is_empty() => write_map(m, 0, &mut out),
-        Value::Array(a) if !a.is_empty() => write_seq(a, 0, &mut out),
+        Value::Object(m) if !m.is_empty() => w.write_map(m, 0, &mut out),
+        Value::Array(a) if !a.is_empty() => w.write_seq(a, 0, &mut out),
         other => {
             out.push_str(&scalar(other));
             out.push('\n');
         }
     }
     out
+}
+
+struct Writer {
+    /// Whether mapping keys are sorted (else kept in the object's order).
+    sort: bool,
 }
 
 fn pad(n: usize, out: &mut String) {
@@ -34,65 +55,69 @@ fn is_block(v: &Value) -> bool {
     }
 }
 
-fn write_map(m: &serde_json::Map<String, Value>, indent: usize, out: &mut String) {
-    let mut keys: Vec<&String> = m.keys().collect();
-    keys.sort();
-    for (i, k) in keys.into_iter().enumerate() {
-        if i > 0 {
-            pad(indent, out);
+impl Writer {
+    fn write_map(&self, m: &serde_json::Map<String, Value>, indent: usize, out: &mut String) {
+        let mut keys: Vec<&String> = m.keys().collect();
+        if self.sort {
+            keys.sort();
         }
-        out.push_str(&string_scalar(k));
-        out.push(':');
-        write_value(&m[k], indent, true, out);
-    }
-}
-
-/// Writes a value after `key:` (in a mapping) or after `- ` (in a sequence, `in_map` false).
-fn write_value(v: &Value, indent: usize, in_map: bool, out: &mut String) {
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            if in_map {
-                out.push('\n');
-                pad(indent + 2, out);
-            }
-            write_map(m, indent + 2, out);
-        }
-        Value::Array(a) if !a.is_empty() => {
-            if in_map {
-                out.push('\n');
+        for (i, k) in keys.into_iter().enumerate() {
+            if i > 0 {
                 pad(indent, out);
-                write_seq(a, indent, out);
-            } else {
-                write_seq(a, indent + 2, out);
             }
-        }
-        Value::String(s) if s.contains('\n') => {
-            if in_map {
-                out.push(' ');
-            }
-            literal(s, indent + 2, out);
-        }
-        other => {
-            if in_map {
-                out.push(' ');
-            }
-            out.push_str(&scalar(other));
-            out.push('\n');
+            out.push_str(&string_scalar(k));
+            out.push(':');
+            self.write_value(&m[k], indent, true, out);
         }
     }
-}
 
-fn write_seq(a: &[Value], indent: usize, out: &mut String) {
-    for (i, x) in a.iter().enumerate() {
-        if i > 0 {
-            pad(indent, out);
+    /// Writes a value after `key:` (in a mapping) or after `- ` (in a sequence, `in_map` false).
+    fn write_value(&self, v: &Value, indent: usize, in_map: bool, out: &mut String) {
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                if in_map {
+                    out.push('\n');
+                    pad(indent + 2, out);
+                }
+                self.write_map(m, indent + 2, out);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                if in_map {
+                    out.push('\n');
+                    pad(indent, out);
+                    self.write_seq(a, indent, out);
+                } else {
+                    self.write_seq(a, indent + 2, out);
+                }
+            }
+            Value::String(s) if s.contains('\n') => {
+                if in_map {
+                    out.push(' ');
+                }
+                literal(s, indent + 2, out);
+            }
+            other => {
+                if in_map {
+                    out.push(' ');
+                }
+                out.push_str(&scalar(other));
+                out.push('\n');
+            }
         }
-        out.push_str("- ");
-        if is_block(x) || !matches!(x, Value::Object(_) | Value::Array(_)) {
-            write_value(x, indent, false, out);
-        } else {
-            out.push_str(&scalar(x));
-            out.push('\n');
+    }
+
+    fn write_seq(&self, a: &[Value], indent: usize, out: &mut String) {
+        for (i, x) in a.iter().enumerate() {
+            if i > 0 {
+                pad(indent, out);
+            }
+            out.push_str("- ");
+            if is_block(x) || !matches!(x, Value::Object(_) | Value::Array(_)) {
+                self.write_value(x, indent, false, out);
+            } else {
+                out.push_str(&scalar(x));
+                out.push('\n');
+            }
         }
     }
 }
@@ -202,7 +227,8 @@ fn plain_allowed(s: &str) -> bool {
     !s.chars().any(|c| c.is_control())
 }
 
-fn string_scalar(s: &str) -> String {
+/// A string as a YAML scalar: plain when go-yaml would print it plain, else quoted.
+pub fn string_scalar(s: &str) -> String {
     if resolves_to_non_string(s) {
         return double_quoted(s);
     }
@@ -237,7 +263,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    #[test]
     fn layout() {
         let v = json!({
             "kind": "X",
@@ -270,7 +296,17 @@ m: 50
         assert_eq!(to_yaml(&v), want);
     }
 
-    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    #[test]
+    fn in_order_keeps_the_keys_order() {
+        let v: Value = serde_json::from_str(r#"{"kind": "Pod", "apiVersion": "v1", "spec": {"b": [], "a": ["yes"]}}"#).unwrap();
+        assert_eq!(
+            to_yaml_in_order(&v),
+            "kind: Pod\napiVersion: v1\nspec:\n  b: []\n  a:\n  - \"yes\"\n"
+        );
+        assert_eq!(to_yaml(&v), "apiVersion: v1\nkind: Pod\nspec:\n  a:\n  - \"yes\"\n  b: []\n");
+    }
+
+    #[test]
     fn nested_sequences_in_sequences() {
         let v = json!({"p": [{"args": {"r": [{"k": "cpu"}]}, "name": "F"}]});
         let want = "\
@@ -283,7 +319,7 @@ p:
         assert_eq!(to_yaml(&v), want);
     }
 
-    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    #[test]
     fn quoting() {
         let cases = [
             ("true", "\"true\""),
@@ -296,6 +332,36 @@ p:
             ("it's", "it's"),
             ("#c", "'#c'"),
             ("10s", "10s"),
+            // YAML 1.1's other words and numbers read back as something else: double-quoted.
+            ("no", "\"no\""),
+            ("N", "\"N\""),
+            ("On", "\"On\""),
+            ("off", "\"off\""),
+            ("y", "\"y\""),
+            ("NULL", "\"NULL\""),
+            ("~", "\"~\""),
+            ("", "\"\""),
+            ("-12", "\"-12\""),
+            ("1_000", "\"1_000\""),
+            ("0b101", "\"0b101\""),
+            ("1:30", "\"1:30\""),
+            (".inf", "\".inf\""),
+            ("1e3", "\"1e3\""),
+            // Strings that cannot be plain: single-quoted, a quote doubled.
+            ("a #b", "'a #b'"),
+            ("x:", "'x:'"),
+            (" lead", "' lead'"),
+            ("trail ", "'trail '"),
+            ("@at", "'@at'"),
+            ("{x}", "'{x}'"),
+            ("it's: x", "'it''s: x'"),
+            ("---", "'---'"),
+            // Plain: an inner quote or colon, a leading dash before a letter.
+            ("-conf", "-conf"),
+            ("say \"hi\"", "say \"hi\""),
+            ("a:b", "a:b"),
+            // Control characters: double-quoted with escapes.
+            ("a\u{7}b", "\"a\\x07b\""),
         ];
         for (s, want) in cases {
             assert_eq!(string_scalar(s), want, "{s}");
