@@ -7,14 +7,18 @@
 //! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
 //! - `import`: what importing a cluster reports (`ImportReport`);
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
-//! - `protocol`: the messages between the page and the engine's Web Worker.
+//! - `protocol`: the messages between the page and the engine's Web Worker;
+//! - `words`: the closed sets the engine writes and the page matches on (event reasons, change
+//!   causes and actions, object references, taints), as data rather than text.
 
 pub mod duration;
 pub mod import;
 pub mod protocol;
 pub mod view;
+pub mod words;
 
 pub use duration::{format_go_duration, parse_go_duration};
+pub use words::{ChangeAction, ChangeCause, EventReason, FinishedPhase, ObjectKind, ObjectRef, Taint, TaintEffect};
 
 use serde::{Deserialize, Serialize};
 

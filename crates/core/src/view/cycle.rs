@@ -67,7 +67,7 @@ impl Session {
                 TraceEvent::PostBind { .. } => b.post_bind(),
                 TraceEvent::KubeEvent {
                     reason, message, pod: p, ..
-                } if *p == pod => b.kube_event(reason, message),
+                } if *p == pod => b.kube_event(*reason, message),
                 TraceEvent::CycleEnd { outcome, .. } => b.cycle_end(*outcome),
                 _ => {}
             }
@@ -415,11 +415,11 @@ impl<'a> CycleBuilder<'a> {
     }
 
     /// The cycle's pod's FailedScheduling or Scheduled event.
-    fn kube_event(&mut self, reason: &str, message: &str) {
-        if reason == "FailedScheduling" {
-            self.view.message = Some(message.to_string());
-        } else if reason == "Scheduled" {
-            self.view.scheduled = Some(message.to_string());
+    fn kube_event(&mut self, reason: EventReason, message: &str) {
+        match reason {
+            EventReason::FailedScheduling => self.view.message = Some(message.to_string()),
+            EventReason::Scheduled => self.view.scheduled = Some(message.to_string()),
+            EventReason::Preempted => {}
         }
     }
 

@@ -205,8 +205,8 @@ impl Session {
                 } => Some(EventLine {
                     seq: i,
                     cycle: *cycle,
-                    warning: reason == "FailedScheduling",
-                    reason: reason.clone(),
+                    warning: reason.is_warning(),
+                    reason: *reason,
                     pod: *pod,
                     message: message.clone(),
                 }),
