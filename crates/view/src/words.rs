@@ -134,7 +134,8 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
-    const KNOWN: [ObjectKind; 16] = [
+    /// Every kind but `Other`.
+    pub const KNOWN: [ObjectKind; 16] = [
         ObjectKind::Node,
         ObjectKind::Pod,
         ObjectKind::Namespace,

@@ -41,6 +41,9 @@ pub struct Session {
     pub(super) node_orders: Vec<(u32, Vec<u32>)>,
     /// The state the last explained cycle read, rebuilt (the cells of one cycle share it).
     pub(super) replay_cache: Option<explain::CycleReplay>,
+    /// Each profile's plugins per extension point, by profile name (as the frameworks ran
+    /// them; the model's `ProfileModel::points` is the same as text, for the page).
+    pub(super) profile_plugins: BTreeMap<String, crate::framework::profile::ExpandedPlugins>,
 }
 
 /// How a session runs its scenario.
@@ -113,6 +116,11 @@ impl Session {
             },
         );
         let mut model = Model::build(&keep, &e);
+        let profile_plugins = e
+            .frameworks
+            .values()
+            .map(|fw| (fw.profile.scheduler_name.clone(), fw.profile.plugins.clone()))
+            .collect();
         if let Some(c) = &ctl {
             e.enable_controllers(c.clone());
         }
@@ -180,6 +188,7 @@ impl Session {
             changes,
             node_orders,
             replay_cache: None,
+            profile_plugins,
         }
     }
 
