@@ -741,6 +741,22 @@ mod tests {
         schedlab_core::load_str(&text, "t").unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 
+    /// What the user types reads as the taint kubectl would write; the node's own taints come
+    /// as data and show as that same text.
+    #[test]
+    fn typed_taints_read_as_kubectl_writes_them() {
+        let t = parse_taint(" dedicated = lab : NoSchedule ").unwrap();
+        assert_eq!((t.key.as_str(), t.value.as_str(), t.effect), ("dedicated", "lab", TaintEffect::NoSchedule));
+        assert_eq!(t.to_string(), "dedicated=lab:NoSchedule");
+        let bare = parse_taint("gpu:NoExecute").unwrap();
+        assert_eq!((bare.value.as_str(), bare.to_string()), ("", "gpu:NoExecute".to_string()));
+        assert_eq!(parse_taint("gpu=1:Sometimes"), None);
+        assert_eq!(parse_taint("=1:NoSchedule"), None);
+        assert_eq!(parse_taint("no-effect"), None);
+        assert_eq!(taint_json(&bare), json!({"key": "gpu", "effect": "NoExecute"}));
+        assert_eq!(taint_json(&t), json!({"key": "dedicated", "value": "lab", "effect": "NoSchedule"}));
+    }
+
     #[test]
     fn the_first_action_makes_the_timeline_and_each_action_loads() {
         let mut parts = split(BASE);
