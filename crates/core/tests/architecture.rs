@@ -1367,6 +1367,7 @@ fn change_word_matches(code: &str) -> Vec<String> {
 /// - no page (`crates/web/src`) or worker code writes a string literal that begins `Kind/` for
 ///   a kind of `ObjectKind` (`"Node/"`: the engine's text for an object reference), nor compares
 ///   or matches a value with a change cause or action word (`== "flush"`, `"create" =>`).
+///
 /// Not checked: that the page does not cut up other text the engine formats with generic string
 /// methods (`split_once`, `strip_prefix`, `find` on a message, a note, a filter reason or a
 /// sentence: the messages and reasons are upstream's text, shown whole), since what a string

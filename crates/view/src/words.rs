@@ -310,11 +310,11 @@ mod tests {
         fn j<T: Serialize>(v: T) -> String {
             serde_json::to_string(&v).unwrap()
         }
-        assert_eq!(j(&EventReason::FailedScheduling), "\"FailedScheduling\"");
-        assert_eq!(j(&ChangeCause::Controller), "\"controller\"");
-        assert_eq!(j(&ChangeAction::Flush), "\"flush\"");
-        assert_eq!(j(&FinishedPhase::Failed), "\"Failed\"");
-        assert_eq!(j(&ObjectKind::CsiNode), "\"CSINode\"");
+        assert_eq!(j(EventReason::FailedScheduling), "\"FailedScheduling\"");
+        assert_eq!(j(ChangeCause::Controller), "\"controller\"");
+        assert_eq!(j(ChangeAction::Flush), "\"flush\"");
+        assert_eq!(j(FinishedPhase::Failed), "\"Failed\"");
+        assert_eq!(j(ObjectKind::CsiNode), "\"CSINode\"");
         let node = ObjectRef::new(ObjectKind::Node, None, "node-a");
         let pod = ObjectRef::new(ObjectKind::Pod, Some("default".into()), "web-1");
         assert_eq!(node.to_string(), "Node/node-a");
