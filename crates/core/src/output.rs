@@ -146,7 +146,7 @@ pub fn describe_text(e: &Engine) -> String {
         }
         out.push_str("  Events:\n    Type     Reason            Cycle  Message\n    ----     ------            -----  -------\n");
         for ev in evs {
-            let ty = if ev.reason == "FailedScheduling" { "Warning" } else { "Normal" };
+            let ty = if ev.reason.is_warning() { "Warning" } else { "Normal" };
             out.push_str(&format!("    {:<8} {:<17} {:<6} {}\n", ty, ev.reason, ev.cycle, ev.message));
         }
         out.push('\n');

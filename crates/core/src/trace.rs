@@ -9,6 +9,7 @@
 use crate::framework::events::QueueingHint;
 use crate::framework::{Code, PreemptionDetail};
 use crate::vocabulary::PluginName;
+pub use schedlab_view::words::{ChangeAction, ChangeCause, EventReason, FinishedPhase, ObjectRef};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -175,7 +176,7 @@ pub enum TraceEvent {
     #[serde(rename_all = "camelCase")]
     KubeEvent {
         cycle: u32,
-        reason: String,
+        reason: EventReason,
         pod: u32,
         message: String,
     },
@@ -208,48 +209,32 @@ pub enum TraceEvent {
         /// Index of the timeline step.
         #[serde(skip_serializing_if = "Option::is_none")]
         step: Option<u32>,
-        /// `create`, `delete`, `patch`, `finish` or `flush`.
-        action: String,
-        /// `Kind/name` or `Kind/namespace/name`.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        object: Option<String>,
+        action: ChangeAction,
+        /// Written `Kind/name` or `Kind/namespace/name` (boxed: changes are rare, and every
+        /// event is as large as the largest).
+        #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ObjectRef::serialize_text")]
+        object: Option<Box<ObjectRef>>,
         /// The pod concerned (index into the header's pods; created pods are appended there).
         #[serde(skip_serializing_if = "Option::is_none")]
         pod: Option<u32>,
         /// The node concerned (index into the header's nodes; created nodes are appended there).
         #[serde(skip_serializing_if = "Option::is_none")]
         node: Option<u32>,
-        /// A finished pod's phase (Succeeded or Failed).
+        /// A finished pod's phase.
         #[serde(skip_serializing_if = "Option::is_none")]
-        phase: Option<String>,
+        phase: Option<FinishedPhase>,
         /// Why the change was not applied (its target is already gone, or nothing changed).
         #[serde(skip_serializing_if = "Option::is_none")]
         skipped: Option<String>,
-        /// For a controller's change: the controller (`Kind/name`, e.g. `ReplicaSet/web-7d4b9`).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        by: Option<String>,
+        /// For a controller's change: the controller (written `Kind/name`, e.g.
+        /// `ReplicaSet/web-7d4b9`).
+        #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ObjectRef::serialize_text")]
+        by: Option<Box<ObjectRef>>,
     },
     /// A cluster event as the scheduling queue handled it (timelines and pod durations only):
     /// for each pending pod it reached, the queueing hints asked and where the pod went.
     #[serde(rename_all = "camelCase")]
     InformerEvent { event: String, pods: Vec<PodRequeue> },
-}
-
-/// What caused a `change`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ChangeCause {
-    /// A timeline step.
-    Step,
-    /// A pod's `schedlab.dev/duration` ran out.
-    Finish,
-    /// The 30-second flush of pods unschedulable for more than 5 minutes.
-    Flush,
-    /// Applied by a caller of `Engine::apply_change` outside the timeline.
-    Api,
-    /// A workload controller reacting to the cluster (controllers on): a pod created or
-    /// deleted; `by` names the controller.
-    Controller,
 }
 
 /// One plugin's answer to an event for a pod.

@@ -31,17 +31,34 @@ fn workspace() -> PathBuf {
 /// The source with comments, string literals and char literals replaced by spaces (newlines
 /// kept, so line numbers still hold). Lifetimes such as `'static` are kept.
 fn code_only(src: &str) -> String {
-    lex(src, false)
+    lex(src, Marks::Nothing)
 }
 
 /// As `code_only`, except that a string literal holding one identifier (`"NodePorts"`) becomes
 /// the token `QNodePorts` (as long as the literal, so positions still hold): a check can then
 /// find names written as strings in code that ships.
 fn code_with_names(src: &str) -> String {
-    lex(src, true)
+    lex(src, Marks::Names)
 }
 
-fn lex(src: &str, mark_names: bool) -> String {
+/// As `code_only`, except that every plain string literal (`"Node/{name}"`, not a raw one)
+/// keeps its identifier characters, its slashes and its newlines, behind a `Q` in place of the
+/// opening quote; every other character of it becomes `_` (so braces and brackets of format
+/// strings cannot unbalance the code) and the closing quote a space. `"Node/{n}"` reads as the
+/// tokens `QNode`, `/`, `__n_`: a check can find the text a literal starts with.
+fn code_with_literals(src: &str) -> String {
+    lex(src, Marks::Literals)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marks {
+    Nothing,
+    Names,
+    Literals,
+}
+
+fn lex(src: &str, marks: Marks) -> String {
+    let mark_names = marks == Marks::Names;
     let c: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let blank = |out: &mut String, ch: char| out.push(if ch == '\n' { '\n' } else { ' ' });
@@ -115,6 +132,24 @@ fn lex(src: &str, mark_names: bool) -> String {
             out.extend(&c[i + 1..end]);
             out.push(' ');
             i = end + 1;
+        } else if c[i] == '"' && marks == Marks::Literals {
+            out.push('Q');
+            i += 1;
+            let keep = |out: &mut String, ch: char| out.push(if is_ident(ch) || ch == '/' || ch == '\n' { ch } else { '_' });
+            while i < c.len() && c[i] != '"' {
+                if c[i] == '\\' {
+                    keep(&mut out, c[i]);
+                    i += 1;
+                }
+                if i < c.len() {
+                    keep(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+            if i < c.len() {
+                out.push(' ');
+                i += 1;
+            }
         } else if c[i] == '"' {
             blank(&mut out, c[i]);
             i += 1;
@@ -1533,4 +1568,118 @@ fn layer_checker_fails_on_a_planted_cycle() {
             "the layer table has a row for `gone`, which is no module of the crate",
         ]
     );
+}
+
+/// The event reasons (`"FailedScheduling"`) a file's code writes as a whole string literal, as
+/// "line N: FailedScheduling"; the code must come from `code_with_names`.
+fn event_reason_strings(code: &str) -> Vec<String> {
+    use schedlab_view::words::EventReason;
+    let words: BTreeSet<String> = [EventReason::Scheduled, EventReason::FailedScheduling, EventReason::Preempted]
+        .iter()
+        .map(|r| format!("Q{}", r.as_str()))
+        .collect();
+    tokens(code)
+        .into_iter()
+        .filter(|t| words.contains(&t.text))
+        .map(|t| format!("line {}: {}", t.line, &t.text[1..]))
+        .collect()
+}
+
+/// The string literals of a file's code that begin as the engine writes an object reference,
+/// `Kind/` (`"Node/"`, `"ReplicaSet/{name}"`), as "line N: Node/"; the code must come from
+/// `code_with_literals`.
+fn object_ref_strings(code: &str) -> Vec<String> {
+    use schedlab_view::words::ObjectKind;
+    let kinds: BTreeSet<String> = ObjectKind::KNOWN.iter().map(|k| format!("Q{}", k.as_str())).collect();
+    let toks = tokens(code);
+    toks.windows(2)
+        .filter(|w| kinds.contains(&w[0].text) && w[1].text == "/" && w[1].start == w[0].end)
+        .map(|w| format!("line {}: {}/", w[0].line, &w[0].text[1..]))
+        .collect()
+}
+
+/// The change causes and actions (`"flush"`, `"create"`) a file's code compares a value with
+/// (`== "flush"`, `"flush" !=`) or matches (`"flush" =>`, `"flush" |`), as "line N: flush"; the
+/// code must come from `code_with_names`.
+fn change_word_matches(code: &str) -> Vec<String> {
+    let words: BTreeSet<String> = ["step", "finish", "flush", "api", "controller", "create", "delete", "patch"]
+        .iter()
+        .map(|w| format!("Q{w}"))
+        .collect();
+    let toks = tokens(code);
+    let text = |i: usize| toks.get(i).map_or("", |t| t.text.as_str());
+    (0..toks.len())
+        .filter(|&i| words.contains(&toks[i].text))
+        .filter(|&i| {
+            let before = i >= 2 && (matches!((text(i - 2), text(i - 1)), ("=" | "!", "=")) || (text(i - 1) == "|" && text(i - 2) != "|"));
+            let after = matches!((text(i + 1), text(i + 2)), ("=", "=" | ">") | ("!", "=")) || text(i + 1) == "|";
+            before || after
+        })
+        .map(|i| format!("line {}: {}", toks[i].line, &toks[i].text[1..]))
+        .collect()
+}
+
+/// ARCHITECTURE: the page never parses the engine's text. The words the engine writes and the
+/// page reads (`schedlab_view::words`: event reasons, change causes and actions, object
+/// references, taints) cross the wall as data, written as text only in their definitions.
+/// Checked, in the code that ships (tests left out):
+/// - no crate writes an event reason (`"FailedScheduling"`, `"Scheduled"`, `"Preempted"`) as a
+///   string literal outside `view/src/words.rs`: the engine records `EventReason`s, the views
+///   and the page match on them;
+/// - no page (`crates/web/src`) or worker code writes a string literal that begins `Kind/` for
+///   a kind of `ObjectKind` (`"Node/"`: the engine's text for an object reference), nor compares
+///   or matches a value with a change cause or action word (`== "flush"`, `"create" =>`).
+///
+/// Not checked: that the page does not cut up other text the engine formats with generic string
+/// methods (`split_once`, `strip_prefix`, `find` on a message, a note, a filter reason or a
+/// sentence: the messages and reasons are upstream's text, shown whole), since what a string
+/// holds is not visible to a reader of tokens; raw string literals; and bare kind names
+/// (`"ReplicaSet"`), which page code writes and compares in the scenario's own documents
+/// (`actions.rs`, `scenario.rs` read and write the user's YAML, as JSON the worker parsed: that
+/// text is the scenario, not the engine's): the page's owner marks match `ObjectKind`s, but no
+/// test tells the two uses apart.
+#[test]
+fn page_reads_the_engines_words_as_data() {
+    let mut hits: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for krate in ["core", "view", "worker", "web", "cli"] {
+        let dir = workspace().join(format!("crates/{krate}/src"));
+        let named = shipping_sources_lexed(&dir, code_with_names);
+        let literal = shipping_sources_lexed(&dir, code_with_literals);
+        if krate == "web" {
+            assert!(named.contains_key("components/change_story.rs") && named.contains_key("components/action_menu.rs"), "{:?}", named.keys());
+        }
+        for (f, code) in &named {
+            let mut found = Vec::new();
+            if !(krate == "view" && f == "words.rs") {
+                found.extend(event_reason_strings(code));
+            }
+            if matches!(krate, "web" | "worker") {
+                found.extend(change_word_matches(code));
+                found.extend(object_ref_strings(&literal[f]));
+            }
+            if !found.is_empty() {
+                hits.insert(format!("crates/{krate}/src/{f}"), found);
+            }
+        }
+    }
+    report("code reads the engine's words as text", &hits);
+}
+
+#[test]
+fn engine_word_readers_see_shipping_code_only() {
+    let src = "fn f(r: &str, o: &str, a: &str) -> bool {\n r == \"FailedScheduling\" || o.starts_with(\"Node/\")\n\
+               || matches!(a, \"flush\" | \"finish\") || a != \"create\"\n}\n\
+               // \"Preempted\" and \"Pod/x\" in a comment\nconst T: &str = \"Scheduled\";\n\
+               fn g(n: &str) -> String { format!(\"ReplicaSet/{n}\") }\n\
+               fn h() -> (&'static str, &'static str, &'static str) { (\"Nodes/\", \"step\", \"the Node/x\") }\n\
+               fn k(c: &str) -> u8 { match c { \"step\" => 1, _ => 0 } }\n\
+               #[cfg(test)]\nmod tests { const T: &str = \"Preempted\"; const O: &str = \"Pod/a\"; fn t(a: &str) -> bool { a == \"patch\" } }\n";
+    let named = strip_test_code(&code_with_names(src)).0;
+    let literal = strip_test_code(&code_with_literals(src)).0;
+    assert_eq!(named.lines().count(), src.lines().count());
+    assert_eq!(literal.lines().count(), src.lines().count());
+    assert_eq!(event_reason_strings(&named), ["line 2: FailedScheduling", "line 6: Scheduled"]);
+    assert_eq!(object_ref_strings(&literal), ["line 2: Node/", "line 7: ReplicaSet/"]);
+    assert_eq!(change_word_matches(&named), ["line 3: flush", "line 3: finish", "line 3: create", "line 9: step"]);
+    assert!(event_reason_strings(&shipping(src)).is_empty() && object_ref_strings(&shipping(src)).is_empty());
 }

@@ -12,6 +12,8 @@
 //! - `version`: which Kubernetes version a run reproduces (`KubeVersion`).
 //! - `yaml`: the one YAML writer (go-yaml v2's layout and quoting), for the configuration the
 //!   engine prints, imports and the page's actions.
+//! - `words`: the closed sets the engine writes and the page matches on (event reasons, change
+//!   causes and actions, object references, taints), as data rather than text.
 
 pub mod duration;
 pub mod import;
@@ -19,10 +21,12 @@ pub mod lesson;
 pub mod protocol;
 pub mod version;
 pub mod view;
+pub mod words;
 pub mod yaml;
 
 pub use duration::{format_go_duration, parse_go_duration};
 pub use version::KubeVersion;
+pub use words::{ChangeAction, ChangeCause, EventReason, FinishedPhase, ObjectKind, ObjectRef, Taint, TaintEffect};
 
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,7 @@
 //! them (`schedlab_core::view::Session`); everything here serializes to JSON (camelCase) and
 //! back, so a Web Worker can hold the session and send views to the page.
 
+use crate::words::{ChangeAction, ChangeCause, EventReason, ObjectRef, Taint};
 use crate::QueueName;
 use serde::{Deserialize, Serialize};
 
@@ -40,9 +41,9 @@ pub struct NodeModel {
     /// Labels other than the hostname and zone/region labels (empty for large clusters).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<(String, String)>,
-    /// `key=value:Effect` (empty for large clusters).
+    /// Empty for large clusters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub taints: Vec<String>,
+    pub taints: Vec<Taint>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub unschedulable: bool,
     /// Allocatable amount per `Model::resources` column (left out of a large cluster's summary:
@@ -83,10 +84,10 @@ pub struct PodModel {
     /// Succeeded or Failed: ignored by the scheduler.
     #[serde(default, skip_serializing_if = "is_false")]
     pub finished: bool,
-    /// The workload controller that created the pod (`Kind/name`, e.g. `ReplicaSet/web-5x7c`);
-    /// `None` for the scenario's own pods.
+    /// The workload controller that created the pod (e.g. the ReplicaSet `web-5x7c`, without
+    /// a namespace: the pod's); `None` for the scenario's own pods.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_by: Option<String>,
+    pub created_by: Option<ObjectRef>,
     /// When the pod was created on the run's logical clock (ms): the instant of the change that
     /// created it (a timeline step or a controller while the cluster ran), `0` for the pods a
     /// controller created before the run; `None` for the scenario's own pods.
@@ -325,7 +326,7 @@ impl Stage {
             Stage::PreBind => "PreBind",
             Stage::Bind => "Bind",
             Stage::PostBind => "PostBind",
-            Stage::Failed => "FailedScheduling",
+            Stage::Failed => EventReason::FailedScheduling.as_str(),
             Stage::Evict => "Evict",
             Stage::Done => "Done",
             Stage::Quiet => "Quiet",
@@ -487,7 +488,7 @@ pub struct NodeLive {
     #[serde(default, skip_serializing_if = "is_false")]
     pub unschedulable: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub taints: Vec<String>,
+    pub taints: Vec<Taint>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<(String, String)>,
 }
@@ -498,22 +499,20 @@ pub struct NodeLive {
 #[serde(rename_all = "camelCase")]
 pub struct ChangeView {
     pub at_ms: i64,
-    /// `step`, `finish`, `flush`, `controller` or `api`.
-    pub cause: String,
+    pub cause: ChangeCause,
     /// The timeline step's index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<u32>,
-    /// `create`, `delete`, `patch`, `finish` or `flush`.
-    pub action: String,
+    pub action: ChangeAction,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub object: Option<String>,
+    pub object: Option<ObjectRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<u32>,
     /// The controller that made the change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
+    pub by: Option<ObjectRef>,
     /// Why the change was not applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
@@ -547,6 +546,9 @@ pub struct MoveView {
     /// E.g. "node-d was added: web-2 — NodeResourcesFit's hint says it may fit now →
     /// backoffQ, 0.6 s of backoff left".
     pub sentence: String,
+    /// The pod's part of the sentence, after the change's: "web-2 — NodeResourcesFit's hint
+    /// says it may fit now → backoffQ, 0.6 s of backoff left".
+    pub pod_sentence: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -776,7 +778,7 @@ pub struct EventLine {
     pub cycle: u32,
     /// `Warning` (FailedScheduling) rather than `Normal`.
     pub warning: bool,
-    pub reason: String,
+    pub reason: EventReason,
     /// The pod the event is about.
     pub pod: u32,
     pub message: String,

@@ -5,6 +5,7 @@
 
 use crate::scenario::Parts;
 use schedlab_view::yaml::to_yaml_in_order as to_yaml;
+use schedlab_view::words::{ObjectRef, Taint, TaintEffect};
 use serde_json::{json, Map, Value};
 
 /// The header of a Timeline document made for the first action.
@@ -165,48 +166,32 @@ pub fn insert_steps(timeline: &str, at_ns: i64, items: &str) -> Result<String, S
 // ---------------------------------------------------------------------------------------------
 // Actions.
 
-/// A taint as the views show it (`key=value:Effect` or `key:Effect`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Taint {
-    pub key: String,
-    pub value: String,
-    pub effect: String,
+/// A taint the user typed (`key=value:Effect` or `key:Effect`, as kubectl writes one). The
+/// node's own taints come from the engine as data (`NodeLive::taints`) and are never read back
+/// from text.
+pub fn parse_taint(s: &str) -> Option<Taint> {
+    let (kv, effect) = s.trim().rsplit_once(':')?;
+    let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+    let effect = TaintEffect::from_api(effect.trim())?;
+    if key.trim().is_empty() {
+        return None;
+    }
+    Some(Taint {
+        key: key.trim().to_string(),
+        value: value.trim().to_string(),
+        effect,
+    })
 }
 
-impl Taint {
-    pub fn parse(s: &str) -> Option<Taint> {
-        let (kv, effect) = s.trim().rsplit_once(':')?;
-        let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
-        let effect = effect.trim();
-        if key.trim().is_empty() || !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
-            return None;
-        }
-        Some(Taint {
-            key: key.trim().to_string(),
-            value: value.trim().to_string(),
-            effect: effect.to_string(),
-        })
+/// A taint as a Node's `spec.taints` writes it.
+fn taint_json(t: &Taint) -> Value {
+    let mut m = Map::new();
+    m.insert("key".into(), json!(t.key));
+    if !t.value.is_empty() {
+        m.insert("value".into(), json!(t.value));
     }
-    fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("key".into(), json!(self.key));
-        if !self.value.is_empty() {
-            m.insert("value".into(), json!(self.value));
-        }
-        m.insert("effect".into(), json!(self.effect));
-        Value::Object(m)
-    }
-}
-
-/// `key=value:Effect`, or `key:Effect` without a value (as core's `api::Taint` prints).
-impl std::fmt::Display for Taint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.value.is_empty() {
-            write!(f, "{}:{}", self.key, self.effect)
-        } else {
-            write!(f, "{}={}:{}", self.key, self.value, self.effect)
-        }
-    }
+    m.insert("effect".into(), json!(t.effect.as_str()));
+    Value::Object(m)
 }
 
 /// Something the user does to the cluster at the playhead.
@@ -267,7 +252,7 @@ impl Action {
                 let list = if taints.is_empty() {
                     Value::Null
                 } else {
-                    Value::Array(taints.iter().map(Taint::to_json).collect())
+                    Value::Array(taints.iter().map(taint_json).collect())
                 };
                 vec![node_patch(n, json!({"spec": {"taints": list}}))]
             }
@@ -420,8 +405,8 @@ pub fn copy_node(parts: &Parts, docs: &Docs, name: &str, taken: &[String]) -> Op
 pub struct DrainPod {
     pub namespace: String,
     pub name: String,
-    /// The controller that created it in the run (`Kind/name`), if one did.
-    pub created_by: Option<String>,
+    /// The controller that created it in the run, if one did.
+    pub created_by: Option<ObjectRef>,
 }
 
 /// What draining does to one pod.
@@ -452,8 +437,8 @@ const REPLACING: &[&str] = &["ReplicaSet", "ReplicationController", "StatefulSet
 /// The pod's controlling owner (kind, name): the controller that created it in the run, or the
 /// `controller: true` owner reference of its document.
 fn controller_of(docs: &Docs, pod: &DrainPod) -> Option<(String, String)> {
-    if let Some((k, n)) = pod.created_by.as_deref().and_then(|c| c.split_once('/')) {
-        return Some((k.to_string(), n.to_string()));
+    if let Some(by) = &pod.created_by {
+        return Some((by.kind.as_str().to_string(), by.name.clone()));
     }
     let doc = find_object(docs, "Pod", &pod.namespace, &pod.name)?;
     doc["metadata"]["ownerReferences"]
@@ -580,9 +565,9 @@ pub fn workloads(docs: &Docs, at_ms: i64) -> Vec<Workload> {
 
 /// The workload to scale for a pod: its controlling owner when that is a Deployment,
 /// ReplicaSet or StatefulSet of the scenario, and a ReplicaSet's own Deployment when it has one
-/// (scaling the ReplicaSet under a Deployment would be undone by it). `created_by` names the
-/// controller that made the pod (`Kind/name`).
-pub fn owner_workload(docs: &Docs, namespace: &str, pod: &str, created_by: Option<&str>, at_ms: i64) -> Option<Workload> {
+/// (scaling the ReplicaSet under a Deployment would be undone by it). `created_by` is the
+/// controller that made the pod.
+pub fn owner_workload(docs: &Docs, namespace: &str, pod: &str, created_by: Option<&ObjectRef>, at_ms: i64) -> Option<Workload> {
     let all = workloads(docs, at_ms);
     let controller = |v: &Value| -> Option<(String, String)> {
         v["metadata"]["ownerReferences"]
@@ -591,8 +576,8 @@ pub fn owner_workload(docs: &Docs, namespace: &str, pod: &str, created_by: Optio
             .find(|r| r["controller"] == true)
             .and_then(|r| Some((r["kind"].as_str()?.to_string(), r["name"].as_str()?.to_string())))
     };
-    let (mut kind, mut name) = match created_by.and_then(|c| c.split_once('/')) {
-        Some((k, n)) => (k.to_string(), n.to_string()),
+    let (mut kind, mut name) = match created_by {
+        Some(by) => (by.kind.as_str().to_string(), by.name.clone()),
         None => controller(&find_object(docs, "Pod", namespace, pod)?)?,
     };
     if kind == "ReplicaSet" {
@@ -652,6 +637,7 @@ pub fn step_titles(timeline: &[Value]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::scenario::{join, split};
+    use schedlab_view::words::ObjectKind;
 
     const BASE: &str = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  labels:\n    kubernetes.io/hostname: node-1\nstatus:\n  capacity: {cpu: '4', memory: 8Gi, pods: '110'}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team}\nspec:\n  schedulingGates: [{name: a}, {name: b}]\n  containers: [{name: c, image: i}]\n";
 
@@ -665,6 +651,22 @@ mod tests {
         schedlab_core::load_str(&text, "t").unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 
+    /// What the user types reads as the taint kubectl would write; the node's own taints come
+    /// as data and show as that same text.
+    #[test]
+    fn typed_taints_read_as_kubectl_writes_them() {
+        let t = parse_taint(" dedicated = lab : NoSchedule ").unwrap();
+        assert_eq!((t.key.as_str(), t.value.as_str(), t.effect), ("dedicated", "lab", TaintEffect::NoSchedule));
+        assert_eq!(t.to_string(), "dedicated=lab:NoSchedule");
+        let bare = parse_taint("gpu:NoExecute").unwrap();
+        assert_eq!((bare.value.as_str(), bare.to_string()), ("", "gpu:NoExecute".to_string()));
+        assert_eq!(parse_taint("gpu=1:Sometimes"), None);
+        assert_eq!(parse_taint("=1:NoSchedule"), None);
+        assert_eq!(parse_taint("no-effect"), None);
+        assert_eq!(taint_json(&bare), json!({"key": "gpu", "effect": "NoExecute"}));
+        assert_eq!(taint_json(&t), json!({"key": "dedicated", "value": "lab", "effect": "NoSchedule"}));
+    }
+
     #[test]
     fn the_first_action_makes_the_timeline_and_each_action_loads() {
         let mut parts = split(BASE);
@@ -674,7 +676,7 @@ mod tests {
         let actions = [
             Action::Cordon("node-1".into(), true),
             Action::Create(copy),
-            Action::SetTaints("node-1".into(), vec![Taint::parse("dedicated=lab:NoSchedule").unwrap()]),
+            Action::SetTaints("node-1".into(), vec![parse_taint("dedicated=lab:NoSchedule").unwrap()]),
             Action::Label("node-1".into(), "disk".into(), Some("ssd".into())),
             Action::SetGates("team".into(), "p".into(), vec!["b".into()]),
             Action::SetGates("team".into(), "p".into(), vec![]),
@@ -886,12 +888,12 @@ mod tests {
                 replaced += usize::from(evicted && matches!(f, DrainFate::Replaced { .. }));
             }
             // Replacements: the ReplicaSet's new pods, made at the drain; none for the others.
-            let new: Vec<&str> = summary
+            let new: Vec<String> = summary
                 .model
                 .pods
                 .iter()
                 .filter(|p| p.created_at_ms.is_some_and(|t| t >= 30_000))
-                .map(|p| p.created_by.as_deref().unwrap_or(""))
+                .map(|p| p.created_by.as_ref().map(ToString::to_string).unwrap_or_default())
                 .collect();
             assert_eq!(new.len(), replaced, "{what}: {new:?}");
             assert!(new.iter().all(|c| *c == "ReplicaSet/web-6d4cf56db6"), "{what}: {new:?}");
@@ -907,7 +909,10 @@ mod tests {
         let pod = |name: &str, by: Option<&str>| DrainPod {
             namespace: "default".into(),
             name: name.into(),
-            created_by: by.map(str::to_string),
+            created_by: by.map(|b| {
+                let (kind, name) = b.split_once('/').unwrap();
+                ObjectRef::new(ObjectKind::from_api(kind), None, name)
+            }),
         };
         let plan = drain_plan(
             &docs(&parts),
@@ -932,7 +937,7 @@ mod tests {
             "{}",
             parts.timeline
         );
-        let w = owner_workload(&docs(&parts), "default", "x", Some("ReplicaSet/web-5f7c9"), 2000).unwrap();
+        let w = owner_workload(&docs(&parts), "default", "x", Some(&ObjectRef::new(ObjectKind::ReplicaSet, None, "web-5f7c9")), 2000).unwrap();
         assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
         assert_eq!(owner_workload(&docs(&parts), "default", "agent", None, 0), None);
     }

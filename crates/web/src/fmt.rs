@@ -27,7 +27,7 @@ pub fn clock(ms: i64) -> String {
 /// Who created a pod and when, for pods made after the scenario was written (a controller's,
 /// or a timeline step's): "created by ReplicaSet/web at t = 2.000 s". `None` for the
 /// scenario's own pods.
-pub fn created(by: Option<&str>, at_ms: Option<i64>) -> Option<String> {
+pub fn created(by: Option<&schedlab_view::words::ObjectRef>, at_ms: Option<i64>) -> Option<String> {
     match (by, at_ms) {
         (Some(by), Some(at)) => Some(format!("created by {by} at t = {}", clock(at))),
         (Some(by), None) => Some(format!("created by {by}")),
@@ -95,19 +95,24 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod created_tests {
     use super::created;
+    use schedlab_view::words::{ObjectKind, ObjectRef};
+
+    fn by(kind: ObjectKind, name: &str) -> ObjectRef {
+        ObjectRef::new(kind, None, name)
+    }
 
     #[test]
     fn names_the_creator_and_the_instant() {
         assert_eq!(created(None, None), None);
         assert_eq!(
-            created(Some("ReplicaSet/web-5x7c"), Some(0)).as_deref(),
+            created(Some(&by(ObjectKind::ReplicaSet, "web-5x7c")), Some(0)).as_deref(),
             Some("created by ReplicaSet/web-5x7c at t = 0.000 s")
         );
         assert_eq!(
             created(None, Some(3500)).as_deref(),
             Some("created by a timeline step at t = 3.500 s")
         );
-        assert_eq!(created(Some("Job/batch"), None).as_deref(), Some("created by Job/batch"));
+        assert_eq!(created(Some(&by(ObjectKind::Job, "batch")), None).as_deref(), Some("created by Job/batch"));
         assert_eq!(super::sentence_case("created by x"), "Created by x");
         assert_eq!(super::sentence_case(""), "");
     }

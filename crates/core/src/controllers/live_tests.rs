@@ -51,8 +51,8 @@ fn run(objects: &str) -> (Engine, Vec<String>) {
                 ..
             } => Some(format!(
                 "{at_ms} {action} {} {}",
-                object.as_deref().unwrap_or(""),
-                by.as_deref().unwrap_or("")
+                object.as_ref().map(ToString::to_string).unwrap_or_default(),
+                by.as_ref().map(ToString::to_string).unwrap_or_default()
             )),
             _ => None,
         })

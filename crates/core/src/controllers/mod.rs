@@ -23,6 +23,7 @@ pub use pods::{daemon_tolerations, generate_name, pod_template_hash, DAEMONSET_N
 use crate::api::{self, ObjectMeta, OwnerReference};
 use crate::load::Scenario;
 use crate::rng::Rng;
+use schedlab_view::words::{ObjectKind, ObjectRef};
 use std::collections::HashSet;
 
 /// Mixed into the seed so that the controllers' stream differs from the scheduler's tie-breaks.
@@ -41,13 +42,13 @@ pub struct Report {
     /// Pods that could not be created (e.g. a template naming a missing PriorityClass), each
     /// with the controller and the reason, worded like a FailedCreate event.
     pub failed: Vec<String>,
-    /// The controller that created each pod of `pods` (`Kind/name`), in the same order.
+    /// The controller that created each pod of `pods` (kind and name), in the same order.
     #[serde(default)]
-    pub owners: Vec<String>,
+    pub owners: Vec<ObjectRef>,
     /// Pods a controller deletes (only while the cluster runs, see `Controllers::react`), as
-    /// (`namespace/name`, `Kind/name` of the controller), in deletion order.
+    /// (`namespace/name`, the controller), in deletion order.
     #[serde(default)]
-    pub deleted: Vec<(String, String)>,
+    pub deleted: Vec<(String, ObjectRef)>,
 }
 
 /// The controllers' state between reconciliations: the name stream.
@@ -218,7 +219,7 @@ impl Reconciler<'_> {
     /// (`ActivePodsWithRanks`, with the cluster's simplifications: every running pod is ready,
     /// nothing restarts): pods not yet on a node first, then pods sharing their node with more
     /// pods of the same owner, then the newest.
-    fn scale_down(&mut self, have: &[usize], want: usize, what: &str) {
+    fn scale_down(&mut self, have: &[usize], want: usize, what: &ObjectRef) {
         if !self.live || have.len() <= want {
             return;
         }
@@ -241,7 +242,7 @@ impl Reconciler<'_> {
         ranked.sort();
         for r in ranked.into_iter().take(have.len() - want) {
             let k = key(&self.sc.pods[r.2 .0].metadata);
-            self.report.deleted.push((format!("{}/{}", k.0, k.1), what.to_string()));
+            self.report.deleted.push((format!("{}/{}", k.0, k.1), what.clone()));
         }
     }
 
@@ -263,7 +264,7 @@ impl Reconciler<'_> {
     }
 
     /// Creates a pod (apiserver defaulting and priority admission included) and appends it.
-    fn create_pod(&mut self, mut pod: api::Pod, owner: &str) {
+    fn create_pod(&mut self, mut pod: api::Pod, owner: &ObjectRef) {
         let doc = self.next_doc();
         crate::load::defaults::default_pod(&mut pod, doc);
         if let Err((_, why)) = crate::load::defaults::admit_priority(&mut pod, &self.sc.cluster.priority_classes) {
@@ -276,7 +277,7 @@ impl Reconciler<'_> {
         pod.kind = "Pod".into();
         let k = key(&pod.metadata);
         self.report.pods.push(format!("{}/{}", k.0, k.1));
-        self.report.owners.push(owner.to_string());
+        self.report.owners.push(owner.clone());
         self.taken.insert(k.clone());
         self.present.insert(k);
         self.sc.pods.push(pod);
@@ -318,7 +319,7 @@ impl Reconciler<'_> {
 
     /// Creates `n` pods from a ReplicaSet-like template with generated names.
     fn create_replicas(&mut self, n: usize, template: &api::PodTemplateSpec, owner: OwnerReference, ns: &str) {
-        let what = format!("{}/{}", owner.kind, owner.name);
+        let what = ObjectRef::new(ObjectKind::from_api(&owner.kind), None, owner.name.clone());
         for _ in 0..n {
             let mut pod = pod_from_template(template, ns, owner.clone());
             let prefix = pod.metadata.generate_name.clone().unwrap_or_default();
@@ -361,7 +362,7 @@ impl Reconciler<'_> {
             let Some(t) = &rc.spec.template else { continue };
             let want = rc.spec.replicas.unwrap_or(1).max(0) as usize;
             let have = self.owned_active("ReplicationController", &rc.metadata);
-            self.scale_down(&have, want, &format!("ReplicationController/{}", rc.metadata.name));
+            self.scale_down(&have, want, &ObjectRef::new(ObjectKind::ReplicationController, None, rc.metadata.name.clone()));
             let owner = controller_ref("v1", "ReplicationController", &rc.metadata);
             self.create_replicas(want.saturating_sub(have.len()), t, owner, ns_of(&rc.metadata));
         }
@@ -372,7 +373,7 @@ impl Reconciler<'_> {
             let rs = self.sc.cluster.workloads.replica_sets[i].clone();
             let want = rs.spec.replicas.unwrap_or(1).max(0) as usize;
             let have = self.owned_active("ReplicaSet", &rs.metadata);
-            self.scale_down(&have, want, &format!("ReplicaSet/{}", rs.metadata.name));
+            self.scale_down(&have, want, &ObjectRef::new(ObjectKind::ReplicaSet, None, rs.metadata.name.clone()));
             let owner = controller_ref("apps/v1", "ReplicaSet", &rs.metadata);
             self.create_replicas(want.saturating_sub(have.len()), &rs.spec.template, owner, ns_of(&rs.metadata));
         }
@@ -385,7 +386,7 @@ impl Reconciler<'_> {
             let start = ss.spec.ordinals.as_ref().map_or(0, |o| o.start.max(0)) as i64;
             let replicas = ss.spec.replicas.unwrap_or(1).max(0) as i64;
             let revision = format!("{}-{}", ss.metadata.name, pod_template_hash(&ss.spec.template, None));
-            let what = format!("StatefulSet/{}", ss.metadata.name);
+            let what = ObjectRef::new(ObjectKind::StatefulSet, None, ss.metadata.name.clone());
             if self.live {
                 // Scaled down: the highest ordinals go first.
                 let mut extra: Vec<(i64, usize)> = self
@@ -444,7 +445,7 @@ impl Reconciler<'_> {
             let ds = self.sc.cluster.workloads.daemon_sets[i].clone();
             let ns = ns_of(&ds.metadata).to_string();
             let hash = pod_template_hash(&ds.spec.template, None);
-            let what = format!("DaemonSet/{}", ds.metadata.name);
+            let what = ObjectRef::new(ObjectKind::DaemonSet, None, ds.metadata.name.clone());
             let owned = self.owned_active("DaemonSet", &ds.metadata);
             if self.live {
                 for &p in &owned {
@@ -487,7 +488,7 @@ impl Reconciler<'_> {
                 continue;
             }
             let ns = ns_of(&job.metadata).to_string();
-            let what = format!("Job/{}", job.metadata.name);
+            let what = ObjectRef::new(ObjectKind::Job, None, job.metadata.name.clone());
             let owned: Vec<&api::Pod> = self
                 .sc
                 .pods

@@ -142,7 +142,7 @@ impl Engine {
 
         // The FailedScheduling event and the status patch.
         self.pods[pi].message = Some(message.clone());
-        self.kube_event(cycle, "FailedScheduling", pi, message);
+        self.kube_event(cycle, EventReason::FailedScheduling, pi, message);
         self.set_nominated_node(pi, target);
 
         // A binding that was rejected: its assumed pod is forgotten now.
@@ -177,7 +177,7 @@ impl Engine {
                 }
                 self.delete_pod(vi);
                 let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
-                self.kube_event(cycle, "Preempted", vi, msg);
+                self.kube_event(cycle, EventReason::Preempted, vi, msg);
             }
         }
     }

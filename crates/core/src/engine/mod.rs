@@ -136,7 +136,7 @@ impl PodState {
 /// A kubectl-style event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KubeEvent {
-    pub reason: String,
+    pub reason: EventReason,
     pub pod: usize,
     pub message: String,
     pub cycle: u32,
@@ -627,16 +627,16 @@ impl Engine {
     }
 
     /// A kubectl-style event about a pod, recorded in the trace and in `events`.
-    fn kube_event(&mut self, cycle: u32, reason: &str, pod: usize, message: String) {
+    fn kube_event(&mut self, cycle: u32, reason: EventReason, pod: usize, message: String) {
         self.trace.push(TraceEvent::KubeEvent {
             cycle,
-            reason: reason.into(),
+            reason,
             pod: pod as u32,
             message: message.clone(),
         });
         let at_ms = self.now_ms();
         self.events.push(KubeEvent {
-            reason: reason.into(),
+            reason,
             pod,
             message,
             cycle,

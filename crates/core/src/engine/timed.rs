@@ -12,7 +12,8 @@ use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResou
 use crate::framework::PodInfo;
 use crate::queue::{pod_update_events, NS_PER_MS};
 use crate::timeline::{self, Change, Object, Target, TargetKind, FLUSH_PERIOD_NS, MAX_UNSCHEDULABLE_NS};
-use crate::trace::{ChangeCause, PodRequeue, QueueName, TraceEvent};
+use crate::trace::{ChangeAction, ChangeCause, FinishedPhase, ObjectRef, PodRequeue, QueueName, TraceEvent};
+use schedlab_view::words::ObjectKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -200,7 +201,7 @@ impl Engine {
             at_ms: t / NS_PER_MS,
             cause: ChangeCause::Flush,
             step: None,
-            action: "flush".into(),
+            action: ChangeAction::Flush,
             object: None,
             pod: None,
             node: None,
@@ -222,18 +223,18 @@ impl Engine {
         self.apply_change_as(change, ChangeCause::Api, None)
     }
 
-    fn change_event(&mut self, cause: ChangeCause, step: Option<u32>, change: &Change, by: Option<String>) -> usize {
+    fn change_event(&mut self, cause: ChangeCause, step: Option<u32>, change: &Change, by: Option<ObjectRef>) -> usize {
         self.trace.push(TraceEvent::Change {
             at_ms: self.timeline.instant / NS_PER_MS,
             cause,
             step,
-            action: change.verb().into(),
-            object: Some(change.object()),
+            action: change.verb(),
+            object: Some(Box::new(change.object())),
             pod: None,
             node: None,
             phase: None,
             skipped: None,
-            by,
+            by: by.map(Box::new),
         })
     }
 
@@ -257,7 +258,7 @@ impl Engine {
         self.apply_change_by(change, cause, step, None)
     }
 
-    fn apply_change_by(&mut self, change: &Change, cause: ChangeCause, step: Option<u32>, by: Option<String>) -> ChangeOutcome {
+    fn apply_change_by(&mut self, change: &Change, cause: ChangeCause, step: Option<u32>, by: Option<ObjectRef>) -> ChangeOutcome {
         if !self.timed {
             // Changes from outside switch the timeline rules on.
             self.timed = true;
@@ -490,17 +491,18 @@ impl Engine {
     /// A pod's phase becomes Succeeded or Failed: for the scheduler it is gone.
     fn finish_pod(&mut self, pi: usize, phase: Phase, cause: ChangeCause, step: Option<u32>) {
         if cause == ChangeCause::Finish {
-            let key = format!("Pod/{}", self.pods[pi].info.key);
+            let info = &self.pods[pi].info;
+            let key = ObjectRef::new(ObjectKind::Pod, Some(info.namespace().to_string()), info.name());
             let node = self.pods[pi].node.clone();
             let at = self.trace.push(TraceEvent::Change {
                 at_ms: self.timeline.instant / NS_PER_MS,
                 cause,
                 step,
-                action: "finish".into(),
-                object: Some(key),
+                action: ChangeAction::Finish,
+                object: Some(Box::new(key)),
                 pod: None,
                 node: None,
-                phase: Some(phase.as_str().into()),
+                phase: Some(if phase == Phase::Failed { FinishedPhase::Failed } else { FinishedPhase::Succeeded }),
                 skipped: None,
                 by: None,
             });

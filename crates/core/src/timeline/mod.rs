@@ -12,6 +12,7 @@ pub mod duration;
 pub mod patch;
 
 use crate::api;
+use schedlab_view::words::{ChangeAction, ObjectKind, ObjectRef};
 pub use duration::{format_go_duration, parse_go_duration};
 pub use patch::{merge_patch, patch_node, patch_pod, patch_replicas};
 
@@ -53,19 +54,19 @@ pub enum Change {
 }
 
 impl Change {
-    /// `create`, `delete` or `patch`.
-    pub fn verb(&self) -> &'static str {
+    /// Create, delete or patch.
+    pub fn verb(&self) -> ChangeAction {
         match self {
-            Change::Create(_) => "create",
-            Change::Delete(_) => "delete",
-            Change::Patch(..) => "patch",
+            Change::Create(_) => ChangeAction::Create,
+            Change::Delete(_) => ChangeAction::Delete,
+            Change::Patch(..) => ChangeAction::Patch,
         }
     }
-    /// `Kind/name` or `Kind/namespace/name` of the object the change is about.
-    pub fn object(&self) -> String {
+    /// The object the change is about.
+    pub fn object(&self) -> ObjectRef {
         match self {
-            Change::Create(o) => o.key(),
-            Change::Delete(t) | Change::Patch(t, _) => t.key(),
+            Change::Create(o) => o.reference(),
+            Change::Delete(t) | Change::Patch(t, _) => t.reference(),
         }
     }
 }
@@ -106,6 +107,11 @@ pub struct Target {
 }
 
 impl Target {
+    /// The object, as the trace names it.
+    pub fn reference(&self) -> ObjectRef {
+        let namespace = self.kind.namespaced().then(|| self.namespace.clone());
+        ObjectRef::new(ObjectKind::from_api(self.kind.as_str()), namespace, self.name.clone())
+    }
     pub fn key(&self) -> String {
         match self.kind {
             TargetKind::Node => format!("Node/{}", self.name),
@@ -164,6 +170,11 @@ impl Object {
             Object::CsiDriver(_) => "CSIDriver",
             Object::PodDisruptionBudget(_) => "PodDisruptionBudget",
         }
+    }
+    /// The object, as the trace names it.
+    pub fn reference(&self) -> ObjectRef {
+        let m = self.meta();
+        ObjectRef::new(ObjectKind::from_api(self.kind()), m.namespace.clone(), m.name.clone())
     }
     /// `Kind/name`, or `Kind/namespace/name` for namespaced objects.
     pub fn key(&self) -> String {

@@ -129,7 +129,7 @@ fn valid_timelines_load_their_steps() {
     let tl = sc.timeline.as_ref().expect("a timeline");
     let at: Vec<i64> = tl.steps.iter().map(|s| s.at_ns / 1_000_000_000).collect();
     assert_eq!(at, [90, 90, 120, 180]);
-    let verbs: Vec<&str> = tl.steps.iter().map(|s| s.change.verb()).collect();
+    let verbs: Vec<&str> = tl.steps.iter().map(|s| s.change.verb().as_str()).collect();
     assert_eq!(verbs, ["patch", "delete", "create", "create"]);
     // The created pod got the file's identity rules and its namespace exists from the start.
     let super::Change::Create(o) = &tl.steps[3].change else { panic!() };
@@ -158,7 +158,7 @@ fn changes(e: &Engine) -> Vec<(i64, ChangeCause, String, String)> {
                 action,
                 object,
                 ..
-            } => Some((at_ms / 1000, *cause, action.clone(), object.clone().unwrap_or_default())),
+            } => Some((at_ms / 1000, *cause, action.to_string(), object.as_ref().map(ToString::to_string).unwrap_or_default())),
             _ => None,
         })
         .collect()
@@ -192,7 +192,7 @@ fn one_instant_finishes_pods_then_applies_steps_in_order() {
     let bound: Vec<(&str, i64)> = e
         .events
         .iter()
-        .filter(|ev| ev.reason == "Scheduled")
+        .filter(|ev| ev.reason == crate::trace::EventReason::Scheduled)
         .map(|ev| (e.pods[ev.pod].info.name(), ev.at_ms))
         .collect();
     assert_eq!(bound, [("waiting", 60_000), ("late", 60_000)]);

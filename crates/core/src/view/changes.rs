@@ -9,7 +9,8 @@ use super::{shown_labels, ChangeView, MoveView};
 use crate::api;
 use crate::engine::Engine;
 use crate::timeline::{Change, Object};
-use crate::trace::{ChangeCause, QueueName, TraceEvent};
+use crate::trace::{ChangeAction, ChangeCause, FinishedPhase, QueueName, TraceEvent};
+use schedlab_view::words::{ObjectKind, Taint, TaintEffect};
 use crate::vocabulary::PluginName;
 use std::collections::{BTreeMap, HashMap};
 
@@ -17,7 +18,7 @@ use std::collections::{BTreeMap, HashMap};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct NodeState {
     pub unschedulable: bool,
-    pub taints: Vec<String>,
+    pub taints: Vec<Taint>,
     pub labels: Vec<(String, String)>,
 }
 
@@ -25,10 +26,19 @@ impl NodeState {
     pub fn of(n: &api::Node) -> NodeState {
         NodeState {
             unschedulable: n.spec.unschedulable.unwrap_or(false),
-            taints: n.spec.taints.iter().map(api::Taint::to_string).collect(),
+            taints: n.spec.taints.iter().filter_map(view_taint).collect(),
             labels: shown_labels(&n.metadata.labels),
         }
     }
+}
+
+/// A node's taint as the views show it (`None` for an effect the loader would have refused).
+pub(super) fn view_taint(t: &api::Taint) -> Option<Taint> {
+    Some(Taint {
+        key: t.key.clone(),
+        value: t.value.clone().unwrap_or_default(),
+        effect: TaintEffect::from_api(&t.effect)?,
+    })
 }
 
 /// What a `change` does to the shown cluster.
@@ -56,11 +66,6 @@ fn short(key: &str) -> &str {
     key.strip_prefix("default/").unwrap_or(key)
 }
 
-/// The last part of `Kind/name` or `Kind/namespace/name`.
-fn object_name(object: &str) -> &str {
-    object.rsplit('/').next().unwrap_or(object)
-}
-
 pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
     let mut out = Changes::default();
     let steps = e.timeline_steps();
@@ -83,27 +88,30 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
             continue;
         };
         let change = step.and_then(|s| steps.get(s as usize)).map(|s| &s.change);
-        let object = object.as_deref().unwrap_or("");
+        let kind = object.as_ref().map(|o| &o.kind);
+        let object_name = object.as_ref().map(|o| o.name.as_str()).unwrap_or("");
+        let object_text = object.as_ref().map(ToString::to_string).unwrap_or_default();
+        let controller = by.as_ref().map_or_else(|| "a controller".to_string(), ToString::to_string);
         let pod_name = pod.and_then(|p| header.pods.get(p as usize)).map(|k| short(k).to_string());
         let node_name = node.and_then(|n| header.nodes.get(n as usize)).cloned();
         let on_node = node_name.as_ref().map(|n| format!(" on {n}")).unwrap_or_default();
-        let is_node = object.starts_with("Node/");
-        let is_pod = object.starts_with("Pod/");
+        let is_node = kind == Some(&ObjectKind::Node);
+        let is_pod = kind == Some(&ObjectKind::Pod);
         let mut effect = None;
-        let sentence = match action.as_str() {
-            "flush" => "the periodic flush retries the pods unschedulable for more than 5 minutes".to_string(),
-            "finish" => {
+        let sentence = match action {
+            ChangeAction::Flush => "the periodic flush retries the pods unschedulable for more than 5 minutes".to_string(),
+            ChangeAction::Finish => {
                 if let Some(p) = pod {
                     effect = Some(Effect::PodGone(*p, true));
                 }
                 format!(
                     "pod {} finished ({}){on_node}: its schedlab.dev/duration ran out",
                     pod_name.clone().unwrap_or_default(),
-                    phase.as_deref().unwrap_or("Succeeded")
+                    phase.unwrap_or(FinishedPhase::Succeeded)
                 )
             }
-            "create" if is_node => {
-                let name = object_name(object).to_string();
+            ChangeAction::Create if is_node => {
+                let name = object_name.to_string();
                 if let (Some(Change::Create(o)), Some(n)) = (change, node) {
                     if let Object::Node(obj) = &**o {
                         effect = Some(Effect::Node(*n, NodeState::of(obj)));
@@ -112,39 +120,39 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
                 }
                 format!("{name} was added")
             }
-            "create" if is_pod => {
+            ChangeAction::Create if is_pod => {
                 if let Some(p) = pod {
                     effect = Some(Effect::PodCreated(*p, *node));
                 }
-                let what = pod_name.clone().unwrap_or_else(|| object_name(object).to_string());
+                let what = pod_name.clone().unwrap_or_else(|| object_name.to_string());
                 if *cause == ChangeCause::Controller {
-                    format!("{} created pod {what}{on_node}", by.as_deref().unwrap_or("a controller"))
+                    format!("{controller} created pod {what}{on_node}")
                 } else {
                     format!("pod {what} was created{on_node}")
                 }
             }
-            "create" => format!("{object} was created"),
-            "delete" if is_node => {
-                let name = object_name(object).to_string();
+            ChangeAction::Create => format!("{object_text} was created"),
+            ChangeAction::Delete if is_node => {
+                let name = object_name.to_string();
                 if let Some(n) = node {
                     effect = Some(Effect::NodeGone(*n));
                 }
                 nodes.remove(&name);
                 format!("{name} was deleted, and its pods with it")
             }
-            "delete" if is_pod => {
+            ChangeAction::Delete if is_pod => {
                 if let Some(p) = pod {
                     effect = Some(Effect::PodGone(*p, false));
                 }
-                let what = pod_name.clone().unwrap_or_else(|| object_name(object).to_string());
+                let what = pod_name.clone().unwrap_or_else(|| object_name.to_string());
                 if *cause == ChangeCause::Controller {
-                    format!("{} deleted pod {what}{on_node}", by.as_deref().unwrap_or("a controller"))
+                    format!("{controller} deleted pod {what}{on_node}")
                 } else {
                     format!("pod {what} was deleted{on_node}")
                 }
             }
-            "patch" if is_node => {
-                let name = object_name(object).to_string();
+            ChangeAction::Patch if is_node => {
+                let name = object_name.to_string();
                 match (change, nodes.get(&name)) {
                     (Some(Change::Patch(_, merge)), Some(old)) if skipped.is_none() => match crate::timeline::patch_node(old, merge) {
                         Ok(new) => {
@@ -160,8 +168,8 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
                     _ => format!("{name} was patched"),
                 }
             }
-            "patch" if is_pod => {
-                let what = pod_name.clone().unwrap_or_else(|| object_name(object).to_string());
+            ChangeAction::Patch if is_pod => {
+                let what = pod_name.clone().unwrap_or_else(|| object_name.to_string());
                 match change {
                     Some(Change::Patch(_, merge)) => {
                         let phase = merge.pointer("/status/phase").and_then(|v| v.as_str());
@@ -189,18 +197,17 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
                     _ => format!("pod {what} was patched"),
                 }
             }
-            "patch" => {
+            ChangeAction::Patch => {
                 let replicas = match change {
                     Some(Change::Patch(t, merge)) => crate::timeline::patch_replicas(merge, t.kind.as_str()).ok(),
                     _ => None,
                 };
-                let kind = object.split('/').next().unwrap_or("");
-                match replicas {
-                    Some(r) => format!("{kind} {} was scaled to {r} replicas", object_name(object)),
-                    None => format!("{object} was patched"),
+                match (replicas, kind) {
+                    (Some(r), Some(kind)) => format!("{kind} {object_name} was scaled to {r} replicas"),
+                    _ => format!("{object_text} was patched"),
                 }
             }
-            a => format!("{a} {object}"),
+            ChangeAction::Delete => format!("delete {object_text}"),
         };
         let sentence = match skipped {
             Some(why) => format!("{sentence} — skipped: {why}"),
@@ -226,7 +233,7 @@ fn node_patch_sentence(name: &str, old: &api::Node, new: &api::Node) -> String {
         _ => {}
     }
     if old.spec.taints != new.spec.taints {
-        let t: Vec<String> = new.spec.taints.iter().map(api::Taint::to_string).collect();
+        let t: Vec<String> = new.spec.taints.iter().filter_map(view_taint).map(|t| t.to_string()).collect();
         parts.push(if t.is_empty() {
             "lost its taints".to_string()
         } else {
@@ -327,25 +334,19 @@ pub(super) fn view(events: &[TraceEvent], pods: &[String], changes: &Changes, at
                 moved: r.moved,
                 backoff_left_ms: r.backoff_remaining_ms,
                 sentence: format!("{sentence}: {name} — {why} {whither}"),
+                pod_sentence: format!("{name} — {why} {whither}"),
             });
         }
     }
     Some(ChangeView {
         at_ms: *at_ms,
-        cause: match cause {
-            ChangeCause::Step => "step",
-            ChangeCause::Finish => "finish",
-            ChangeCause::Flush => "flush",
-            ChangeCause::Api => "api",
-            ChangeCause::Controller => "controller",
-        }
-        .to_string(),
+        cause: *cause,
         step: *step,
-        action: action.clone(),
-        object: object.clone(),
+        action: *action,
+        object: object.as_deref().cloned(),
         pod: *pod,
         node: *node,
-        by: by.clone(),
+        by: by.as_deref().cloned(),
         skipped: skipped.clone(),
         sentence,
         moves,

@@ -6,7 +6,7 @@ use super::stops::CycleInfo;
 use super::*;
 use crate::framework::{Code, PreemptionDetail};
 use crate::trace::{NodeVerdict, PluginStatus, ScoreTable};
-use crate::vocabulary::PluginName;
+use crate::vocabulary::{ExtensionPoint, PluginName};
 
 impl Session {
     pub(super) fn cycle_view(&mut self, st: Stop, want_detail: bool) -> CycleView {
@@ -67,7 +67,7 @@ impl Session {
                 TraceEvent::PostBind { .. } => b.post_bind(),
                 TraceEvent::KubeEvent {
                     reason, message, pod: p, ..
-                } if *p == pod => b.kube_event(reason, message),
+                } if *p == pod => b.kube_event(*reason, message),
                 TraceEvent::CycleEnd { outcome, .. } => b.cycle_end(*outcome),
                 _ => {}
             }
@@ -108,13 +108,15 @@ impl<'a> CycleBuilder<'a> {
     fn new(s: &'a Session, st: Stop, pod: u32, profile: String, attempt: u32, time_ms: i64, info: Option<&CycleInfo>) -> Self {
         let model = &s.model;
         let prof = model.profiles.iter().find(|p| p.name == profile);
-        let plugins_at = |point: &str| -> Vec<String> {
-            prof.and_then(|p| p.points.iter().find(|(n, _)| n == point))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default()
+        // The profile's plugins as the frameworks ran them (not the model's text read back).
+        let plugins_at = |point: ExtensionPoint| -> Vec<String> {
+            super::explain::profile_plugins(s, &profile, point)
+                .into_iter()
+                .map(|n| n.as_str().to_string())
+                .collect()
         };
-        let filter_plugins = plugins_at("Filter");
-        let score_plugins = plugins_at("Score");
+        let filter_plugins = plugins_at(ExtensionPoint::Filter);
+        let score_plugins = plugins_at(ExtensionPoint::Score);
         let weights: HashMap<&str, i32> = prof
             .map(|p| p.weights.iter().map(|(k, v)| (k.as_str(), *v)).collect())
             .unwrap_or_default();
@@ -415,11 +417,11 @@ impl<'a> CycleBuilder<'a> {
     }
 
     /// The cycle's pod's FailedScheduling or Scheduled event.
-    fn kube_event(&mut self, reason: &str, message: &str) {
-        if reason == "FailedScheduling" {
-            self.view.message = Some(message.to_string());
-        } else if reason == "Scheduled" {
-            self.view.scheduled = Some(message.to_string());
+    fn kube_event(&mut self, reason: EventReason, message: &str) {
+        match reason {
+            EventReason::FailedScheduling => self.view.message = Some(message.to_string()),
+            EventReason::Scheduled => self.view.scheduled = Some(message.to_string()),
+            EventReason::Preempted => {}
         }
     }
 

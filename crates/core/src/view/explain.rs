@@ -194,13 +194,7 @@ fn said(title: String, line: String) -> ExplainedCell {
 
 /// The plugins of a profile at an extension point, in the profile's order.
 pub(super) fn profile_plugins(s: &Session, profile: &str, point: ExtensionPoint) -> Vec<PluginName> {
-    s.model
-        .profiles
-        .iter()
-        .find(|p| p.name == profile)
-        .and_then(|p| p.points.iter().find(|(n, _)| n == point.as_str()))
-        .map(|(_, v)| v.iter().filter_map(|p| PluginName::parse(p)).collect())
-        .unwrap_or_default()
+    s.profile_plugins.get(profile).map(|p| p.list(point).to_vec()).unwrap_or_default()
 }
 
 pub(super) fn explain(s: &mut Session, cycle: u32, node: u32, plugin: &str, score: bool) -> ExplainedCell {

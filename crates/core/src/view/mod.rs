@@ -16,7 +16,8 @@
 use crate::engine::Engine;
 use crate::framework::{Resource, RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, RESOURCE_PODS};
 use crate::load::Scenario;
-use crate::trace::{CycleOutcome, Detail, QueueName, TraceEvent};
+use crate::trace::{ChangeAction, CycleOutcome, Detail, EventReason, ObjectRef, QueueName, TraceEvent};
+use schedlab_view::words::ObjectKind;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod changes;

@@ -1,6 +1,7 @@
 //! The static model of a run: what the scenario declares, in the units the scheduler uses
 //! (resource columns, nodes in visiting and display order, pods, profiles, DRA devices).
 
+use super::changes::view_taint;
 use super::dra::BuildDra;
 use super::*;
 use crate::plugins::IN_TREE;
@@ -37,7 +38,7 @@ impl BuildModel for Model {
         }
         // Pods created while the cluster ran: when, and by which controller (a timeline step's
         // pod has no creator).
-        let created: HashMap<u32, (i64, Option<String>)> = e
+        let created: HashMap<u32, (i64, Option<ObjectRef>)> = e
             .trace
             .events
             .iter()
@@ -49,7 +50,7 @@ impl BuildModel for Model {
                     by,
                     skipped: None,
                     ..
-                } if action == "create" => Some((*p, (*at_ms, by.clone()))),
+                } if *action == ChangeAction::Create => Some((*p, (*at_ms, by.as_deref().cloned()))),
                 _ => None,
             })
             .collect();
@@ -107,7 +108,7 @@ impl BuildModel for Model {
                 name: name.clone(),
                 zone,
                 labels: shown_labels(&n.metadata.labels),
-                taints: n.spec.taints.iter().map(crate::api::Taint::to_string).collect(),
+                taints: n.spec.taints.iter().filter_map(view_taint).collect(),
                 unschedulable: n.spec.unschedulable.unwrap_or(false),
                 allocatable: self.resources.iter().map(|c| amount(&alloc, c)).collect(),
             });
@@ -188,7 +189,7 @@ impl BuildModel for Model {
                 let taints = if large {
                     Vec::new()
                 } else {
-                    n.spec.taints.iter().map(crate::api::Taint::to_string).collect()
+                    n.spec.taints.iter().filter_map(view_taint).collect()
                 };
                 NodeModel {
                     name: ni.name().to_string(),
@@ -235,7 +236,7 @@ impl BuildModel for Model {
                     created_by: (i >= first_created)
                         .then(|| info.pod.metadata.owner_references.iter().find(|o| o.controller == Some(true)))
                         .flatten()
-                        .map(|o| format!("{}/{}", o.kind, o.name)),
+                        .map(|o| ObjectRef::new(ObjectKind::from_api(&o.kind), None, o.name.clone())),
                     created_at_ms: (i >= first_created).then_some(0),
                 }
             })

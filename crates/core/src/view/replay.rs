@@ -204,7 +204,11 @@ impl Replay {
                 self.unplace(model, *pod, *node);
                 self.pods[*pod as usize].deleted = true;
             }
-            TraceEvent::KubeEvent { reason, pod, .. } if reason == "FailedScheduling" => {
+            TraceEvent::KubeEvent {
+                reason: EventReason::FailedScheduling,
+                pod,
+                ..
+            } => {
                 self.pods[*pod as usize].message = Some(i as u32);
             }
             TraceEvent::Claim {

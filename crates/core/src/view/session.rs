@@ -43,6 +43,9 @@ pub struct Session {
     pub(super) replay_cache: Option<explain::CycleReplay>,
     /// What the run left, as a lesson's goals read it (`crate::lesson::evaluate`).
     pub run_facts: crate::lesson::RunFacts,
+    /// Each profile's plugins per extension point, by profile name (as the frameworks ran
+    /// them; the model's `ProfileModel::points` is the same as text, for the page).
+    pub(super) profile_plugins: BTreeMap<String, crate::framework::profile::ExpandedPlugins>,
 }
 
 /// How a session runs its scenario.
@@ -115,6 +118,11 @@ impl Session {
             },
         );
         let mut model = Model::build(&keep, &e);
+        let profile_plugins = e
+            .frameworks
+            .values()
+            .map(|fw| (fw.profile.scheduler_name.clone(), fw.profile.plugins.clone()))
+            .collect();
         if let Some(c) = &ctl {
             e.enable_controllers(c.clone());
         }
@@ -184,6 +192,7 @@ impl Session {
             node_orders,
             replay_cache: None,
             run_facts,
+            profile_plugins,
         }
     }
 
@@ -209,8 +218,8 @@ impl Session {
                 } => Some(EventLine {
                     seq: i,
                     cycle: *cycle,
-                    warning: reason == "FailedScheduling",
-                    reason: reason.clone(),
+                    warning: reason.is_warning(),
+                    reason: *reason,
                     pod: *pod,
                     message: message.clone(),
                 }),

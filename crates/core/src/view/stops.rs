@@ -96,7 +96,10 @@ pub(super) fn build_stops(events: &[TraceEvent]) -> (Vec<Stop>, Vec<CycleInfo>) 
             TraceEvent::PreBind { .. } => push(&mut stops, cur, Stage::PreBind),
             TraceEvent::Bind { .. } => push(&mut stops, cur, Stage::Bind),
             TraceEvent::PostBind { .. } => push(&mut stops, cur, Stage::PostBind),
-            TraceEvent::KubeEvent { reason, .. } if reason == "FailedScheduling" && !failed_seen && cur > 0 => {
+            TraceEvent::KubeEvent {
+                reason: EventReason::FailedScheduling,
+                ..
+            } if !failed_seen && cur > 0 => {
                 failed_seen = true;
                 push(&mut stops, cur, Stage::Failed);
             }

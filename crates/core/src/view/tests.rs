@@ -889,12 +889,12 @@ fn controllers_option_creates_marked_pods() {
     assert!(on.model.pods[..n].iter().all(|p| p.created_by.is_none()));
     for p in &on.model.pods[n..] {
         assert!(p.name.starts_with("web-"), "{}", p.name);
-        assert_eq!(p.created_by.as_deref(), Some("ReplicaSet/web"));
+        assert_eq!(p.created_by.as_ref().map(ToString::to_string).as_deref(), Some("ReplicaSet/web"));
     }
     assert_eq!(on.controllers.as_ref().map(|r| r.pods.len()), Some(2));
     // The model's JSON carries the mark only for created pods.
     let json = serde_json::to_string(&on.model.pods[n]).unwrap();
-    assert!(json.contains("\"createdBy\":\"ReplicaSet/web\""), "{json}");
+    assert!(json.contains(r#""createdBy":{"kind":"ReplicaSet","name":"web"}"#), "{json}");
     assert!(!serde_json::to_string(&on.model.pods[0]).unwrap().contains("createdBy"));
     // Created before the run: at time 0; the scenario's own pods have no creation time.
     assert!(on.model.pods[n..].iter().all(|p| p.created_at_ms == Some(0)));
@@ -936,12 +936,12 @@ steps:
         .model
         .pods
         .iter()
-        .filter(|p| p.created_by.as_deref() == Some("ReplicaSet/web"))
+        .filter(|p| p.created_by.as_ref().is_some_and(|b| b.to_string() == "ReplicaSet/web"))
         .collect();
     let times: Vec<Option<i64>> = web.iter().map(|p| p.created_at_ms).collect();
     assert_eq!(times, [Some(0), Some(2000)], "{web:?}");
     let late = s.model.pods.iter().find(|p| p.name == "late").expect("the step's pod");
-    assert_eq!((late.created_by.as_deref(), late.created_at_ms), (None, Some(3500)));
+    assert_eq!((late.created_by.as_ref(), late.created_at_ms), (None, Some(3500)));
     let json = serde_json::to_string(late).unwrap();
     assert!(json.contains("\"createdAtMs\":3500"), "{json}");
 }
@@ -1076,6 +1076,14 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
         "pool-a-3 was added: web-0 — NodeResourcesFit's hint says it may fit now → activeQ"
     );
     assert_eq!(frames[0].changes[0].moves[1].hint.as_deref(), Some("Queue"));
+    // The page shows the pod's part under the change's sentence, as data (it never cuts the
+    // change's sentence off the move's).
+    assert_eq!(frames[0].changes[0].moves[1].pod_sentence, "web-0 — NodeResourcesFit's hint says it may fit now → activeQ");
+    for c in frames.iter().flat_map(|f| &f.changes) {
+        for m in &c.moves {
+            assert_eq!(m.sentence, format!("{}: {}", c.sentence, m.pod_sentence));
+        }
+    }
 
     // A node deleted: absent, its pods gone (not counted as evicted).
     let mut s = timeline_session("timeline-node-deleted-with-pods.yaml");
@@ -1102,7 +1110,7 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
     // A running pod deleted leaves its node; the backoff left is told.
     let mut s = timeline_session("timeline-backoff-vs-active.yaml");
     let frames = change_frames(&mut s);
-    let del = frames.iter().find(|f| f.changes[0].action == "delete").expect("a delete");
+    let del = frames.iter().find(|f| f.changes[0].action == crate::trace::ChangeAction::Delete).expect("a delete");
     assert_eq!(
         del.changes[0].moves[0].sentence,
         "pod log-compactor was deleted on node-1: fraud-scorer — NodeResourcesFit's hint says it may fit now → backoffQ, 0.5 s of backoff left"

@@ -2,7 +2,8 @@
 //! action is added to the Timeline tab as a step at the logical time on screen (`actions.rs`
 //! writes the text); the scenario is then re-run and playback goes on from the same stop.
 
-use crate::actions::{self, Action, Docs, DrainFate, DrainPlan, DrainPod, Taint};
+use crate::actions::{self, Action, Docs, DrainFate, DrainPlan, DrainPod};
+use schedlab_view::words::Taint;
 use crate::bridge::{self, BridgeHandle};
 use crate::components::app::EditorHandle;
 use crate::fmt;
@@ -159,12 +160,12 @@ fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
         }
     };
     let n4 = name.clone();
-    let current_taints: Vec<Taint> = live.taints.iter().filter_map(|t| Taint::parse(t)).collect();
+    let current_taints: Vec<Taint> = live.taints.clone();
     let ct = current_taints.clone();
     let add_taint = move |e: leptos::ev::SubmitEvent| {
         e.prevent_default();
         let text = taint_text.get_untracked();
-        match Taint::parse(&text) {
+        match actions::parse_taint(&text) {
             Some(t) => {
                 let mut all: Vec<Taint> = ct.iter().filter(|c| !(c.key == t.key && c.effect == t.effect)).cloned().collect();
                 all.push(t);
@@ -412,7 +413,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
         }
     });
     let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
-    let owner = actions::owner_workload(&docs, &model.namespace, &model.name, model.created_by.as_deref(), at_ms);
+    let owner = actions::owner_workload(&docs, &model.namespace, &model.name, model.created_by.as_ref(), at_ms);
     let (ns, name) = (model.namespace.clone(), model.name.clone());
     let (ns2, name2) = (ns.clone(), name.clone());
     let gates = model.gates.clone();
@@ -452,7 +453,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
                 on:click=move |_| do_(Action::DeletePod(ns.clone(), name.clone()))>"Delete pod"</button>
             {scale}
         </div>
-        {fmt::created(model.created_by.as_deref(), model.created_at_ms).map(|c| view! { <p class="muted menu-note">{fmt::sentence_case(&c)}</p> })}
+        {fmt::created(model.created_by.as_ref(), model.created_at_ms).map(|c| view! { <p class="muted menu-note">{fmt::sentence_case(&c)}</p> })}
     }
     .into_any()
 }

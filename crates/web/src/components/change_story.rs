@@ -7,7 +7,7 @@ use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
 use schedlab_view::view::ChangeView;
-use schedlab_view::QueueName;
+use schedlab_view::{ChangeCause, QueueName};
 
 fn pool(q: QueueName) -> (&'static str, ChipState) {
     match q {
@@ -35,27 +35,26 @@ pub fn ChangeStory() -> impl IntoView {
 
 #[component]
 fn Change(change: ChangeView) -> impl IntoView {
-    let cause = match change.cause.as_str() {
-        "step" => change
+    let cause = match change.cause {
+        ChangeCause::Step => change
             .step
             .map(|s| format!("timeline step {}", s + 1))
             .unwrap_or_else(|| "timeline step".into()),
-        "finish" => "a pod finished".into(),
-        "flush" => "5-minute flush".into(),
-        "controller" => change
+        ChangeCause::Finish => "a pod finished".into(),
+        ChangeCause::Flush => "5-minute flush".into(),
+        ChangeCause::Controller => change
             .by
-            .clone()
+            .as_ref()
             .map(|b| format!("controller {b}"))
             .unwrap_or_else(|| "controller".into()),
-        other => other.to_string(),
+        ChangeCause::Api => "api".into(),
     };
-    let prefix = format!("{}: ", change.sentence);
     let moves = change
         .moves
         .iter()
         .map(|m| {
             let (to, chip) = pool(m.to);
-            let text = m.sentence.strip_prefix(&prefix).unwrap_or(&m.sentence).to_string();
+            let text = m.pod_sentence.clone();
             let dest = if m.moved {
                 match m.backoff_left_ms {
                     Some(left) if left > 0 => format!("→ {to}, {} left", fmt::clock(left)),
@@ -74,7 +73,7 @@ fn Change(change: ChangeView) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="change" data-action=change.action.clone() class:skipped=change.skipped.is_some()>
+        <div class="change" data-action=change.action.as_str() class:skipped=change.skipped.is_some()>
             <div class="change-head">
                 <span class="change-cause">{cause}" · t = "{fmt::clock(change.at_ms)}</span>
             </div>

@@ -9,6 +9,7 @@ use crate::fmt;
 use crate::state::{use_app, LowerTab};
 use leptos::prelude::*;
 use schedlab_view::view::{CycleView, Marker, Stage};
+use schedlab_view::words::EventReason;
 
 #[component]
 pub fn LowerPanel() -> impl IntoView {
@@ -178,9 +179,9 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
                 return Some(
                     view! {
                         <div class="outcome failed" role="status">
-                            <div class="kubectl" aria-label="FailedScheduling event, as kubectl describe shows it">
+                            <div class="kubectl" aria-label=format!("{} event, as kubectl describe shows it", EventReason::FailedScheduling)>
                                 <span class="k-type">"Warning"</span>
-                                <span class="k-reason">"FailedScheduling"</span>
+                                <span class="k-reason">{EventReason::FailedScheduling.as_str()}</span>
                                 <span class="k-obj">{format!("pod/{pod}")}</span>
                                 <div class="k-msg" data-testid="failed-message">{msg.clone()}</div>
                             </div>
@@ -196,7 +197,7 @@ fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
                         <div class="outcome bound" role="status">
                             <div class="kubectl">
                                 <span class="k-type">"Normal"</span>
-                                <span class="k-reason">"Scheduled"</span>
+                                <span class="k-reason">{EventReason::Scheduled.as_str()}</span>
                                 <div class="k-msg">{msg.clone()}</div>
                             </div>
                         </div>

@@ -42,7 +42,7 @@ pub fn Events() -> impl IntoView {
                 <td class="num">{e.seq}</td>
                 <td class="num">{cycle}</td>
                 <td class="k-type">{if e.warning { "Warning" } else { "Normal" }}</td>
-                <td class="k-reason">{e.reason}</td>
+                <td class="k-reason">{e.reason.as_str()}</td>
                 <td class="obj">{format!("pod/{pod}")}<span class="muted ns">{namespace}</span></td>
                 <td class="msg">{e.message}</td>
             </tr>

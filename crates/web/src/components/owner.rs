@@ -2,24 +2,24 @@
 //! label in the queue) and the grouping of queue items by owner.
 
 use schedlab_view::view::QueueItem;
+use schedlab_view::words::{ObjectKind, ObjectRef};
 
 /// The mark on a chip: the owner kind, abbreviated as kubectl does (`rs`, `sts`, `ds`, …).
-pub fn kind_mark(created_by: &str) -> String {
-    let kind = created_by.split('/').next().unwrap_or(created_by);
-    match kind {
-        "ReplicaSet" => "rs".into(),
-        "StatefulSet" => "sts".into(),
-        "DaemonSet" => "ds".into(),
-        "Job" => "job".into(),
-        "ReplicationController" => "rc".into(),
-        "Deployment" => "deploy".into(),
-        other => other.chars().filter(|c| c.is_ascii_uppercase()).collect::<String>().to_lowercase(),
+pub fn kind_mark(created_by: &ObjectRef) -> String {
+    match &created_by.kind {
+        ObjectKind::ReplicaSet => "rs".into(),
+        ObjectKind::StatefulSet => "sts".into(),
+        ObjectKind::DaemonSet => "ds".into(),
+        ObjectKind::Job => "job".into(),
+        ObjectKind::ReplicationController => "rc".into(),
+        ObjectKind::Deployment => "deploy".into(),
+        other => other.as_str().chars().filter(|c| c.is_ascii_uppercase()).collect::<String>().to_lowercase(),
     }
 }
 
 /// The owner's name, with a generated hash suffix cut short: `web-6d4c8f9b7` → `web-6d4c…`.
-pub fn short_name(created_by: &str) -> String {
-    let name = created_by.split_once('/').map(|(_, n)| n).unwrap_or(created_by);
+pub fn short_name(created_by: &ObjectRef) -> String {
+    let name = created_by.name.as_str();
     if let Some((stem, tail)) = name.rsplit_once('-') {
         let hashy = tail.len() >= 6 && tail.chars().all(|c| c.is_ascii_alphanumeric()) && tail.chars().any(|c| c.is_ascii_digit());
         if hashy && !stem.is_empty() {
@@ -33,7 +33,7 @@ pub fn short_name(created_by: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueueEntry {
     One(QueueItem),
-    Group { owner: String, items: Vec<QueueItem> },
+    Group { owner: ObjectRef, items: Vec<QueueItem> },
 }
 
 impl QueueEntry {
@@ -49,11 +49,11 @@ impl QueueEntry {
 
 /// Groups runs of consecutive items (two or more) made by the same controller; the list order
 /// (pop order) is kept.
-pub fn group(items: Vec<QueueItem>, owner_of: impl Fn(u32) -> Option<String>) -> Vec<QueueEntry> {
+pub fn group(items: Vec<QueueItem>, owner_of: impl Fn(u32) -> Option<ObjectRef>) -> Vec<QueueEntry> {
     let mut out: Vec<QueueEntry> = Vec::new();
     let mut run: Vec<QueueItem> = Vec::new();
-    let mut run_owner: Option<String> = None;
-    let flush = |out: &mut Vec<QueueEntry>, run: &mut Vec<QueueItem>, owner: &Option<String>| match (owner, run.len()) {
+    let mut run_owner: Option<ObjectRef> = None;
+    let flush = |out: &mut Vec<QueueEntry>, run: &mut Vec<QueueItem>, owner: &Option<ObjectRef>| match (owner, run.len()) {
         (Some(o), n) if n >= 2 => out.push(QueueEntry::Group {
             owner: o.clone(),
             items: std::mem::take(run),
@@ -86,21 +86,25 @@ mod tests {
         }
     }
 
+    fn by(kind: &str, name: &str) -> ObjectRef {
+        ObjectRef::new(ObjectKind::from_api(kind), None, name)
+    }
+
     #[test]
     fn owners_read_short() {
-        assert_eq!(kind_mark("ReplicaSet/web-6d4c8f9b7"), "rs");
-        assert_eq!(kind_mark("StatefulSet/db"), "sts");
-        assert_eq!(kind_mark("CronThing/x"), "ct");
-        assert_eq!(short_name("ReplicaSet/web-6d4c8f9b7"), "web-6d4c…");
-        assert_eq!(short_name("StatefulSet/db"), "db");
-        assert_eq!(short_name("Job/train-run"), "train-run");
+        assert_eq!(kind_mark(&by("ReplicaSet", "web-6d4c8f9b7")), "rs");
+        assert_eq!(kind_mark(&by("StatefulSet", "db")), "sts");
+        assert_eq!(kind_mark(&by("CronThing", "x")), "ct");
+        assert_eq!(short_name(&by("ReplicaSet", "web-6d4c8f9b7")), "web-6d4c…");
+        assert_eq!(short_name(&by("StatefulSet", "db")), "db");
+        assert_eq!(short_name(&by("Job", "train-run")), "train-run");
     }
 
     #[test]
     fn consecutive_pods_of_one_owner_are_grouped() {
         let owner = |p: u32| match p {
-            0..=2 => Some("ReplicaSet/web-1".to_string()),
-            4 | 6 => Some("Job/j".to_string()),
+            0..=2 => Some(by("ReplicaSet", "web-1")),
+            4 | 6 => Some(by("Job", "j")),
             _ => None,
         };
         let g = group((0..7).map(item).collect(), owner);

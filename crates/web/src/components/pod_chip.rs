@@ -89,7 +89,7 @@ pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl
                             req.push(format!("{} {}", c.name, fmt::amount(c, v)));
                         }
                     }
-                    let created = fmt::created(p.created_by.as_deref(), p.created_at_ms);
+                    let created = fmt::created(p.created_by.as_ref(), p.created_at_ms);
                     Some((
                         p.name.clone(),
                         p.priority,
@@ -120,7 +120,7 @@ pub fn PodChip(pod: u32, state: ChipState, #[prop(optional)] menu: bool) -> impl
     let mark = move || {
         info.with(|i| i.4.clone().map(|o| (o, i.5.clone().unwrap_or_default())))
             .map(|(o, t)| {
-                view! { <span class="owner-mark" data-owner=o.clone() title=t>{owner::kind_mark(&o)}</span> }
+                view! { <span class="owner-mark" data-owner=o.to_string() title=t>{owner::kind_mark(&o)}</span> }
             })
     };
     // An embed shows no actions menu (it has no timeline to write a step into).

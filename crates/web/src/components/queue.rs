@@ -8,6 +8,7 @@ use crate::fmt;
 use crate::state::use_app;
 use leptos::prelude::*;
 use schedlab_view::view::{QueueItem, QueueView};
+use schedlab_view::words::ObjectRef;
 
 #[component]
 pub fn QueuePanel() -> impl IntoView {
@@ -192,7 +193,7 @@ fn QueueRow(i: QueueItem, state: ChipState, clock: Memo<i64>) -> impl IntoView {
 /// Consecutive pods of one controller: one line with the owner and the count, the pods' chips
 /// below; a reason they share is said once.
 #[component]
-fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl IntoView {
+fn QueueGroup(owner: ObjectRef, items: Vec<QueueItem>, state: ChipState) -> impl IntoView {
     let MovedPods(moved) = expect_context::<MovedPods>();
     let n = items.len();
     let label = format!("{} ×{n}", owner::short_name(&owner));
@@ -211,7 +212,7 @@ fn QueueGroup(owner: String, items: Vec<QueueItem>, state: ChipState) -> impl In
         String::new()
     };
     view! {
-        <li class="q-item q-group" data-owner=owner.clone() data-count=n>
+        <li class="q-item q-group" data-owner=owner.to_string() data-count=n>
             <div class="q-row">
                 <span class="q-group-label" title=title>
                     <span class="owner-mark">{owner::kind_mark(&owner)}</span>
