@@ -65,10 +65,7 @@ impl WorkerState {
                     run,
                     frame: Box::new(s.frame(stop, detail)),
                 }),
-                _ => post(Response::Failed {
-                    id,
-                    message: "stale run".into(),
-                }),
+                _ => post(Response::Stale { id, run }),
             },
             Request::Explain {
                 id,
@@ -83,10 +80,7 @@ impl WorkerState {
                     run,
                     explanation: s.explain(cycle, node, &plugin, score),
                 }),
-                _ => post(Response::Failed {
-                    id,
-                    message: "stale run".into(),
-                }),
+                _ => post(Response::Stale { id, run }),
             },
         }
     }

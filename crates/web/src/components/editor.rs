@@ -1,8 +1,7 @@
 //! The scenario editor: CodeMirror with one tab per part, add-object buttons and the engine's
 //! errors beside it (placed at their line and column).
 
-use crate::bridge::{self, BridgeHandle};
-use crate::components::app::EditorHandle;
+use crate::editor_js::EditorHandle;
 use crate::components::files::{self, FileChoice, PendingFile};
 use crate::editor_js::{create_editor, load_bundle};
 use crate::scenario::{Part, Saved, Template};
@@ -16,7 +15,6 @@ use wasm_bindgen::JsCast;
 pub fn Editor() -> impl IntoView {
     let st = use_app();
     let ed: EditorHandle = expect_context();
-    let bridge: BridgeHandle = expect_context();
     let host = NodeRef::<html::Div>::new();
     let root = NodeRef::<html::Div>::new();
     let file_input = NodeRef::<html::Input>::new();
@@ -219,7 +217,7 @@ pub fn Editor() -> impl IntoView {
         let Some(spec) = generated.get_untracked() else { return };
         st.flash("Writing the generated cluster into the editor…");
         let seed = st.saved.with_untracked(|s| s.seed);
-        bridge::generated_text(bridge, spec, move |text| {
+        st.generated_text(spec, move |text| {
             let (nodes, pods) = text.split_once('\u{0}').unwrap_or((&text, ""));
             let parts = crate::scenario::Parts {
                 nodes: nodes.to_string(),
