@@ -20,3 +20,4 @@ pub mod shell;
 pub mod state;
 pub mod storage;
 pub mod theme;
+pub mod timeline_text;
