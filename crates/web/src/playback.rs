@@ -33,7 +33,9 @@ impl AppState {
     }
 
     fn answer(&self, r: Response) {
-        let Some(outs) = self.player.try_update_value(|p| p.answer(r)) else { return };
+        let Some(outs) = self.player.try_update_value(|p| p.answer(r)) else {
+            return;
+        };
         self.sync();
         self.carry_out(outs, true);
     }
@@ -42,14 +44,18 @@ impl AppState {
     fn lost(&self, crashed: Option<u64>, cause: String) {
         web_sys::console::warn_1(&format!("schedlab: the engine {cause}; starting a new one").into());
         self.bridge.update_value(|b| b.terminate());
-        let Some(outs) = self.player.try_update_value(|p| p.lost(crashed, &cause)) else { return };
+        let Some(outs) = self.player.try_update_value(|p| p.lost(crashed, &cause)) else {
+            return;
+        };
         self.sync();
         self.carry_out(outs, true);
     }
 
     /// Mirrors what the player shows into the signals (each only when it changed).
     fn sync(&self) {
-        let Some(s) = self.player.try_with_value(|p| p.shown.clone()) else { return };
+        let Some(s) = self.player.try_with_value(|p| p.shown.clone()) else {
+            return;
+        };
         if !self.summary.with_untracked(|v| same_arc(v, &s.summary)) {
             self.set_summary.set(s.summary);
         }
@@ -105,8 +111,7 @@ impl AppState {
                 Out::Restart => {
                     if let Err(e) = bridge::spawn(self.bridge, listener(st)) {
                         web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
-                        let why = "The engine stopped and could not be started again. Your scenario is saved: reload the page."
-                            .to_string();
+                        let why = "The engine stopped and could not be started again. Your scenario is saved: reload the page.".to_string();
                         self.set_engine_note.set(Some(why.clone()));
                         self.bridge.update_value(|b| b.dead = Some(why));
                         return;

@@ -87,21 +87,33 @@ pub struct StartUp {
 pub enum Intent {
     /// Run this scenario (the newest wins). `fresh`: a new scenario (it opens at its start,
     /// or as the address says), not an edit of the one on screen (which keeps its playhead).
-    Load { source: Saved, fresh: bool },
+    Load {
+        source: Saved,
+        fresh: bool,
+    },
     /// The last good scenario from storage, run to have something on screen beside errors.
     LoadFallback(Saved),
-    Seek { to: Seek, pause: bool },
+    Seek {
+        to: Seek,
+        pause: bool,
+    },
     Play(bool),
     /// Play/pause; playing from the last stop starts again from the first.
     TogglePlay,
     /// The playback clock: `ms` passed; a stop lasts `period` ms once its frame is shown.
-    Tick { ms: u32, period: u32 },
+    Tick {
+        ms: u32,
+        period: u32,
+    },
     /// Explain a cell of the cycle on screen.
     Explain(CellRef),
     CloseExplanation,
     /// An action at stop `stop` adds a timeline step: the next run opens at the same stop
     /// (the runs agree up to the step, which comes after it), playing if `resume`.
-    Hold { stop: u32, resume: bool },
+    Hold {
+        stop: u32,
+        resume: bool,
+    },
     StartUp(StartUp),
     /// An embed came into view or left it.
     Visible(bool),
@@ -372,11 +384,8 @@ impl Player {
                 self.explain_waiting.take_if(|a| a.id == id);
             }
             // The bridge's own (documents, texts, imports, readiness, crashes).
-            Response::Ready
-            | Response::Text { .. }
-            | Response::Imported { .. }
-            | Response::Documents { .. }
-            | Response::Crashed { .. } => {}
+            Response::Ready | Response::Text { .. } | Response::Imported { .. } | Response::Documents { .. } | Response::Crashed { .. } => {
+            }
         }
         self.want_frame();
         std::mem::take(&mut self.out)
@@ -397,9 +406,8 @@ impl Player {
             self.shown.explain_failed = Some(self.explain_report(cause, &ask));
         }
         let Plan::Restart { reload, load_failed } = recovery::plan(&facts) else {
-            let why = format!(
-                "The engine stopped again while recovering ({cause}). Your scenario is saved: reload the page to start it again."
-            );
+            let why =
+                format!("The engine stopped again while recovering ({cause}). Your scenario is saved: reload the page to start it again.");
             self.load_in_flight = None;
             self.load_next = None;
             self.pending = None;
@@ -801,7 +809,11 @@ impl Player {
         let id = self.next_id();
         let run = self.shown.run;
         self.explain_id = id;
-        self.explain_waiting = Some(ExplainAsk { id, run, cell: cell.clone() });
+        self.explain_waiting = Some(ExplainAsk {
+            id,
+            run,
+            cell: cell.clone(),
+        });
         if std::mem::take(&mut self.crash_next_explain) {
             // The test hook: the worker panics while the page waits for this explanation.
             self.out.push(Out::Send(Request::Crash { id, how: CrashKind::Panic }));

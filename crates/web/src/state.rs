@@ -1,8 +1,8 @@
 //! The app's state: signals split into read and write halves, shared through context.
 
 use crate::bridge::{Bridge, BridgeHandle};
-pub use crate::player::{Busy, CellRef, Issue};
 use crate::player::Player;
+pub use crate::player::{Busy, CellRef, Issue};
 use crate::scenario::{Part, Saved};
 pub use crate::theme::Theme;
 use leptos::prelude::*;

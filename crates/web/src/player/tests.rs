@@ -787,14 +787,17 @@ fn a_crash_mid_explanation_reports_it_and_brings_the_same_stop_back_paused() {
     // The next click is explained by the new worker.
     let mut p = p;
     let sent = p.act(Intent::Explain(cell(2)));
-    assert_eq!(sent, vec![Out::Send(Request::Explain {
-        id: 7,
-        run: 2,
-        cycle: 2,
-        node: 0,
-        plugin: "NodeResourcesFit".into(),
-        score: false
-    })]);
+    assert_eq!(
+        sent,
+        vec![Out::Send(Request::Explain {
+            id: 7,
+            run: 2,
+            cycle: 2,
+            node: 0,
+            plugin: "NodeResourcesFit".into(),
+            score: false
+        })]
+    );
 }
 
 #[test]
@@ -815,7 +818,10 @@ fn a_crash_mid_load_lists_an_error_and_the_last_good_run_comes_back() {
         .iter()
         .any(|o| matches!(o, Out::Issues(i) if i.first().is_some_and(|i| i.message.contains("engine failed")))));
     // The error stays: the recovered run does not clear it.
-    assert!(!outs.iter().skip_while(|o| !matches!(o, Out::Issues(i) if !i.is_empty())).any(|o| matches!(o, Out::Issues(i) if i.is_empty())));
+    assert!(!outs
+        .iter()
+        .skip_while(|o| !matches!(o, Out::Issues(i) if !i.is_empty()))
+        .any(|o| matches!(o, Out::Issues(i) if i.is_empty())));
     assert_eq!(p.shown.run, 2);
 }
 
