@@ -239,6 +239,29 @@ fn an_edit_that_removes_the_cycle_on_screen_opens_at_the_end() {
 }
 
 #[test]
+fn a_new_scenario_replacing_one_that_plays_opens_at_its_own_start_not_the_old_playhead() {
+    let (p, _) = play(
+        false,
+        with(
+            run_one(),
+            vec![
+                (Do(Intent::Tick { ms: 600, period: 550 }), &["frame 3 run 1 stop 1"]),
+                (Hear(frame(3, 1, 1)), &[]),
+                (Do(Intent::Tick { ms: 600, period: 550 }), &["frame 4 run 1 stop 2"]),
+                (Do(load(2)), &["load 5 seed 2"]),
+                (Hear(loaded(5, 2, 3)), &["frame 6 run 2 stop 0"]),
+                // The old run's frame arrives after: the clock cannot move the new run's
+                // playhead before its first frame is shown.
+                (Hear(frame(4, 1, 2)), &[]),
+                (Do(Intent::Tick { ms: 600, period: 550 }), &[]),
+                (Hear(frame(6, 2, 0)), &[]),
+            ],
+        ),
+    );
+    assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (2, 0, true));
+}
+
+#[test]
 fn a_large_new_scenario_opens_at_its_end_paused_with_its_detail() {
     let (p, _) = play(
         false,
