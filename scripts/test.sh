@@ -30,6 +30,10 @@ echo "== release build + benchmark"
 cargo build --release -p schedlab-cli
 target/release/schedlab bench --nodes 5000 --pods 10000
 
+echo "== lesson gallery (schedlab check --solution: every goal of every lesson passes)"
+lessons=$(target/release/schedlab check --solution assets/lessons/*.yaml)
+echo "$(ls assets/lessons/*.yaml | wc -l) lessons, $(grep -c '^    pass ' <<<"$lessons") goals pass"
+
 echo "== conformance (check.py against the release binary; the corpora run with controllers off)"
 check() {
   python3 tests/conformance/check.py --scores --cmd 'target/release/schedlab run {scenario} --output json --controllers off' "$@"

@@ -1,6 +1,7 @@
 //! The `schedlab` command: run scenarios natively, print JSON/text/trace, benchmark.
 
 mod bench;
+mod check;
 mod explain;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
@@ -38,6 +39,8 @@ enum Command {
     },
     /// Why a node passed or failed Filter (or got its Score) in a cycle, as the playground says it
     Explain(explain::Args),
+    /// Run each lesson's goals and print their verdicts (--solution: apply the solutions first)
+    Check(check::Args),
     /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
     Bench(bench::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
         Command::Import { files } => import(&files),
         Command::Config { file } => config(&file),
         Command::Explain(a) => explain::main(a),
+        Command::Check(a) => check::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "schedlab", &mut std::io::stdout());

@@ -1,9 +1,11 @@
 //! The simulated cluster's state: API objects other than nodes and pods (the "listers"), the
 //! node snapshot the plugins read, and the nominator (pods nominated to nodes by preemption).
 
+use crate::api::resource::{ResourceClaim, CLAIM_FINALIZER};
 use crate::api::{self, Labels};
-use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
-use crate::framework::{ImageStateSummary, NodeInfo, PodInfo};
+use crate::dra::{claim_key, controlled_by};
+use crate::model::events::{ActionType, ClusterEvent, EventObject, EventResource};
+use crate::model::{ImageStateSummary, NodeInfo, PodInfo};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -435,6 +437,82 @@ impl Nominator {
     }
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Vec<Arc<PodInfo>>)> {
         self.by_node.iter()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claim writes (resource.k8s.io), each recorded as an event.
+
+impl Cluster {
+    /// Replaces a claim and records the update event.
+    pub fn update_claim(&mut self, new: ResourceClaim) {
+        let key = claim_key(&new);
+        let new = Arc::new(new);
+        let old = self.dra.claims.insert(key, new.clone());
+        self.pending_events.push((
+            ClusterEvent::new(
+                EventResource::ResourceClaim,
+                if old.is_some() { ActionType::UPDATE } else { ActionType::ADD },
+            ),
+            EventObject::ResourceClaim { old, new: Some(new) },
+        ));
+    }
+
+    /// Deletes a claim and records the event.
+    pub fn delete_claim(&mut self, key: &str) {
+        if let Some(old) = self.dra.claims.remove(key) {
+            self.pending_events.push((
+                ClusterEvent::new(EventResource::ResourceClaim, ActionType::DELETE),
+                EventObject::ResourceClaim { old: Some(old), new: None },
+            ));
+        }
+    }
+
+    /// Deallocates a claim (DynamicResources' PostFilter): allocation and reservations cleared.
+    pub fn deallocate_claim(&mut self, key: &str) {
+        if let Some(c) = self.dra.claims.get(key) {
+            let mut c = (**c).clone();
+            c.status.allocation = None;
+            c.status.reserved_for.clear();
+            c.status.devices = None;
+            self.update_claim(c);
+        }
+    }
+
+    /// What follows a pod's deletion for its claims: the pod leaves every `reservedFor`; a
+    /// claim left with no consumer is deallocated and loses its finalizer; a claim the pod
+    /// controls is then deleted. Events are recorded in `pending_events`.
+    pub fn release_claims(&mut self, namespace: &str, pod_name: &str, pod_uid: &str) {
+        let keys: Vec<String> = self
+            .dra
+            .claims
+            .iter()
+            .filter(|(_, c)| c.metadata.namespace.as_deref().unwrap_or("default") == namespace)
+            .filter(|(_, c)| c.status.reserved_for.iter().any(|r| r.uid == pod_uid) || controlled_by(c, pod_name, pod_uid, namespace))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            let claim = self.dra.claims[&key].clone();
+            if claim.status.reserved_for.iter().any(|r| r.uid == pod_uid) {
+                let mut c = (*claim).clone();
+                c.status.reserved_for.retain(|r| r.uid != pod_uid);
+                if c.status.reserved_for.is_empty() && c.status.allocation.is_some() {
+                    c.status.allocation = None;
+                    c.status.devices = None;
+                    if let Some(f) = &mut c.metadata.finalizers {
+                        f.retain(|f| f != CLAIM_FINALIZER);
+                        if f.is_empty() {
+                            c.metadata.finalizers = None;
+                        }
+                    }
+                }
+                self.update_claim(c);
+            }
+            let claim = self.dra.claims[&key].clone();
+            if controlled_by(&claim, pod_name, pod_uid, namespace) && claim.status.reserved_for.is_empty() {
+                self.delete_claim(&key);
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! clock, never does IO and has no global state; the caller steps it.
 
 pub mod api;
+pub mod apimachinery;
 pub mod cluster;
 pub mod config;
 pub mod conformance;
@@ -13,7 +14,9 @@ pub mod engine;
 pub mod framework;
 pub mod import;
 pub mod labels;
+pub mod lesson;
 pub mod load;
+pub mod model;
 pub mod output;
 pub mod plugins;
 pub mod quantity;

@@ -9,10 +9,36 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-/// Every in-tree plugin of kube-scheduler v1.34. The discriminant indexes the registry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum PluginName {
+/// Declares `PluginName` from one list of variants: the enum, `ALL` (discriminant order),
+/// `COUNT`, and each name as kube-scheduler spells it (the variant's own spelling). An
+/// attribute on an entry (`#[cfg(test)]`) applies everywhere the entry is used.
+macro_rules! plugin_names {
+    ($($(#[$attr:meta])* $name:ident,)*) => {
+        /// Every in-tree plugin of kube-scheduler v1.34. The discriminant indexes the registry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum PluginName {
+            $($(#[$attr])* $name,)*
+        }
+
+        impl PluginName {
+            /// How many plugins there are.
+            pub const COUNT: usize = [$($(#[$attr])* PluginName::$name,)*].len();
+            /// Every name, in discriminant order.
+            pub const ALL: [PluginName; PluginName::COUNT] = [$($(#[$attr])* PluginName::$name,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($(#[$attr])* PluginName::$name => stringify!($name),)*
+                }
+            }
+        }
+    };
+}
+
+// The one list of plugin names; a new plugin adds its line here, in the registry's order
+// (`plugins/mod.rs`), which is the order of the discriminants.
+plugin_names! {
     PrioritySort,
     SchedulingGates,
     NodeUnschedulable,
@@ -32,60 +58,14 @@ pub enum PluginName {
     ImageLocality,
     DefaultBinder,
     DynamicResources,
+    // A plugin of the unit tests only, following "How to add a plugin" (ARCHITECTURE.md).
+    #[cfg(test)]
+    TestOnlyLabel,
 }
 
-/// Names as kube-scheduler spells them, in discriminant order.
-const NAMES: [&str; 19] = [
-    "PrioritySort",
-    "SchedulingGates",
-    "NodeUnschedulable",
-    "NodeName",
-    "TaintToleration",
-    "NodeAffinity",
-    "NodePorts",
-    "NodeResourcesFit",
-    "VolumeRestrictions",
-    "NodeVolumeLimits",
-    "VolumeBinding",
-    "VolumeZone",
-    "PodTopologySpread",
-    "InterPodAffinity",
-    "DefaultPreemption",
-    "NodeResourcesBalancedAllocation",
-    "ImageLocality",
-    "DefaultBinder",
-    "DynamicResources",
-];
-
 impl PluginName {
-    pub const ALL: [PluginName; 19] = [
-        PluginName::PrioritySort,
-        PluginName::SchedulingGates,
-        PluginName::NodeUnschedulable,
-        PluginName::NodeName,
-        PluginName::TaintToleration,
-        PluginName::NodeAffinity,
-        PluginName::NodePorts,
-        PluginName::NodeResourcesFit,
-        PluginName::VolumeRestrictions,
-        PluginName::NodeVolumeLimits,
-        PluginName::VolumeBinding,
-        PluginName::VolumeZone,
-        PluginName::PodTopologySpread,
-        PluginName::InterPodAffinity,
-        PluginName::DefaultPreemption,
-        PluginName::NodeResourcesBalancedAllocation,
-        PluginName::ImageLocality,
-        PluginName::DefaultBinder,
-        PluginName::DynamicResources,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        NAMES[self as usize]
-    }
-
     pub fn parse(s: &str) -> Option<PluginName> {
-        NAMES.iter().position(|n| *n == s).map(|i| PluginName::ALL[i])
+        PluginName::ALL.iter().copied().find(|p| p.as_str() == s)
     }
 }
 
@@ -101,31 +81,43 @@ impl Serialize for PluginName {
     }
 }
 
-/// A small set of plugin names (a bit set).
+/// Words of a `PluginSet`'s bits: enough for every plugin.
+const SET_WORDS: usize = PluginName::COUNT.div_ceil(64);
+
+/// A set of plugin names (a bit set, as wide as there are plugins).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PluginSet(u32);
+pub struct PluginSet([u64; SET_WORDS]);
 
 impl PluginSet {
+    fn bit(p: PluginName) -> (usize, u64) {
+        (p as usize / 64, 1 << (p as usize % 64))
+    }
     pub fn insert(&mut self, p: PluginName) {
-        self.0 |= 1 << (p as u32);
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] |= b;
     }
     pub fn remove(&mut self, p: PluginName) {
-        self.0 &= !(1 << (p as u32));
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] &= !b;
     }
     pub fn contains(&self, p: PluginName) -> bool {
-        self.0 & (1 << (p as u32)) != 0
+        let (w, b) = PluginSet::bit(p);
+        self.0[w] & b != 0
     }
     pub fn is_empty(&self) -> bool {
-        self.0 == 0
+        self.0.iter().all(|w| *w == 0)
     }
     pub fn clear(&mut self) {
-        self.0 = 0;
+        self.0 = [0; SET_WORDS];
     }
-    pub fn union(self, o: PluginSet) -> PluginSet {
-        PluginSet(self.0 | o.0)
+    pub fn union(mut self, o: PluginSet) -> PluginSet {
+        for (w, o) in self.0.iter_mut().zip(o.0) {
+            *w |= o;
+        }
+        self
     }
     pub fn len(&self) -> usize {
-        self.0.count_ones() as usize
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     /// Members in name order (as upstream's sorted sets print).
     pub fn sorted_names(&self) -> Vec<&'static str> {
@@ -256,6 +248,36 @@ impl ExtensionPoint {
     }
 }
 
+/// The field of a per-point structure (the v1 `Plugins` shape: `PluginsCfg`, the framework's
+/// `ExpandedPlugins`) that holds an extension point's entry, borrowed as `&` or `&mut`: the
+/// one table from points to those fields. EnqueueExtensions has no field: PostBind's is given,
+/// as nothing asks for it.
+macro_rules! point_field {
+    (@ $point:expr, $s:ident, [$($r:tt)+]) => {
+        match $point {
+            ExtensionPoint::PreEnqueue => $($r)+ $s.pre_enqueue,
+            ExtensionPoint::QueueSort => $($r)+ $s.queue_sort,
+            ExtensionPoint::PreFilter => $($r)+ $s.pre_filter,
+            ExtensionPoint::Filter => $($r)+ $s.filter,
+            ExtensionPoint::PostFilter => $($r)+ $s.post_filter,
+            ExtensionPoint::PreScore => $($r)+ $s.pre_score,
+            ExtensionPoint::Score => $($r)+ $s.score,
+            ExtensionPoint::Reserve => $($r)+ $s.reserve,
+            ExtensionPoint::Permit => $($r)+ $s.permit,
+            ExtensionPoint::PreBind => $($r)+ $s.pre_bind,
+            ExtensionPoint::Bind => $($r)+ $s.bind,
+            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => $($r)+ $s.post_bind,
+        }
+    };
+    ($point:expr, &mut $s:ident) => {
+        point_field!(@ $point, $s, [&mut])
+    };
+    ($point:expr, & $s:ident) => {
+        point_field!(@ $point, $s, [&])
+    };
+}
+pub(crate) use point_field;
+
 /// A set of extension points (what one plugin implements).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExtensionPoints(u16);
@@ -339,20 +361,7 @@ impl PluginsCfg {
     /// The set of one configurable extension point (EnqueueExtensions has none: PostBind's
     /// is returned, as no plugin set can be asked for it).
     pub fn set(&self, point: ExtensionPoint) -> &PluginSetCfg {
-        match point {
-            ExtensionPoint::PreEnqueue => &self.pre_enqueue,
-            ExtensionPoint::QueueSort => &self.queue_sort,
-            ExtensionPoint::PreFilter => &self.pre_filter,
-            ExtensionPoint::Filter => &self.filter,
-            ExtensionPoint::PostFilter => &self.post_filter,
-            ExtensionPoint::PreScore => &self.pre_score,
-            ExtensionPoint::Score => &self.score,
-            ExtensionPoint::Reserve => &self.reserve,
-            ExtensionPoint::Permit => &self.permit,
-            ExtensionPoint::PreBind => &self.pre_bind,
-            ExtensionPoint::Bind => &self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &self.post_bind,
-        }
+        point_field!(point, &self)
     }
 
     /// multiPoint, then every extension point's set, for merging.

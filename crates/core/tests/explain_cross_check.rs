@@ -10,6 +10,8 @@
 //! code in wasm32, where `explanation_snapshots` pins them byte for byte against the native
 //! text, and the trace snapshots show the runs are identical there.
 
+mod common;
+
 use schedlab_core::view::{Session, SessionOptions};
 use std::path::{Path, PathBuf};
 
@@ -27,27 +29,32 @@ fn yamls(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// Every corpus scenario: the project's copies, then those of ../shared not copied yet.
-fn corpus() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for base in [root().join("tests/conformance"), root().join("../shared/conformance")] {
-        for sub in ["scenarios", "workloads-dra/scenarios", "timeline/scenarios", "random/scenarios"] {
-            for p in yamls(&base.join(sub)) {
-                let seen = out.iter().any(|q| q.file_name() == p.file_name());
-                if !seen {
-                    out.push(p);
-                }
+/// A scenario file as (name, text).
+fn read(p: &Path) -> (String, String) {
+    (
+        p.file_name().unwrap().to_string_lossy().to_string(),
+        std::fs::read_to_string(p).unwrap(),
+    )
+}
+
+/// Every corpus scenario as (file name, text): the project's (listed once, in `common`), then
+/// those of ../shared not copied yet.
+fn corpus() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = common::all().map(|(n, yaml, _)| (format!("{n}.yaml"), yaml.to_string())).collect();
+    for sub in common::CORPUS_DIRS {
+        for p in yamls(&root().join("../shared/conformance").join(sub)) {
+            let (name, text) = read(&p);
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, text));
             }
         }
     }
     out
 }
 
-fn check(files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u64, failures: &mut Vec<String>) {
-    for f in files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let sc = match schedlab_core::load_str(&text, &name) {
+fn check(files: &[(String, String)], controllers: bool, cells: &mut u64, compared: &mut u64, failures: &mut Vec<String>) {
+    for (name, text) in files {
+        let sc = match schedlab_core::load_str(text, name) {
             Ok(sc) => sc,
             // A scenario the loader refuses has no cells (the corpus has some on purpose).
             Err(_) => continue,
@@ -63,7 +70,7 @@ fn check(files: &[PathBuf], controllers: bool, cells: &mut u64, compared: &mut u
 #[test]
 fn every_cell_of_every_corpus_scenario_and_preset_agrees_with_the_trace() {
     let corpus = corpus();
-    let presets = yamls(&root().join("assets/presets"));
+    let presets: Vec<(String, String)> = yamls(&root().join("assets/presets")).iter().map(|p| read(p)).collect();
     assert!(corpus.len() >= 70, "the corpus was not found ({} files)", corpus.len());
     assert!(presets.len() >= 10, "the presets were not found ({} files)", presets.len());
     let (mut cells, mut compared, mut failures) = (0, 0, Vec::new());

@@ -6,11 +6,13 @@
 //! - `view`: the serializable views of a run (`Summary`, `Frame`, `CycleView`, …);
 //! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
 //! - `import`: what importing a cluster reports (`ImportReport`);
+//! - `lesson`: a lesson as a page shows it and its goals' verdicts on a run;
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
 //! - `protocol`: the messages between the page and the engine's Web Worker.
 
 pub mod duration;
 pub mod import;
+pub mod lesson;
 pub mod protocol;
 pub mod view;
 

@@ -3,22 +3,21 @@
 //! 2 pods per node), as compact (flow-style) YAML. Sizes come
 //! from a small deterministic generator, so a spec always gives the same text.
 
+use schedlab_core::rng::Rng;
 use schedlab_view::protocol::{clamp, GenSpec};
 use std::fmt::Write;
 
-/// SplitMix64: a few lines, good enough to vary sizes.
-struct Mix(u64);
+/// Sizes drawn from core's generator (`schedlab_core::rng::Rng`, SplitMix64), started at
+/// `seed` itself.
+struct Mix(Rng);
 
 impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+    fn new(seed: u64) -> Mix {
+        // `Rng::new` mixes its seed with this constant; undone, the stream starts at `seed`.
+        Mix(Rng::new(seed ^ 0x9E37_79B9_7F4A_7C15))
     }
     fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[(self.next() % v.len() as u64) as usize]
+        v[(self.0.next_u64() % v.len() as u64) as usize]
     }
 }
 
@@ -29,7 +28,7 @@ fn zone_name(z: u32) -> String {
 /// The YAML of a generated scenario, split into (nodes, pods).
 pub fn generate(spec: &GenSpec) -> (String, String) {
     let spec = clamp(spec);
-    let mut rng = Mix(0x5eed ^ ((spec.nodes as u64) << 32) ^ spec.pods as u64);
+    let mut rng = Mix::new(0x5eed ^ ((spec.nodes as u64) << 32) ^ spec.pods as u64);
     let width = spec.nodes.max(spec.pods).to_string().len().max(4);
     let mut nodes = String::with_capacity(spec.nodes as usize * 200);
     for i in 0..spec.nodes {
@@ -76,5 +75,28 @@ mod tests {
         let sc = schedlab_core::load_str(&format!("{n}---\n{p}"), "gen.yaml").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((sc.nodes.len(), sc.pods.len()), (30, 60));
         assert_eq!(generate(&spec), (n, p), "deterministic");
+    }
+
+    /// The sizes of a small spec, as the generator drew them before it used core's `Rng`
+    /// (SplitMix64 from the seed itself): the same spec still gives the same text.
+    #[test]
+    fn sizes_are_the_stream_of_the_seed() {
+        let (n, p) = generate(&GenSpec {
+            nodes: 4,
+            pods: 4,
+            zones: 2,
+        });
+        let cpus: Vec<&str> = n.lines().filter_map(|l| l.split("cpu: '").nth(1)?.split('\'').next()).collect();
+        assert_eq!(cpus, ["16", "8", "16", "16"]);
+        let sizes: Vec<&str> = p.lines().filter_map(|l| l.split("requests: ").nth(1)).collect();
+        assert_eq!(
+            sizes,
+            [
+                "{cpu: '250m', memory: 2Gi}}}]}",
+                "{cpu: '500m', memory: 1Gi}}}]}",
+                "{cpu: '2', memory: 1Gi}}}]}",
+                "{cpu: '250m', memory: 2Gi}}}]}"
+            ]
+        );
     }
 }

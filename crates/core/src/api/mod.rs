@@ -17,5 +17,10 @@ pub use self::meta::*;
 pub use self::other::*;
 pub use self::workloads::*;
 
+/// The well-known node labels of topology (`kubernetes.io/hostname`, the zone), which the
+/// topology plugins default to and their explanations name.
+pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+pub const LABEL_TOPOLOGY_ZONE: &str = "topology.kubernetes.io/zone";
+
 /// An opaque value for fields the scheduler never reads.
 pub type Opaque = serde_json::Value;

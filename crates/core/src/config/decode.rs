@@ -24,22 +24,20 @@
 //! reaches them only through the registry (`IN_TREE`) and names none, except for
 //! NodeResourcesFit's, which extenders write into (as upstream's `scheduler.New` does).
 
-use super::args::{nd, V1Value};
-use super::golang::GoDuration;
 use super::validate;
 use super::*;
-use crate::load::FieldPath;
+use crate::apimachinery::golang::{json_type, Dur, GoDuration};
+use crate::apimachinery::FieldPath;
+pub(crate) use crate::framework::args_codec::strict;
+use crate::framework::args_codec::{nd, V1Value};
+pub use crate::framework::config_error::{GROUP, GROUP_VERSION};
 use crate::plugins::node_resources_fit::args::V1FitArgs;
 use crate::plugins::IN_TREE;
-use serde::de::{DeserializeOwned, Deserializer};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
 /// The API group and version of the configuration and of every plugin args kind.
-pub const GROUP: &str = "kubescheduler.config.k8s.io";
-pub const GROUP_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 /// The name kube-scheduler's scheme carries in "not registered" errors.
-pub(crate) const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
 /// The kinds registered for kubescheduler.config.k8s.io/v1 besides the plugins' args kinds
 /// (those are the registry's codecs).
 const CONFIG_KIND: &str = "KubeSchedulerConfiguration";
@@ -47,35 +45,6 @@ const CONFIG_KIND: &str = "KubeSchedulerConfiguration";
 /// Whether a kind is registered for kubescheduler.config.k8s.io/v1.
 fn registered(kind: &str) -> bool {
     kind == CONFIG_KIND || IN_TREE.iter().any(|d| d.args.is_some_and(|c| c.kind == kind))
-}
-
-/// A `metav1.Duration` field: a JSON string parsed by Go's `time.ParseDuration`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Dur(pub GoDuration);
-
-impl<'de> Deserialize<'de> for Dur {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dur, D::Error> {
-        let v = Json::deserialize(d)?;
-        match v {
-            Json::String(s) => GoDuration::parse(&s).map(Dur).map_err(serde::de::Error::custom),
-            other => Err(serde::de::Error::custom(format!(
-                "json: cannot unmarshal {} into Go value of type string",
-                json_type(&other)
-            ))),
-        }
-    }
-}
-
-/// The JSON type name Go's decoder uses in its messages.
-fn json_type(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,91 +238,6 @@ pub(crate) enum V1Args {
     Unknown(Option<Json>),
     /// The plugin's own args kind, decoded by its codec.
     Typed(V1Value),
-}
-
-// ---------------------------------------------------------------------------------------------
-// Typed, strict decoding.
-
-/// A field path from the decoder's steps (up to the first step it cannot name).
-fn segments_path<'a>(steps: impl IntoIterator<Item = &'a crate::load::json::Segment>) -> FieldPath {
-    use crate::load::json::Segment;
-    let mut out = FieldPath::root();
-    for s in steps {
-        out = match s {
-            Segment::Seq(index) => out.index(*index),
-            Segment::Map(key) | Segment::Enum(key) => out.child(key),
-            Segment::Unknown => break,
-        };
-    }
-    out
-}
-
-/// A field path from the decoder's error.
-fn error_path(e: &crate::load::json::Error) -> FieldPath {
-    segments_path(e.path())
-}
-
-/// Typed decoding of `v` as `T` (a v1 kind, `object` in messages), strict as kube-scheduler's
-/// decoder is: the value and the path of every field `T` does not have, in document order
-/// (`apiVersion` and `kind` at the root belong to every kind); or the type error, which is
-/// fatal.
-pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
-    // Go's decoder: a struct only from an object (serde_json's would take an array too). The
-    // decoder notes the fields `T` does not have (the values it ignores).
-    let ignored = crate::load::json::Ignored::default();
-    let got = T::deserialize(crate::load::json::Strict::noting_ignored(v.clone(), &ignored));
-    let is_type_meta =
-        |p: &[crate::load::json::Segment]| matches!(p, [crate::load::json::Segment::Map(k)] if k == "apiVersion" || k == "kind");
-    let all_ignored = ignored.into_paths();
-    let unknown: Vec<FieldPath> = all_ignored
-        .iter()
-        .filter(|p| !is_type_meta(p))
-        .map(|p| segments_path(p.iter()))
-        .collect();
-    #[cfg(test)]
-    {
-        // The same fields as serde_ignored finds, and the same error paths as serde_path_to_error.
-        crate::load::strict_path_tests::same_as_path_to_error(
-            &got,
-            serde_path_to_error::deserialize(crate::load::json::Strict::new(v.clone())),
-        );
-        fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
-            use serde_ignored::Path as P;
-            match p {
-                P::Root => FieldPath::root(),
-                P::Seq { parent, index } => ignored_path(parent).index(*index),
-                P::Map { parent, key } => ignored_path(parent).child(key),
-                P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => ignored_path(parent),
-            }
-        }
-        let mut theirs = Vec::new();
-        let _ = T::deserialize(serde_ignored::Deserializer::new(
-            crate::load::json::Strict::new(v.clone()),
-            &mut |p| theirs.push(ignored_path(&p).to_string()),
-        ));
-        if got.is_ok() {
-            // Every ignored value, `apiVersion` and `kind` included.
-            let ours: Vec<String> = all_ignored.iter().map(|p| segments_path(p.iter()).to_string()).collect();
-            assert_eq!(ours, theirs, "ignored fields of {v}");
-        }
-    }
-    match got {
-        Ok(t) => Ok((t, unknown)),
-        Err(e) => {
-            let path = error_path(&e);
-            let detail = e.to_string();
-            // Errors raised by our own Go-compatible field decoders are already in Go's words.
-            if detail.starts_with("time: ") || detail.starts_with("json: ") {
-                Err(ConfigError::GoDecode { path, detail })
-            } else {
-                Err(ConfigError::Decode {
-                    object: object.to_string(),
-                    path,
-                    detail,
-                })
-            }
-        }
-    }
 }
 
 /// `schema.GroupVersion.String()`.

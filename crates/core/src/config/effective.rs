@@ -5,8 +5,8 @@
 //! name.
 
 use super::decode::GROUP_VERSION;
-use super::golang::sorted_json;
 use super::*;
+use crate::apimachinery::golang::sorted_json;
 use serde_json::{json, Map, Value};
 
 fn plugin_set_json(s: &PluginSetCfg) -> Value {

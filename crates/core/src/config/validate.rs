@@ -1,62 +1,16 @@
 //! Validation of a defaulted KubeSchedulerConfiguration, as kube-scheduler's
 //! `ValidateKubeSchedulerConfiguration` does it, with its field paths and messages (one string
 //! per field error, duplicates dropped, in upstream's order). Each plugin's args are validated
-//! by its codec (`plugins/<name>/args.rs`), with the field-error constructors below.
+//! by its codec (`plugins/<name>/args.rs`), with the field-error constructors of
+//! `framework::config_error`.
 
 use super::decode::{Defaulted, DefaultedProfile, V1Args, GROUP_VERSION};
-use super::error::ConfigError;
-use super::golang::{go_quote, json_compact, json_quote, sorted_json};
 use super::{PluginSetCfg, PluginsCfg};
-use crate::load::FieldPath;
-
-// ---------------------------------------------------------------------------------------------
-// Field paths and error texts (k8s.io/apimachinery/pkg/util/validation/field), shared with the
-// plugins' args validators (`plugins/<name>/args.rs`).
-
-pub(crate) fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
-    ConfigError::Invalid {
-        path: path.clone(),
-        value: value.to_string(),
-        detail: detail.to_string(),
-    }
-}
-
-pub(crate) fn required(path: &FieldPath, detail: &str) -> ConfigError {
-    ConfigError::Required {
-        path: path.clone(),
-        detail: detail.to_string(),
-    }
-}
-
-pub(crate) fn duplicate(path: &FieldPath, value: &str) -> ConfigError {
-    ConfigError::Duplicate {
-        path: path.clone(),
-        value: value.to_string(),
-    }
-}
-
-pub(crate) fn forbidden(path: &FieldPath, detail: &str) -> ConfigError {
-    ConfigError::Forbidden {
-        path: path.clone(),
-        detail: detail.to_string(),
-    }
-}
-
-pub(crate) fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigError {
-    ConfigError::NotSupported {
-        path: path.clone(),
-        value: value.to_string(),
-        supported: supported.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
-/// A string list as `encoding/json` prints it (`null` for a nil slice).
-pub(crate) fn json_strings(v: Option<&[String]>) -> String {
-    match v {
-        None => "null".into(),
-        Some(v) => format!("[{}]", v.iter().map(|s| json_quote(s)).collect::<Vec<_>>().join(",")),
-    }
-}
+use crate::apimachinery::golang::{go_quote, json_compact, json_quote, sorted_json};
+pub(crate) use crate::apimachinery::names::{is_extended_resource_name, is_qualified_name};
+use crate::apimachinery::FieldPath;
+use crate::framework::config_error::ConfigError;
+use crate::framework::config_error::{duplicate, invalid, required};
 
 fn dedupe(errs: Vec<ConfigError>) -> Vec<ConfigError> {
     let mut out: Vec<ConfigError> = Vec::with_capacity(errs.len());
@@ -66,19 +20,6 @@ fn dedupe(errs: Vec<ConfigError>) -> Vec<ConfigError> {
         }
     }
     out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Name validation (k8s.io/apimachinery/pkg/util/validation).
-
-// Name validation is apimachinery's, shared with object validation.
-pub(crate) use crate::load::validate::{is_extended_resource_name, is_qualified_name, is_valid_label_value};
-
-pub(crate) fn label_name(path: &FieldPath, name: &str) -> Vec<ConfigError> {
-    is_qualified_name(name)
-        .into_iter()
-        .map(|m| invalid(path, &go_quote(name), &m))
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,6 +328,7 @@ fn extenders(cfg: &Defaulted, errs: &mut Vec<ConfigError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apimachinery::names::is_valid_label_value;
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn qualified_names() {
@@ -424,7 +366,7 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn aggregate_text() {
-        use crate::config::error::aggregate_text;
+        use crate::framework::config_error::aggregate_text;
         let a = required(&FieldPath::new("a"), "");
         let b = required(&FieldPath::new("b"), "");
         assert_eq!(aggregate_text(std::slice::from_ref(&a)), "a: Required value");

@@ -2,14 +2,12 @@
 //! device selectors (`cel`), and the structured allocator (`allocator`). The scheduler plugin
 //! that uses them is `plugins::dynamic_resources`; the claim life cycle that follows a pod's
 //! deletion (the resourceclaim controller's and the garbage collector's work) is
-//! `Cluster::release_claims`.
+//! `Cluster::release_claims` (in `cluster.rs`, with the cluster's other claim writes).
 
 pub mod allocator;
 pub mod cel;
 
-use crate::api::resource::{DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice, CLAIM_FINALIZER};
-use crate::cluster::Cluster;
-use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
+use crate::api::resource::{DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
@@ -113,21 +111,6 @@ impl DraObjects {
     }
 }
 
-/// The trace's record of a claim write.
-pub fn claim_trace_event(old: Option<&ResourceClaim>, new: Option<&ResourceClaim>) -> crate::trace::TraceEvent {
-    let c = new.or(old).expect("a claim event carries a claim");
-    let (devices, reserved_for) = match new {
-        Some(c) => claim_state(c),
-        None => (Vec::new(), Vec::new()),
-    };
-    crate::trace::TraceEvent::Claim {
-        claim: claim_key(c),
-        devices,
-        reserved_for,
-        deleted: new.is_none(),
-    }
-}
-
 /// A claim's devices (`driver/pool/device`) and the names of the pods it is reserved for.
 pub fn claim_state(c: &ResourceClaim) -> (Vec<String>, Vec<String>) {
     let devices = c
@@ -138,79 +121,6 @@ pub fn claim_state(c: &ResourceClaim) -> (Vec<String>, Vec<String>) {
         .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
         .collect();
     (devices, c.status.reserved_for.iter().map(|r| r.name.clone()).collect())
-}
-
-impl Cluster {
-    /// Replaces a claim and records the update event.
-    pub fn update_claim(&mut self, new: ResourceClaim) {
-        let key = claim_key(&new);
-        let new = Arc::new(new);
-        let old = self.dra.claims.insert(key, new.clone());
-        self.pending_events.push((
-            ClusterEvent::new(
-                EventResource::ResourceClaim,
-                if old.is_some() { ActionType::UPDATE } else { ActionType::ADD },
-            ),
-            EventObject::ResourceClaim { old, new: Some(new) },
-        ));
-    }
-
-    /// Deletes a claim and records the event.
-    pub fn delete_claim(&mut self, key: &str) {
-        if let Some(old) = self.dra.claims.remove(key) {
-            self.pending_events.push((
-                ClusterEvent::new(EventResource::ResourceClaim, ActionType::DELETE),
-                EventObject::ResourceClaim { old: Some(old), new: None },
-            ));
-        }
-    }
-
-    /// Deallocates a claim (DynamicResources' PostFilter): allocation and reservations cleared.
-    pub fn deallocate_claim(&mut self, key: &str) {
-        if let Some(c) = self.dra.claims.get(key) {
-            let mut c = (**c).clone();
-            c.status.allocation = None;
-            c.status.reserved_for.clear();
-            c.status.devices = None;
-            self.update_claim(c);
-        }
-    }
-
-    /// What follows a pod's deletion for its claims: the pod leaves every `reservedFor`; a
-    /// claim left with no consumer is deallocated and loses its finalizer; a claim the pod
-    /// controls is then deleted. Events are recorded in `pending_events`.
-    pub fn release_claims(&mut self, namespace: &str, pod_name: &str, pod_uid: &str) {
-        let keys: Vec<String> = self
-            .dra
-            .claims
-            .iter()
-            .filter(|(_, c)| c.metadata.namespace.as_deref().unwrap_or("default") == namespace)
-            .filter(|(_, c)| c.status.reserved_for.iter().any(|r| r.uid == pod_uid) || controlled_by(c, pod_name, pod_uid, namespace))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for key in keys {
-            let claim = self.dra.claims[&key].clone();
-            if claim.status.reserved_for.iter().any(|r| r.uid == pod_uid) {
-                let mut c = (*claim).clone();
-                c.status.reserved_for.retain(|r| r.uid != pod_uid);
-                if c.status.reserved_for.is_empty() && c.status.allocation.is_some() {
-                    c.status.allocation = None;
-                    c.status.devices = None;
-                    if let Some(f) = &mut c.metadata.finalizers {
-                        f.retain(|f| f != CLAIM_FINALIZER);
-                        if f.is_empty() {
-                            c.metadata.finalizers = None;
-                        }
-                    }
-                }
-                self.update_claim(c);
-            }
-            let claim = self.dra.claims[&key].clone();
-            if controlled_by(&claim, pod_name, pod_uid, namespace) && claim.status.reserved_for.is_empty() {
-                self.delete_claim(&key);
-            }
-        }
-    }
 }
 
 /// Whether the claim's controller reference names the pod (by uid; a reference without one by

@@ -51,6 +51,16 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase of a pod as it arrives (from the file or a timeline step): Succeeded or
+    /// Failed as its status says, Running when it names a node, else Pending.
+    fn of_new(pod: &crate::api::Pod) -> Phase {
+        match pod.status.phase.as_deref() {
+            Some("Succeeded") => Phase::Succeeded,
+            Some("Failed") => Phase::Failed,
+            _ if pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) => Phase::Running,
+            _ => Phase::Pending,
+        }
+    }
     pub fn is_finished(self) -> bool {
         matches!(self, Phase::Succeeded | Phase::Failed)
     }
@@ -99,6 +109,28 @@ pub struct PodState {
     pub bound_seq: Option<u64>,
     /// When a `schedlab.dev/duration` makes the running pod finish (logical ns).
     pub finish_at: Option<i64>,
+}
+
+impl PodState {
+    /// A pod just arrived (from the file or a timeline step), not yet tried by the scheduler;
+    /// one that names a node is on it (and ran there).
+    fn arrived(info: Arc<PodInfo>, phase: Phase) -> PodState {
+        let node = info.node_name().map(String::from);
+        PodState {
+            nominated_node: info.nominated_node_name().map(String::from),
+            ran_on: node.clone(),
+            node,
+            info,
+            phase,
+            attempts: 0,
+            message: None,
+            evicted: false,
+            scores: None,
+            tied_nodes: Vec::new(),
+            bound_seq: None,
+            finish_at: None,
+        }
+    }
 }
 
 /// A kubectl-style event.
@@ -316,12 +348,7 @@ impl Engine {
                 matches!(&s.change, crate::timeline::Change::Create(o) if matches!(&**o, crate::timeline::Object::Pod(p) if crate::timeline::has_duration(p)))
             });
         for (i, (pod, doc)) in sc.pods.into_iter().zip(sc.pod_docs).enumerate() {
-            let phase = match pod.status.phase.as_deref() {
-                Some("Succeeded") => Phase::Succeeded,
-                Some("Failed") => Phase::Failed,
-                _ if pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) => Phase::Running,
-                _ => Phase::Pending,
-            };
+            let phase = Phase::of_new(&pod);
             let mut info = PodInfo::new(pod, i);
             if phase == Phase::Running {
                 info.start_time = Some(doc as i64 * 1_000_000_000);
@@ -329,33 +356,13 @@ impl Engine {
             let info = Arc::new(info);
             e.trace.header.pods.push(info.key.clone());
             e.pod_index.insert(info.key.clone(), i);
-            let node = info.node_name().map(String::from);
-            let nominated = info.nominated_node_name().map(String::from);
             if phase == Phase::Running {
-                if let Some(idx) = e.snapshot.position(node.as_deref().unwrap_or("")) {
-                    e.snapshot.add_pod(idx, info.clone());
-                }
+                e.cache_running(&info);
             }
             if phase == Phase::Pending {
                 pending.push(i);
             }
-            e.pods.push(PodState {
-                info,
-                phase,
-                node,
-                nominated_node: nominated,
-                attempts: 0,
-                message: None,
-                evicted: false,
-                scores: None,
-                tied_nodes: Vec::new(),
-                ran_on: None,
-                bound_seq: None,
-                finish_at: None,
-            });
-            if phase == Phase::Running || phase.is_finished() {
-                e.pods[i].ran_on = e.pods[i].node.clone();
-            }
+            e.pods.push(PodState::arrived(info, phase));
             if phase == Phase::Running {
                 // Running pods of the file were bound before the scheduler started, in order.
                 e.start_running(i, 0);
@@ -374,22 +381,35 @@ impl Engine {
         crate::plugins::default_preemption::fill_pdb_statuses(&mut e.cluster, &running);
         for i in pending {
             let info = e.pods[i].info.clone();
-            // Pods for another scheduler are not this scheduler's to queue (they stay pending).
-            if !e.frameworks.contains_key(info.scheduler_name()) {
-                continue;
-            }
-            let now = e.tick();
-            let q = QueuedPodInfo::new(info.clone(), now);
-            let m = e.with_queue(|queue, env| queue.add(env, q, now));
-            // A pod entering activeQ joins the nominator when it carries a nominated node.
-            if m.to == QueueName::ActiveQ {
-                if let Some(n) = info.nominated_node_name() {
-                    e.nominator.add(info.clone(), n);
-                }
-            }
-            e.record_move(m);
+            e.enqueue_new(&info);
         }
         e
+    }
+
+    /// A new pending pod enters the queue (upstream's Add), if one of the engine's profiles
+    /// schedules it: pods for another scheduler are not this scheduler's to queue (they stay
+    /// pending). A pod entering activeQ joins the nominator when it carries a nominated node.
+    fn enqueue_new(&mut self, info: &Arc<PodInfo>) {
+        if !self.frameworks.contains_key(info.scheduler_name()) {
+            return;
+        }
+        let now = self.tick();
+        let q = QueuedPodInfo::new(info.clone(), now);
+        let m = self.with_queue(|queue, env| queue.add(env, q, now));
+        if m.to == QueueName::ActiveQ {
+            if let Some(n) = info.nominated_node_name() {
+                self.nominator.add(info.clone(), n);
+            }
+        }
+        self.record_move(m);
+    }
+
+    /// A running pod the scheduler did not place enters the cache on its node (if the node
+    /// exists).
+    fn cache_running(&mut self, info: &Arc<PodInfo>) {
+        if let Some(idx) = self.snapshot.position(info.node_name().unwrap_or("")) {
+            self.snapshot.add_pod(idx, info.clone());
+        }
     }
 
     /// Advances logical time by one nanosecond (every queue operation is ordered in time).
@@ -628,10 +648,25 @@ impl Engine {
         let evs = std::mem::take(&mut self.cluster.pending_events);
         for (ev, obj) in evs {
             if let EventObject::ResourceClaim { old, new } = &obj {
-                self.trace.push(crate::dra::claim_trace_event(old.as_deref(), new.as_deref()));
+                self.trace.push(claim_trace_event(old.as_deref(), new.as_deref()));
             }
             self.cluster_event(ev, obj);
         }
+    }
+}
+
+/// The trace's record of a claim write.
+fn claim_trace_event(old: Option<&crate::api::resource::ResourceClaim>, new: Option<&crate::api::resource::ResourceClaim>) -> TraceEvent {
+    let c = new.or(old).expect("a claim event carries a claim");
+    let (devices, reserved_for) = match new {
+        Some(c) => crate::dra::claim_state(c),
+        None => (Vec::new(), Vec::new()),
+    };
+    TraceEvent::Claim {
+        claim: crate::dra::claim_key(c),
+        devices,
+        reserved_for,
+        deleted: new.is_none(),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::{Engine, Phase, PodState};
 use crate::api;
 use crate::framework::events::{ActionType, ClusterEvent, EventObject, EventResource};
-use crate::framework::{PodInfo, QueuedPodInfo};
+use crate::framework::PodInfo;
 use crate::queue::{pod_update_events, NS_PER_MS};
 use crate::timeline::{self, Change, Object, Target, TargetKind, FLUSH_PERIOD_NS, MAX_UNSCHEDULABLE_NS};
 use crate::trace::{ChangeCause, PodRequeue, QueueName, TraceEvent};
@@ -351,12 +351,7 @@ impl Engine {
             return ChangeOutcome::Skipped(format!("pod {key} already exists"));
         }
         let i = self.pods.len();
-        let phase = match pod.status.phase.as_deref() {
-            Some("Succeeded") => Phase::Succeeded,
-            Some("Failed") => Phase::Failed,
-            _ if pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty()) => Phase::Running,
-            _ => Phase::Pending,
-        };
+        let phase = Phase::of_new(&pod);
         let mut info = PodInfo::new(pod, i);
         if phase == Phase::Running {
             info.start_time = Some(self.sched_start_ns + self.timeline.instant);
@@ -364,28 +359,12 @@ impl Engine {
         let info = Arc::new(info);
         self.trace.header.pods.push(info.key.clone());
         self.pod_index.insert(info.key.clone(), i);
-        let node = info.node_name().map(String::from);
-        self.pods.push(PodState {
-            info: info.clone(),
-            phase,
-            node: node.clone(),
-            nominated_node: info.nominated_node_name().map(String::from),
-            attempts: 0,
-            message: None,
-            evicted: false,
-            scores: None,
-            tied_nodes: Vec::new(),
-            ran_on: node.clone(),
-            bound_seq: None,
-            finish_at: None,
-        });
-        self.annotate(at, Some(i), node.as_deref(), None);
+        self.pods.push(PodState::arrived(info.clone(), phase));
+        self.annotate(at, Some(i), info.node_name(), None);
         match phase {
             Phase::Running => {
                 // Running at once, without the queue: the scheduler's cache learns of it.
-                if let Some(idx) = self.snapshot.position(node.as_deref().unwrap_or("")) {
-                    self.snapshot.add_pod(idx, info.clone());
-                }
+                self.cache_running(&info);
                 let instant = self.timeline.instant;
                 self.start_running(i, instant);
                 self.cluster_event(
@@ -396,17 +375,7 @@ impl Engine {
                     },
                 );
             }
-            Phase::Pending if self.frameworks.contains_key(info.scheduler_name()) => {
-                let now = self.tick();
-                let q = QueuedPodInfo::new(info.clone(), now);
-                let m = self.with_queue(|queue, env| queue.add(env, q, now));
-                if m.to == QueueName::ActiveQ {
-                    if let Some(n) = info.nominated_node_name() {
-                        self.nominator.add(info.clone(), n);
-                    }
-                }
-                self.record_move(m);
-            }
+            Phase::Pending => self.enqueue_new(&info),
             _ => {}
         }
         ChangeOutcome::Applied

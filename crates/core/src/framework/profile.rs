@@ -3,7 +3,7 @@
 //! expansion); the framework only reads it.
 
 use super::args::PluginArgs;
-use crate::vocabulary::{ExtensionPoint, PluginName, PluginsCfg};
+use crate::vocabulary::{point_field, ExtensionPoint, PluginName, PluginsCfg};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,56 +27,17 @@ pub struct ExpandedPlugins {
 
 impl ExpandedPlugins {
     pub(crate) fn slot(&mut self, point: ExtensionPoint) -> &mut Vec<PluginName> {
-        match point {
-            ExtensionPoint::PreEnqueue => &mut self.pre_enqueue,
-            ExtensionPoint::QueueSort => &mut self.queue_sort,
-            ExtensionPoint::PreFilter => &mut self.pre_filter,
-            ExtensionPoint::Filter => &mut self.filter,
-            ExtensionPoint::PostFilter => &mut self.post_filter,
-            ExtensionPoint::PreScore => &mut self.pre_score,
-            ExtensionPoint::Score => &mut self.score,
-            ExtensionPoint::Reserve => &mut self.reserve,
-            ExtensionPoint::Permit => &mut self.permit,
-            ExtensionPoint::PreBind => &mut self.pre_bind,
-            ExtensionPoint::Bind => &mut self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &mut self.post_bind,
-        }
+        point_field!(point, &mut self)
     }
     /// The plugins of one extension point, in the order they run.
     pub fn list(&self, point: ExtensionPoint) -> &[PluginName] {
-        match point {
-            ExtensionPoint::PreEnqueue => &self.pre_enqueue,
-            ExtensionPoint::QueueSort => &self.queue_sort,
-            ExtensionPoint::PreFilter => &self.pre_filter,
-            ExtensionPoint::Filter => &self.filter,
-            ExtensionPoint::PostFilter => &self.post_filter,
-            ExtensionPoint::PreScore => &self.pre_score,
-            ExtensionPoint::Score => &self.score,
-            ExtensionPoint::Reserve => &self.reserve,
-            ExtensionPoint::Permit => &self.permit,
-            ExtensionPoint::PreBind => &self.pre_bind,
-            ExtensionPoint::Bind => &self.bind,
-            ExtensionPoint::PostBind | ExtensionPoint::EnqueueExtensions => &self.post_bind,
-        }
+        point_field!(point, &self)
     }
 
     /// Every plugin used anywhere, in first-use order.
     pub fn all(&self) -> Vec<PluginName> {
         let mut out: Vec<PluginName> = Vec::new();
-        for l in [
-            &self.pre_enqueue,
-            &self.queue_sort,
-            &self.pre_filter,
-            &self.filter,
-            &self.post_filter,
-            &self.pre_score,
-            &self.score,
-            &self.reserve,
-            &self.permit,
-            &self.pre_bind,
-            &self.bind,
-            &self.post_bind,
-        ] {
+        for l in ExtensionPoint::CONFIGURABLE.map(|point| self.list(point)) {
             for p in l {
                 if !out.contains(p) {
                     out.push(*p);

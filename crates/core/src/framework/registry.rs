@@ -3,9 +3,9 @@
 //! plugins only through it; it imports no plugin.
 
 use super::args::PluginArgs;
+use super::args_codec::ArgsCodec;
 use super::explain::Explainers;
 use super::interface::Plugin;
-use crate::config::ArgsCodec;
 use crate::vocabulary::{ExtensionPoint, ExtensionPoints, PluginName};
 
 /// Everything the rest of the code needs to know about one plugin, declared beside it
@@ -37,7 +37,7 @@ impl Descriptor {
 }
 
 /// Descriptors indexed by `PluginName as usize` (checked by `Registry::new`'s test).
-pub struct Registry(pub [&'static Descriptor; 19]);
+pub struct Registry(pub &'static [&'static Descriptor]);
 
 impl Registry {
     pub fn get(&self, name: PluginName) -> &'static Descriptor {

@@ -6,7 +6,8 @@
 pub(crate) mod defaults;
 mod dra;
 mod error;
-pub(crate) mod json;
+pub(crate) mod lesson;
+mod timeline;
 pub(crate) mod validate;
 pub(crate) mod workloads;
 pub(crate) mod yaml;
@@ -16,9 +17,10 @@ pub(crate) mod strict_path_tests;
 #[cfg(test)]
 mod tests;
 
+use crate::apimachinery::json;
+pub use crate::apimachinery::FieldPath;
 pub(crate) use dra::template_claim;
 pub use error::{ErrorReason, LoadError, LoadErrors, MAX_ERRORS};
-pub use validate::FieldPath;
 
 use crate::api::{self, ObjectMeta};
 use crate::cluster::Cluster;
@@ -52,6 +54,9 @@ pub struct Scenario {
     pub created_pods: usize,
     /// The Timeline document's steps, when the scenario has one (see `crate::timeline`).
     pub timeline: Option<crate::timeline::Timeline>,
+    /// The Lesson document, when the scenario has one (see `crate::lesson`; the engine never
+    /// reads it).
+    pub lesson: Option<lesson::Lesson>,
 }
 
 /// Inputs larger than this are refused before parsing.
@@ -113,6 +118,7 @@ pub fn load_str(text: &str, file: &str) -> Result<Scenario, LoadErrors> {
         seen: HashMap::new(),
         config: None,
         timeline: None,
+        lesson_line: None,
     };
     for d in &docs {
         ld.document(d);
@@ -205,6 +211,8 @@ struct Loader<'e> {
     config: Option<YNode>,
     /// The Timeline document, read once the file's objects are known.
     timeline: Option<YNode>,
+    /// The line of the Lesson document (there may be one).
+    lesson_line: Option<usize>,
 }
 
 impl Loader<'_> {
@@ -310,6 +318,16 @@ impl Loader<'_> {
                 self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
                 self.timeline = Some(node.clone());
+            }
+            return;
+        }
+        if (api_version, kind) == (lesson::API_VERSION, lesson::KIND) {
+            if let Some(first) = self.lesson_line {
+                let msg = format!("at most one Lesson may be given (the first is at line {first})");
+                self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
+            } else {
+                self.lesson_line = Some(node.pos.line);
+                self.sc.lesson = lesson::read(node, self.errs);
             }
             return;
         }
@@ -485,7 +503,7 @@ impl Loader<'_> {
         let object = format!("{kind}/{}", meta.name);
         for fe in cx.errs {
             let at = fe.at.as_ref().unwrap_or(&fe.path);
-            let pos = node.locate(&at.segs());
+            let pos = node.locate(&validate::segs(at));
             let mut e = LoadError::at(pos.line, pos.column, fe.body).with_reason(ErrorReason::Invalid);
             e.object = Some(object.clone());
             e.field = Some(fe.path.render());
@@ -500,7 +518,7 @@ impl Loader<'_> {
         } else {
             String::new()
         };
-        let name_pos = node.locate(&FieldPath::new("metadata").child("name").segs());
+        let name_pos = node.locate(&validate::segs(&FieldPath::new("metadata").child("name")));
         match self.seen.get(&(kind, ns.clone(), meta.name.clone())) {
             Some(first) => {
                 let msg = format!("{resource} {:?} already exists (first defined at line {})", meta.name, first.line);
@@ -528,11 +546,11 @@ fn workload_keys(w: &crate::cluster::Workloads) -> Vec<String> {
         .collect()
 }
 
-/// Reading the Timeline document (see `crate::timeline::read`): the loader admits each created
+/// Reading the Timeline document (see `load/timeline.rs`): the loader admits each created
 /// object as it would a document of the file, numbered after the file's objects.
 impl Loader<'_> {
     fn read_timeline(&mut self, doc: &YNode) {
-        use crate::timeline::read::Known;
+        use timeline::Known;
         let mut known = Known::default();
         for n in &self.sc.nodes {
             known.nodes.insert(n.metadata.name.clone(), n.clone());
@@ -560,7 +578,7 @@ impl Loader<'_> {
         known.others.extend(others);
         let documents = self.sc.documents;
         let mut host = TimelineHost { ld: self, classes: None };
-        let tl = crate::timeline::read::read(doc, documents, known, &mut host);
+        let tl = timeline::read(doc, documents, known, &mut host);
         // Namespaces that timeline objects name exist from the start.
         if let Some(tl) = &tl {
             for s in &tl.steps {
@@ -581,7 +599,7 @@ struct TimelineHost<'l, 'e> {
     classes: Option<std::collections::BTreeMap<String, api::PriorityClass>>,
 }
 
-impl crate::timeline::read::Host for TimelineHost<'_, '_> {
+impl timeline::Host for TimelineHost<'_, '_> {
     fn admit(&mut self, node: &YNode, doc: usize) -> Option<crate::timeline::Object> {
         use crate::timeline::Object;
         let ld = &mut *self.ld;
@@ -694,7 +712,7 @@ fn kinds_list() -> String {
 /// (a defaulted field), the deepest node on it.
 fn config_error(node: &YNode, ce: &crate::config::ConfigError) -> LoadError {
     let path = ce.path();
-    let pos = node.locate_at(&path.segs(), ce.about_value());
+    let pos = node.locate_at(&validate::segs(&path), ce.about_value());
     let reason = if ce.is_decoding() {
         ErrorReason::Decode
     } else {
@@ -726,7 +744,7 @@ fn go_type(expected: &str) -> String {
 
 /// A decoding failure worded like the apiserver's (`Pod in version "v1" cannot be handled as
 /// a Pod: ...`), placed at the offending key.
-fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json::Error) -> LoadError {
+pub(crate) fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json::Error) -> LoadError {
     use json::Segment;
     enum S {
         K(String),

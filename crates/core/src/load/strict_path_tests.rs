@@ -7,7 +7,7 @@
 //! malformed variants of every object of the conformance corpus (wrong types at every leaf,
 //! arrays for objects, unknown and missing fields at every depth, bad values, nested lists).
 
-use super::json::{self, Segment};
+use crate::apimachinery::json::{self, Segment};
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
 use std::collections::HashSet;

@@ -182,7 +182,7 @@ pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, 
     let (docs, errs) = read_documents(text);
     match (docs.as_slice(), errs.first()) {
         (_, Some(e)) => Err(e.message.clone()),
-        ([doc], None) => super::json::from_value(doc.to_json()).map_err(|e| e.to_string()),
+        ([doc], None) => crate::apimachinery::json::from_value(doc.to_json()).map_err(|e| e.to_string()),
         _ => Err(format!("{} documents, not one", docs.len())),
     }
 }

@@ -2,9 +2,9 @@
 //! selectors and node selector terms as kubectl prints them, topology domains in words,
 //! numbers in sentences, and the shares the resource-allocation scorers start from.
 
-use super::pod_topology_spread::LABEL_HOSTNAME;
 use super::resource_allocation::ResourceAllocationScorer;
 use crate::api::NodeSelectorTerm;
+use crate::api::LABEL_HOSTNAME;
 use crate::framework::{NodeInfo, PodInfo};
 use crate::labels::{Op, Selector};
 use schedlab_view::view::format_amount;

@@ -1,31 +1,8 @@
-//! The in-tree registry: one descriptor per plugin, each declared in the plugin's folder. This
-//! list is the only place that names every plugin; configuration, framework, queue, views and
-//! the page's labels iterate it.
+//! The in-tree registry, `IN_TREE`: one descriptor per plugin, each declared in the plugin's
+//! folder and listed once, in `plugins/mod.rs`. Configuration, framework, queue, views and the
+//! page's labels iterate it.
 
-use super::*;
-use crate::framework::registry::Registry;
-
-pub static IN_TREE: Registry = Registry([
-    &priority_sort::DESCRIPTOR,
-    &scheduling_gates::DESCRIPTOR,
-    &node_unschedulable::DESCRIPTOR,
-    &node_name::DESCRIPTOR,
-    &taint_toleration::DESCRIPTOR,
-    &node_affinity::DESCRIPTOR,
-    &node_ports::DESCRIPTOR,
-    &node_resources_fit::DESCRIPTOR,
-    &volume_restrictions::DESCRIPTOR,
-    &node_volume_limits::DESCRIPTOR,
-    &volume_binding::DESCRIPTOR,
-    &volume_zone::DESCRIPTOR,
-    &pod_topology_spread::DESCRIPTOR,
-    &inter_pod_affinity::DESCRIPTOR,
-    &default_preemption::DESCRIPTOR,
-    &node_resources_balanced_allocation::DESCRIPTOR,
-    &image_locality::DESCRIPTOR,
-    &default_binder::DESCRIPTOR,
-    &dynamic_resources::DESCRIPTOR,
-]);
+pub use super::IN_TREE;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //! strategy-specific combiner.
 
 use crate::api::ResourceList;
-use crate::config::ResourceSpec;
+use crate::framework::args_codec::ResourceSpec;
 use crate::framework::{
     is_scalar_resource_name, pod_requests_with, NodeInfo, PodInfo, Status, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, RESOURCE_CPU,
     RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY,
@@ -212,7 +212,7 @@ impl ResourceAllocationScorer {
 #[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
-    use crate::config::default_resource_spec;
+    use crate::framework::args_codec::default_resource_spec;
     use crate::plugins::testing::{MakeNode, MakePod};
     use std::sync::Arc;
 

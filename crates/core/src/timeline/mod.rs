@@ -3,14 +3,13 @@
 //! annotation (a pod finishes that long after it is bound). The rules are those of
 //! `tests/conformance/timeline/README.md`.
 //!
-//! This module holds the data (`Timeline`, `Step`, `Change`), reading and validating the
-//! document (`read`, used by the loader), Go durations, and the merge patches a step may apply.
+//! This module holds the data (`Timeline`, `Step`, `Change`), Go durations, and the merge
+//! patches a step may apply; the loader reads and validates the document (`load/timeline.rs`).
 //! Applying a change to a running engine is `Engine::apply_change`, which anything that changes
 //! the cluster (a timeline step, later a controller) goes through.
 
 pub mod duration;
 pub mod patch;
-pub(crate) mod read;
 
 use crate::api;
 pub use duration::{format_go_duration, parse_go_duration};

@@ -85,7 +85,7 @@ fn merged<T: Serialize + DeserializeOwned + Default>(current: &T, p: &Value, pat
         return Ok(T::default());
     }
     // As the loader decodes: a struct only from an object (serde_json alone would take an array).
-    T::deserialize(crate::load::json::Strict::new(v)).map_err(|e| format!("{path}: {e}"))
+    T::deserialize(crate::apimachinery::json::Strict::new(v)).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The Node after a merge patch. Only labels, taints, `spec.unschedulable`, capacity and

@@ -41,6 +41,8 @@ pub struct Session {
     pub(super) node_orders: Vec<(u32, Vec<u32>)>,
     /// The state the last explained cycle read, rebuilt (the cells of one cycle share it).
     pub(super) replay_cache: Option<explain::CycleReplay>,
+    /// What the run left, as a lesson's goals read it (`crate::lesson::evaluate`).
+    pub run_facts: crate::lesson::RunFacts,
 }
 
 /// How a session runs its scenario.
@@ -145,6 +147,7 @@ impl Session {
         let end_clock_ms = e.now_ms();
         let timeline_steps_ms = e.timeline_step_times_ms();
         let changes = changes::compute(&e, &keep.nodes);
+        let run_facts = crate::lesson::RunFacts::from_engine(&e);
         model.add_created(&e);
         let replay = Replay::new(&model);
         let kube_events = e
@@ -180,6 +183,7 @@ impl Session {
             changes,
             node_orders,
             replay_cache: None,
+            run_facts,
         }
     }
 

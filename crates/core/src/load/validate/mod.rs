@@ -12,93 +12,24 @@ pub(crate) use workloads::*;
 
 use super::yaml::{Seg, Val, YNode};
 use crate::api::{LabelSelector, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta};
+pub(crate) use crate::apimachinery::field_path::PSeg;
+pub(crate) use crate::apimachinery::names::*;
+pub use crate::apimachinery::FieldPath;
 use crate::quantity::Quantity;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 // ---------------------------------------------------------------------------------------------
 // Field paths and errors
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum PSeg {
-    Field(String),
-    Index(usize),
-    Key(String),
-}
-
-/// A field path, rendered as Kubernetes renders it: `spec.containers[0].resources.limits[cpu]`.
-/// The empty path is the object itself.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FieldPath(Vec<PSeg>);
-
-impl FieldPath {
-    /// The object itself (renders as the empty string).
-    pub fn root() -> FieldPath {
-        FieldPath(Vec::new())
-    }
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-    /// `rel` taken from this path.
-    pub fn join(&self, rel: &FieldPath) -> FieldPath {
-        let mut p = self.clone();
-        p.0.extend(rel.0.iter().cloned());
-        p
-    }
-    pub fn new(f: &str) -> FieldPath {
-        FieldPath(vec![PSeg::Field(f.to_string())])
-    }
-    pub fn child(&self, f: &str) -> FieldPath {
-        let mut p = self.clone();
-        p.0.push(PSeg::Field(f.to_string()));
-        p
-    }
-    pub fn index(&self, i: usize) -> FieldPath {
-        let mut p = self.clone();
-        p.0.push(PSeg::Index(i));
-        p
-    }
-    pub fn key(&self, k: &str) -> FieldPath {
-        let mut p = self.clone();
-        p.0.push(PSeg::Key(k.to_string()));
-        p
-    }
-    pub fn render(&self) -> String {
-        let mut s = String::new();
-        for (i, seg) in self.0.iter().enumerate() {
-            match seg {
-                PSeg::Field(f) => {
-                    if i > 0 {
-                        s.push('.');
-                    }
-                    s.push_str(f);
-                }
-                PSeg::Index(n) => {
-                    let _ = write!(s, "[{n}]");
-                }
-                PSeg::Key(k) => {
-                    let _ = write!(s, "[{k}]");
-                }
-            }
-        }
-        s
-    }
-    /// The path as steps into the YAML tree.
-    pub(crate) fn segs(&self) -> Vec<Seg<'_>> {
-        self.0
-            .iter()
-            .map(|s| match s {
-                PSeg::Field(f) | PSeg::Key(f) => Seg::Key(f),
-                PSeg::Index(i) => Seg::Index(*i),
-            })
-            .collect()
-    }
-}
-
-impl std::fmt::Display for FieldPath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.render())
-    }
+/// The path as steps into the YAML tree.
+pub(crate) fn segs(path: &FieldPath) -> Vec<Seg<'_>> {
+    path.segments()
+        .iter()
+        .map(|s| match s {
+            PSeg::Field(f) | PSeg::Key(f) => Seg::Key(f),
+            PSeg::Index(i) => Seg::Index(*i),
+        })
+        .collect()
 }
 
 /// A validation error: the field path shown, where it points in the file (when that differs,
@@ -236,7 +167,7 @@ impl<'a> Ctx<'a> {
     pub fn qty(&self, q: Quantity, path: &FieldPath) -> String {
         let raw = self.tree.and_then(|t| {
             let mut n = t;
-            for seg in path.segs() {
+            for seg in segs(path) {
                 n = match (seg, &n.val) {
                     (Seg::Key(k), Val::Map(es)) => &es.iter().find(|e| e.key == k)?.value,
                     (Seg::Index(i), Val::Seq(items)) => items.get(i)?,
@@ -295,149 +226,6 @@ pub(crate) fn canonical_quantity(q: Quantity, raw: Option<&str>) -> String {
         _ => "E",
     };
     format!("{v}{suffix}")
-}
-
-// ---------------------------------------------------------------------------------------------
-// apimachinery's string checks
-
-const QNAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const QNAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_LABEL_ERR: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-
-pub(crate) fn max_len_error(n: usize) -> String {
-    format!("must be no more than {n} characters")
-}
-
-pub(crate) fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
-    if examples.is_empty() {
-        return format!("{msg} (regex used for validation is '{fmt}')");
-    }
-    let mut s = format!("{msg} (e.g. ");
-    for (i, e) in examples.iter().enumerate() {
-        if i > 0 {
-            s.push_str(" or ");
-        }
-        let _ = write!(s, "'{e}', ");
-    }
-    let _ = write!(s, "regex used for validation is '{fmt}')");
-    s
-}
-
-fn is_qname_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-}
-
-fn is_label_shape(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
-
-fn is_subdomain_shape(s: &str) -> bool {
-    s.split('.').all(is_label_shape)
-}
-
-pub(crate) fn is_dns1123_label(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push(max_len_error(63));
-    }
-    if !is_label_shape(s) {
-        if is_subdomain_shape(s) {
-            errs.push("must not contain dots".into());
-        } else {
-            errs.push(regex_error(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
-        }
-    }
-    errs
-}
-
-pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 253 {
-        errs.push(max_len_error(253));
-    }
-    if !is_subdomain_shape(s) {
-        errs.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
-    }
-    errs
-}
-
-pub fn is_qualified_name(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let parts: Vec<&str> = s.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                errs.push("prefix part must be non-empty".into());
-            } else {
-                errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
-            }
-            *name
-        }
-        _ => {
-            errs.push(format!(
-                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(QNAME_ERR, QNAME_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".into());
-    } else if name.len() > 63 {
-        errs.push(format!("name part {}", max_len_error(63)));
-    }
-    if !is_qname_part(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(QNAME_ERR, QNAME_FMT, &["MyName", "my.name", "123-abc"])
-        ));
-    }
-    errs
-}
-
-pub fn is_valid_label_value(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push(max_len_error(63));
-    }
-    if !s.is_empty() && !is_qname_part(s) {
-        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
-    }
-    errs
-}
-
-pub(crate) fn is_valid_port_name(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 15 {
-        errs.push(max_len_error(15));
-    }
-    if s.is_empty() || !s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-') {
-        errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".into());
-    }
-    if !s.bytes().any(|c| c.is_ascii_lowercase()) {
-        errs.push("must contain at least one letter (a-z)".into());
-    }
-    if s.contains("--") {
-        errs.push("must not contain consecutive hyphens".into());
-    }
-    if s.starts_with('-') || s.ends_with('-') {
-        errs.push("must not begin or end with a hyphen".into());
-    }
-    errs
 }
 
 pub(crate) fn inclusive_range_error(lo: i64, hi: i64) -> String {
@@ -675,18 +463,6 @@ pub(crate) fn validate_node_selector(cx: &mut Ctx, ns: &NodeSelector, path: &Fie
 // ---------------------------------------------------------------------------------------------
 // Resource names and quantities
 
-pub(crate) fn is_huge_page(name: &str) -> bool {
-    name.starts_with("hugepages-")
-}
-pub(crate) fn is_native_resource(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
-}
-pub fn is_extended_resource_name(name: &str) -> bool {
-    if is_native_resource(name) || name.starts_with("requests.") {
-        return false;
-    }
-    is_qualified_name(&format!("requests.{name}")).is_empty()
-}
 pub(crate) fn is_overcommit_allowed(name: &str) -> bool {
     is_native_resource(name) && !is_huge_page(name)
 }

@@ -1,11 +1,11 @@
 //! InterPodAffinityArgs: the v1 kind, its defaults and validation, and the args the plugin
 //! runs with.
 
-use crate::config::args::{nd, ArgsCodec, V1Kind};
-use crate::config::validate::invalid;
-use crate::config::ConfigError;
+use crate::apimachinery::FieldPath;
 use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::args_codec::{nd, ArgsCodec, V1Kind};
+use crate::framework::config_error::invalid;
+use crate::framework::config_error::ConfigError;
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -77,7 +77,7 @@ impl V1Kind for V1InterPodAffinityArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::args_errors;
+    use crate::framework::args_codec::testing::args_errors;
     use crate::vocabulary::PluginName;
 
     /// Each case's field errors, relative to the args.

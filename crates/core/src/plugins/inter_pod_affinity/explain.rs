@@ -4,12 +4,12 @@
 
 use super::args::InterPodAffinityArgs;
 use super::{explain_filter, explain_score, ScoreSource};
+use crate::api::LABEL_HOSTNAME;
 use crate::framework::explain::{ExplainCtx, Explainers, ScoreCell, ScoreLines};
 use crate::framework::{PodInfo, WeightedAffinityTerm};
 use crate::plugins::explain_util::{
     at_domain, domain_subject, list_limited, matching, nominated_note, same_domain, selector_str, NOT_REPRODUCED,
 };
-use crate::plugins::pod_topology_spread::LABEL_HOSTNAME;
 use crate::vocabulary::PluginName;
 use std::collections::BTreeMap;
 

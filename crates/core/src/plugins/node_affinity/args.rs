@@ -2,12 +2,13 @@
 //! args the plugin runs with. The kind has no defaults.
 
 use crate::api;
-use crate::config::args::{nd, ArgsCodec, V1Kind};
-use crate::config::golang::{go_quote, json_quote};
-use crate::config::validate::{invalid, is_qualified_name, is_valid_label_value, json_strings, not_supported};
-use crate::config::ConfigError;
+use crate::apimachinery::golang::{go_quote, json_quote};
+use crate::apimachinery::names::{is_qualified_name, is_valid_label_value};
+use crate::apimachinery::FieldPath;
 use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::args_codec::{nd, ArgsCodec, V1Kind};
+use crate::framework::config_error::ConfigError;
+use crate::framework::config_error::{invalid, json_strings, not_supported};
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -242,7 +243,7 @@ impl V1Kind for V1NodeAffinityArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::args_errors;
+    use crate::framework::args_codec::testing::args_errors;
     use crate::vocabulary::PluginName;
 
     /// Each case's field errors, relative to the args.

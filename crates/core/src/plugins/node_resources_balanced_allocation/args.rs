@@ -1,14 +1,14 @@
 //! NodeResourcesBalancedAllocationArgs: the v1 kind, its defaults and validation, and the
 //! args the plugin runs with.
 
-use crate::config::args::{
+use crate::apimachinery::golang::go_quote;
+use crate::apimachinery::FieldPath;
+use crate::framework::args::Args;
+use crate::framework::args_codec::{
     default_resource_spec, default_resources, nd, resource_specs, resources_json, ArgsCodec, ResourceSpec, V1Kind, V1ResourceSpec,
 };
-use crate::config::golang::go_quote;
-use crate::config::validate::{duplicate, invalid};
-use crate::config::ConfigError;
-use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::config_error::ConfigError;
+use crate::framework::config_error::{duplicate, invalid};
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -77,7 +77,7 @@ impl V1Kind for V1BalancedArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::args_errors;
+    use crate::framework::args_codec::testing::args_errors;
     use crate::vocabulary::PluginName;
 
     /// Each case's field errors, relative to the args.

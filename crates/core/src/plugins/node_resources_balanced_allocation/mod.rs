@@ -130,7 +130,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 #[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
-    use crate::config::ResourceSpec;
+    use crate::framework::args_codec::ResourceSpec;
     use crate::plugins::testing::{Env, MakeNode, MakePod};
 
     fn args(names: &[&str]) -> NodeResourcesBalancedAllocationArgs {

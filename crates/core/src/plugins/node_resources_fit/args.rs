@@ -3,15 +3,15 @@
 //! (upstream registers the validator under the kind's name, not the plugin's, so it never
 //! runs there): the plugin validates them when it is built, with paths relative to the args.
 
-use crate::config::args::{
+use crate::apimachinery::golang::{go_quote, json_quote};
+use crate::apimachinery::FieldPath;
+use crate::framework::args::Args;
+use crate::framework::args_codec::{
     default_resource_spec, default_resources, nd, resource_specs, resources_json, shape_json, shape_points, ArgsCodec, ResourceSpec,
     UtilizationShapePoint, V1Kind, V1ResourceSpec, V1Shape,
 };
-use crate::config::golang::{go_quote, json_quote};
-use crate::config::validate::{invalid, label_name, not_supported, required};
-use crate::config::ConfigError;
-use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::config_error::ConfigError;
+use crate::framework::config_error::{invalid, label_name, not_supported, required};
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -249,7 +249,7 @@ impl V1Kind for V1FitArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::{decode_errors, init_errors};
+    use crate::framework::args_codec::testing::{decode_errors, init_errors};
     use crate::vocabulary::PluginName;
 
     /// The args are checked when the plugin is built (one aggregated error), and only then.

@@ -2,12 +2,12 @@
 //! runs with.
 
 use crate::api::TopologySpreadConstraint;
-use crate::config::args::{nd, ArgsCodec, V1Kind};
-use crate::config::golang::{go_quote, json_quote};
-use crate::config::validate::{duplicate, forbidden, invalid, label_name, not_supported, required};
-use crate::config::ConfigError;
+use crate::apimachinery::golang::{go_quote, json_quote};
+use crate::apimachinery::FieldPath;
 use crate::framework::args::Args;
-use crate::load::FieldPath;
+use crate::framework::args_codec::{nd, ArgsCodec, V1Kind};
+use crate::framework::config_error::ConfigError;
+use crate::framework::config_error::{duplicate, forbidden, invalid, label_name, not_supported, required};
 use crate::vocabulary::PluginName;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -193,7 +193,7 @@ impl V1Kind for V1SpreadArgs {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::args::testing::args_errors;
+    use crate::framework::args_codec::testing::args_errors;
     use crate::vocabulary::PluginName;
 
     /// Each case's field errors, relative to the args.

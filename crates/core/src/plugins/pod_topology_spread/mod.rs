@@ -20,8 +20,7 @@ use std::sync::Arc;
 pub const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str = "node(s) didn't match pod topology spread constraints";
 pub const ERR_REASON_NODE_LABEL_NOT_MATCH: &str = "node(s) didn't match pod topology spread constraints (missing required label)";
 
-pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
-pub const LABEL_TOPOLOGY_ZONE: &str = "topology.kubernetes.io/zone";
+use crate::api::{LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE};
 const DO_NOT_SCHEDULE: &str = "DoNotSchedule";
 const SCHEDULE_ANYWAY: &str = "ScheduleAnyway";
 const HONOR: &str = "Honor";

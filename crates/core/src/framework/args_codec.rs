@@ -8,9 +8,9 @@
 //! Below the codec: the pieces several kinds share (resource specs, utilization shapes, Go's
 //! null-tolerant field decoding).
 
-use super::error::ConfigError;
-use crate::framework::args::{Args, PluginArgs};
-use crate::load::FieldPath;
+use super::args::{Args, PluginArgs};
+use super::config_error::{ConfigError, GROUP_VERSION};
+use crate::apimachinery::FieldPath;
 use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
@@ -73,7 +73,7 @@ impl ArgsCodec {
     /// The plugin's args as printed in the effective configuration, header included.
     pub(crate) fn print(&self, args: &PluginArgs) -> Json {
         let mut m = Map::new();
-        m.insert("apiVersion".into(), json!(super::decode::GROUP_VERSION));
+        m.insert("apiVersion".into(), json!(GROUP_VERSION));
         m.insert("kind".into(), json!(self.kind));
         (self.print)(args, &mut m);
         Json::Object(m)
@@ -90,7 +90,7 @@ fn decode_as<T: V1Kind>(v: &Json, what: &str) -> Decoded {
     if v.is_null() {
         return Ok((V1Value::new(T::default()), vec![]));
     }
-    super::decode::strict::<T>(v, what).map(|(t, unknown)| (V1Value::new(t), unknown))
+    strict::<T>(v, what).map(|(t, unknown)| (V1Value::new(t), unknown))
 }
 
 fn defaulted_as<T: V1Kind>() -> V1Value {
@@ -286,6 +286,90 @@ pub(crate) fn shape_json(s: &[UtilizationShapePoint]) -> Json {
     Json::Array(s.iter().map(|p| json!({"utilization": p.utilization, "score": p.score})).collect())
 }
 
+// ---------------------------------------------------------------------------------------------
+// Typed, strict decoding of a v1 kind (the configuration document and each plugin's args).
+
+/// A field path from the decoder's steps (up to the first step it cannot name).
+fn segments_path<'a>(steps: impl IntoIterator<Item = &'a crate::apimachinery::json::Segment>) -> FieldPath {
+    use crate::apimachinery::json::Segment;
+    let mut out = FieldPath::root();
+    for s in steps {
+        out = match s {
+            Segment::Seq(index) => out.index(*index),
+            Segment::Map(key) | Segment::Enum(key) => out.child(key),
+            Segment::Unknown => break,
+        };
+    }
+    out
+}
+
+/// A field path from the decoder's error.
+fn error_path(e: &crate::apimachinery::json::Error) -> FieldPath {
+    segments_path(e.path())
+}
+
+/// Typed decoding of `v` as `T` (a v1 kind, `object` in messages), strict as kube-scheduler's
+/// decoder is: the value and the path of every field `T` does not have, in document order
+/// (`apiVersion` and `kind` at the root belong to every kind); or the type error, which is
+/// fatal.
+pub(crate) fn strict<T: DeserializeOwned>(v: &Json, object: &str) -> Result<(T, Vec<FieldPath>), ConfigError> {
+    // Go's decoder: a struct only from an object (serde_json's would take an array too). The
+    // decoder notes the fields `T` does not have (the values it ignores).
+    let ignored = crate::apimachinery::json::Ignored::default();
+    let got = T::deserialize(crate::apimachinery::json::Strict::noting_ignored(v.clone(), &ignored));
+    let is_type_meta = |p: &[crate::apimachinery::json::Segment]| matches!(p, [crate::apimachinery::json::Segment::Map(k)] if k == "apiVersion" || k == "kind");
+    let all_ignored = ignored.into_paths();
+    let unknown: Vec<FieldPath> = all_ignored
+        .iter()
+        .filter(|p| !is_type_meta(p))
+        .map(|p| segments_path(p.iter()))
+        .collect();
+    #[cfg(test)]
+    {
+        // The same fields as serde_ignored finds, and the same error paths as serde_path_to_error.
+        crate::load::strict_path_tests::same_as_path_to_error(
+            &got,
+            serde_path_to_error::deserialize(crate::apimachinery::json::Strict::new(v.clone())),
+        );
+        fn ignored_path(p: &serde_ignored::Path) -> FieldPath {
+            use serde_ignored::Path as P;
+            match p {
+                P::Root => FieldPath::root(),
+                P::Seq { parent, index } => ignored_path(parent).index(*index),
+                P::Map { parent, key } => ignored_path(parent).child(key),
+                P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => ignored_path(parent),
+            }
+        }
+        let mut theirs = Vec::new();
+        let _ = T::deserialize(serde_ignored::Deserializer::new(
+            crate::apimachinery::json::Strict::new(v.clone()),
+            &mut |p| theirs.push(ignored_path(&p).to_string()),
+        ));
+        if got.is_ok() {
+            // Every ignored value, `apiVersion` and `kind` included.
+            let ours: Vec<String> = all_ignored.iter().map(|p| segments_path(p.iter()).to_string()).collect();
+            assert_eq!(ours, theirs, "ignored fields of {v}");
+        }
+    }
+    match got {
+        Ok(t) => Ok((t, unknown)),
+        Err(e) => {
+            let path = error_path(&e);
+            let detail = e.to_string();
+            // Errors raised by our own Go-compatible field decoders are already in Go's words.
+            if detail.starts_with("time: ") || detail.starts_with("json: ") {
+                Err(ConfigError::GoDecode { path, detail })
+            } else {
+                Err(ConfigError::Decode {
+                    object: object.to_string(),
+                    path,
+                    detail,
+                })
+            }
+        }
+    }
+}
+
 /// Helpers for the args tests beside each plugin: its args run through the whole pipeline.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -352,7 +436,7 @@ mod tests {
                 assert!(unknown.is_empty());
                 a.set_defaults();
                 assert_eq!(a, codec.defaulted(), "{}", d.name);
-                assert!(a.validate(&crate::load::FieldPath::root()).is_empty(), "{}", d.name);
+                assert!(a.validate(&crate::apimachinery::FieldPath::root()).is_empty(), "{}", d.name);
                 let mut args = super::PluginArgs::default();
                 a.convert_into(&mut args).unwrap();
                 assert_eq!(args, super::PluginArgs::default(), "{}", d.name);

@@ -4,10 +4,10 @@
 //! patch may only touch the fields the timeline allows. Every problem is reported with the
 //! step's position; nothing runs when there is one.
 
-use super::{parse_go_duration, patch_node, patch_pod, patch_replicas, Change, Object, Step, Target, TargetKind, Timeline};
+use super::yaml::{Val, YNode};
+use super::{ErrorReason, LoadError};
 use crate::api;
-use crate::load::yaml::{Val, YNode};
-use crate::load::{ErrorReason, LoadError};
+use crate::timeline::{parse_go_duration, patch_node, patch_pod, patch_replicas, Change, Object, Step, Target, TargetKind, Timeline};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -239,7 +239,7 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
                 return None;
             }
             let kind = n.get("kind").and_then(YNode::as_str).unwrap_or("");
-            if matches!(kind, "Timeline" | "KubeSchedulerConfiguration" | "List") || kind.ends_with("List") {
+            if matches!(kind, "Timeline" | "KubeSchedulerConfiguration" | "Lesson" | "List") || kind.ends_with("List") {
                 r.err(
                     item,
                     format!("{path}.create.kind"),
@@ -292,14 +292,14 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
                 TargetKind::Node => {
                     let cur = &st.nodes[&t.name];
                     patch_node(cur, &merge).and_then(|n| {
-                        validate(&n, crate::load::validate::validate_node)?;
+                        validate(&n, super::validate::validate_node)?;
                         Ok(Patched::Node(Box::new(n)))
                     })
                 }
                 TargetKind::Pod => {
                     let cur = &st.pods[&t.object_key()];
                     patch_pod(cur, &merge).and_then(|p| {
-                        validate(&p, crate::load::validate::validate_pod)?;
+                        validate(&p, super::validate::validate_pod)?;
                         Ok(Patched::Pod(Box::new(p)))
                     })
                 }
@@ -340,8 +340,8 @@ enum Patched {
 }
 
 /// Runs an object validation on a patched object; the first error is the reason.
-fn validate<T>(obj: &T, f: fn(&mut crate::load::validate::Ctx, &T)) -> Result<(), String> {
-    let mut cx = crate::load::validate::Ctx::new(None);
+fn validate<T>(obj: &T, f: fn(&mut super::validate::Ctx, &T)) -> Result<(), String> {
+    let mut cx = super::validate::Ctx::new(None);
     f(&mut cx, obj);
     match cx.errs.first() {
         None => Ok(()),

@@ -2,10 +2,16 @@
 //! it is about (`profiles[0].pluginConfig[1].args.scoringStrategy.type`), so that the loader can
 //! place it at that field's line and column.
 
-use super::decode::{GROUP, SCHEME_NAME};
-use super::golang::go_quote;
-use crate::load::FieldPath;
+use crate::apimachinery::golang::{go_quote, json_quote};
+use crate::apimachinery::names::is_qualified_name;
+use crate::apimachinery::FieldPath;
 use crate::vocabulary::ExtensionPoint;
+
+/// The configuration's API group and version.
+pub const GROUP: &str = "kubescheduler.config.k8s.io";
+pub const GROUP_VERSION: &str = "kubescheduler.config.k8s.io/v1";
+/// Where kube-scheduler's decoding errors say their scheme was built.
+pub(crate) const SCHEME_NAME: &str = "pkg/scheduler/apis/config/scheme/scheme.go:29";
 
 /// What is wrong with a KubeSchedulerConfiguration, at which field. The text is kube-scheduler's
 /// (`path()` is where it points; some texts show a shorter path, as upstream prints them).
@@ -273,4 +279,62 @@ pub(crate) fn aggregate_text(errs: &[ConfigError]) -> String {
         1 => seen.remove(0),
         _ => format!("[{}]", seen.join(", ")),
     }
+}
+// ---------------------------------------------------------------------------------------------
+// Field errors (k8s.io/apimachinery/pkg/util/validation/field), shared by the configuration's
+// validation and the plugins' args validators (`plugins/<name>/args.rs`).
+
+pub(crate) fn invalid(path: &FieldPath, value: &str, detail: &str) -> ConfigError {
+    ConfigError::Invalid {
+        path: path.clone(),
+        value: value.to_string(),
+        detail: detail.to_string(),
+    }
+}
+
+pub(crate) fn required(path: &FieldPath, detail: &str) -> ConfigError {
+    ConfigError::Required {
+        path: path.clone(),
+        detail: detail.to_string(),
+    }
+}
+
+pub(crate) fn duplicate(path: &FieldPath, value: &str) -> ConfigError {
+    ConfigError::Duplicate {
+        path: path.clone(),
+        value: value.to_string(),
+    }
+}
+
+pub(crate) fn forbidden(path: &FieldPath, detail: &str) -> ConfigError {
+    ConfigError::Forbidden {
+        path: path.clone(),
+        detail: detail.to_string(),
+    }
+}
+
+pub(crate) fn not_supported(path: &FieldPath, value: &str, supported: &[&str]) -> ConfigError {
+    ConfigError::NotSupported {
+        path: path.clone(),
+        value: value.to_string(),
+        supported: supported.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// A string list as `encoding/json` prints it (`null` for a nil slice).
+pub(crate) fn json_strings(v: Option<&[String]>) -> String {
+    match v {
+        None => "null".into(),
+        Some(v) => format!("[{}]", v.iter().map(|s| json_quote(s)).collect::<Vec<_>>().join(",")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name validation (k8s.io/apimachinery/pkg/util/validation).
+
+pub(crate) fn label_name(path: &FieldPath, name: &str) -> Vec<ConfigError> {
+    is_qualified_name(name)
+        .into_iter()
+        .map(|m| invalid(path, &go_quote(name), &m))
+        .collect()
 }

@@ -312,6 +312,35 @@ impl Serialize for GoDuration {
     }
 }
 
+/// A `metav1.Duration` field: a JSON string parsed by Go's `time.ParseDuration`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Dur(pub GoDuration);
+
+impl<'de> serde::Deserialize<'de> for Dur {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Dur, D::Error> {
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+        match v {
+            serde_json::Value::String(s) => GoDuration::parse(&s).map(Dur).map_err(serde::de::Error::custom),
+            other => Err(serde::de::Error::custom(format!(
+                "json: cannot unmarshal {} into Go value of type string",
+                json_type(&other)
+            ))),
+        }
+    }
+}
+
+/// The JSON type name Go's decoder uses in its messages.
+pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,9 @@
 //! The engine's working model: PodInfo (a pod with everything the plugins precompute) and
-//! NodeInfo (a node with the pods on it and their aggregate requests).
+//! NodeInfo (a node with the pods on it and their aggregate requests), and the cluster events
+//! that change it (`events`). Below the cluster, which holds them, and the framework, which
+//! re-exports them (`framework::NodeInfo`, `framework::events`).
+
+pub mod events;
 
 use crate::api::{self, Labels, Pod, ResourceList};
 use crate::labels::Selector;
