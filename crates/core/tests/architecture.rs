@@ -1683,3 +1683,203 @@ fn engine_word_readers_see_shipping_code_only() {
     assert_eq!(change_word_matches(&named), ["line 3: flush", "line 3: finish", "line 3: create", "line 9: step"]);
     assert!(event_reason_strings(&shipping(src)).is_empty() && object_ref_strings(&shipping(src)).is_empty());
 }
+
+/// The layers of schedlab-web, the page, lowest first (ARCHITECTURE.md, "Imports run one way").
+const WEB_LAYERS: &Layers = &[
+    ("fmt", "numbers, sizes and times as the page writes them"),
+    ("link", "the share link's state and its address form"),
+    ("editor_js", "bindings to CodeMirror's bundle and the link codec; the editor's handle"),
+    ("recovery", "what is run again when the worker stops (plain data)"),
+    ("timeline_text", "the Timeline's steps as text"),
+    ("scenario", "the scenario's parts, presets and templates"),
+    ("actions", "the cluster view's actions as timeline steps"),
+    ("recent", "the user's recent scenarios"),
+    ("player", "the playback's state machine: intents and answers in, requests and state out"),
+    ("bridge", "the worker's transport: post, receive, route answers, start a worker"),
+    ("storage", "localStorage, the address, share-link payloads"),
+    ("theme", "the colour theme"),
+    ("embed", "an embed's options from its address"),
+    ("state", "the app's signals, shared through context"),
+    ("playback", "the player's Leptos side: intents in, signals and requests out"),
+    ("shell", "the app shell's work with the outside world: start-up, autosave, address, keys"),
+    ("components", "the Leptos components, one per file"),
+];
+
+/// ARCHITECTURE: the page's imports run one way too: every top-level module of schedlab-web has
+/// a row in `WEB_LAYERS` and names only modules on earlier rows (the playback's rules, `player`,
+/// sit below the state and the bridge and name neither).
+#[test]
+fn web_imports_run_one_way() {
+    assert_layered(&workspace().join("crates/web/src"), WEB_LAYERS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page crate's modules import one another without a cycle.
+
+/// A file's module path (`components/app.rs` → `components::app`, `shell/mod.rs` → `shell`;
+/// the crate root, `lib.rs` and `main.rs`, is "").
+fn module_of(file: &str) -> String {
+    let stem = file.trim_end_matches(".rs");
+    let stem = stem.strip_suffix("/mod").unwrap_or(stem);
+    if matches!(stem, "lib" | "main") {
+        return String::new();
+    }
+    stem.replace('/', "::")
+}
+
+/// The paths of a use tree starting at token `k` (`a::b`, `a::{b, c::{d, E}}`), each after
+/// `prefix`; returns the token after the tree.
+fn use_tree(toks: &[Tok], mut k: usize, mut prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let text = |k: usize| toks.get(k).map_or("", |t| t.text.as_str());
+    while is_ident(text(k).chars().next().unwrap_or(' ')) {
+        prefix.push(text(k).to_string());
+        if text(k + 1) != "::" {
+            out.push(prefix);
+            return k + 1;
+        }
+        k += 2;
+    }
+    if text(k) != "{" {
+        out.push(prefix);
+        return k;
+    }
+    let close = skip_group(toks, k);
+    k += 1;
+    while k < close {
+        if text(k) == "," {
+            k += 1;
+            continue;
+        }
+        let next = use_tree(toks, k, prefix.clone(), out);
+        k = next.max(k + 1);
+    }
+    close + 1
+}
+
+/// The modules a file's code names, each with the line: `crate::a::b::…` and `super::b::…`
+/// paths (grouped imports included), resolved to the longest module of `modules` they start
+/// with. A path to the module itself or to the crate root is left out.
+fn module_imports(module: &str, code: &str, modules: &BTreeSet<String>) -> Vec<(String, usize)> {
+    let toks = tokens(code);
+    let resolve = |base: &[String], path: &[String]| -> Option<String> {
+        (1..=path.len()).rev().find_map(|n| {
+            let m = base.iter().chain(&path[..n]).cloned().collect::<Vec<_>>().join("::");
+            modules.contains(&m).then_some(m)
+        })
+    };
+    let parent: Vec<String> = {
+        let mut p: Vec<String> = module.split("::").map(String::from).collect();
+        p.pop();
+        p
+    };
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let base: &[String] = match t.text.as_str() {
+            "crate" => &[],
+            "super" if i == 0 || toks[i - 1].text != "::" => &parent,
+            _ => continue,
+        };
+        if toks.get(i + 1).is_none_or(|t| t.text != "::") {
+            continue;
+        }
+        let mut paths = Vec::new();
+        use_tree(&toks, i + 2, Vec::new(), &mut paths);
+        for p in paths {
+            if let Some(m) = resolve(base, &p) {
+                if m != module {
+                    out.push((m, t.line));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The import cycles among a crate's modules (files: path → shipping code), each as the
+/// modules around it, first → … → first, with the line of each import.
+fn module_cycles(src: &BTreeMap<String, String>) -> Vec<String> {
+    let modules: BTreeSet<String> = src.keys().map(|f| module_of(f)).filter(|m| !m.is_empty()).collect();
+    let mut edges: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for (file, code) in src {
+        let m = module_of(file);
+        if m.is_empty() {
+            continue;
+        }
+        let out = edges.entry(m.clone()).or_default();
+        for (to, line) in module_imports(&m, code, &modules) {
+            out.entry(to).or_insert(line);
+        }
+    }
+    // A depth-first search; each back edge closes a cycle.
+    fn visit(
+        m: &str,
+        edges: &BTreeMap<String, BTreeMap<String, usize>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        found: &mut Vec<String>,
+    ) {
+        stack.push(m.to_string());
+        for to in edges.get(m).into_iter().flat_map(|e| e.keys()) {
+            if let Some(at) = stack.iter().position(|s| s == to) {
+                let ring: Vec<String> = stack[at..].iter().chain([to]).cloned().collect();
+                let steps: Vec<String> = ring
+                    .windows(2)
+                    .map(|w| format!("{} (line {})", w[0], edges[&w[0]][&w[1]]))
+                    .collect();
+                found.push(format!("{} → {to}", steps.join(" → ")));
+            } else if !done.contains(to) {
+                visit(to, edges, stack, done, found);
+            }
+        }
+        stack.pop();
+        done.insert(m.to_string());
+    }
+    let mut found = Vec::new();
+    let mut done = BTreeSet::new();
+    for m in &modules {
+        if !done.contains(m) {
+            visit(m, &edges, &mut Vec::new(), &mut done, &mut found);
+        }
+    }
+    found
+}
+
+/// ARCHITECTURE: no cycle between any two of `crates/web/src`'s modules, submodules included
+/// (`web_imports_run_one_way` orders the top-level modules; this also sees the components and
+/// the shell's pieces among themselves: the app shell's handles live in modules of their own).
+#[test]
+fn web_modules_import_no_cycle() {
+    let src = shipping_sources(&workspace().join("crates/web/src"));
+    assert!(src.contains_key("player.rs") && src.contains_key("components/app.rs"), "{:?}", src.keys());
+    let cycles = module_cycles(&src);
+    assert!(cycles.is_empty(), "import cycles in crates/web/src:\n  {}", cycles.join("\n  "));
+}
+
+#[test]
+fn module_cycle_reader_sees_crate_super_and_grouped_paths_in_shipping_code_only() {
+    let files = |list: &[(&str, &str)]| -> BTreeMap<String, String> {
+        list.iter().map(|(f, s)| (f.to_string(), shipping(s))).collect()
+    };
+    // A planted cycle through a grouped import, one through `super::`, and one test-only.
+    let src = files(&[
+        ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod t;"),
+        ("a.rs", "use crate::{t, c::{d::{V, W}}, b::{X, Y}};"),
+        ("b.rs", "fn f() { crate::a::g() }"),
+        ("c/mod.rs", "pub mod d;\npub mod e;"),
+        ("c/d.rs", "use super::e::Z;"),
+        ("c/e.rs", "// crate::a in a comment\nuse crate::c::d::W;"),
+        ("t.rs", "#[cfg(test)]\nmod tests { use crate::a::Q; }\nconst S: &str = \"crate::a::Q\";"),
+        ("f.rs", "use crate::g::{h::X, i};"),
+        ("g/h.rs", "fn f() -> crate::f::F { todo!() }"),
+    ]);
+    assert_eq!(
+        module_cycles(&src),
+        [
+            "a (line 1) → b (line 1) → a",
+            "c::d (line 1) → c::e (line 2) → c::d",
+            "f (line 1) → g::h (line 1) → f"
+        ]
+    );
+    let acyclic = files(&[("a.rs", "use crate::b::X;"), ("b.rs", "use crate::c;"), ("c.rs", "")]);
+    assert!(module_cycles(&acyclic).is_empty());
+}

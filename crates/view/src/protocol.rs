@@ -191,6 +191,13 @@ pub enum Response {
         id: u64,
         message: String,
     },
+    /// Request `id` (a frame or an explanation) is about run `run`, which the worker no longer
+    /// has: a newer load replaced it. Not an error; the page only frees the request's slot.
+    #[serde(rename_all = "camelCase")]
+    Stale {
+        id: u64,
+        run: u64,
+    },
     /// The scenario made from an `Import` (empty when nothing could be imported) and the report
     /// (its `scenario_text` left empty: it is `text`).
     #[serde(rename_all = "camelCase")]

@@ -3,6 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
+/// The CodeMirror editor, once created (shared through context, so that keyboard shortcuts and
+/// actions can reach it).
+pub type EditorHandle = leptos::prelude::StoredValue<Option<TabbedEditor>, leptos::prelude::LocalStorage>;
+
 #[wasm_bindgen]
 extern "C" {
     /// One editor view with a document (and undo history) per tab.

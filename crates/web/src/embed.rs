@@ -1,12 +1,13 @@
 //! Embedding in another page (`?embed`): the options an author puts in the iframe's address,
-//! read and written here (pure, tested natively), and the page-side behaviour an embed needs
-//! (reduced motion, pausing out of view).
+//! read and written here (pure, tested natively), and whether the visitor asked for less motion.
+//! How an embed starts and pauses out of view is the player's (`crate::player`, `StartUp`,
+//! `Intent::Visible`; `crate::playback::watch_visibility` observes it).
 //!
 //! Address: `?embed&autoplay=0&speed=3&cycle=4&phase=Filter&panels=cluster,cycle&theme=dark&height=500`
 //! (every option is optional; the scenario travels in the hash as a share link's `#s=` payload,
 //! or as `preset=<id>`).
 
-use crate::state::{AppState, Theme};
+use crate::theme::Theme;
 use schedlab_view::view::Stage;
 
 /// Which panels an embed shows.
@@ -327,81 +328,4 @@ mod tests {
         assert_eq!(start_from_query("?cycle=6"), Some((6, None)));
         assert_eq!(start_from_query("?phase=Bind"), None);
     }
-}
-
-/// Whether the embed is in view, and whether to play once it is (page-side, shared through
-/// context by `install`).
-#[derive(Clone, Copy, Debug, Default)]
-struct Visibility {
-    /// None until the first observation.
-    visible: Option<bool>,
-    /// Playing was asked for (autoplay) or interrupted (scrolled away): play once in view.
-    resume: bool,
-}
-
-type VisibilityHandle = leptos::prelude::StoredValue<Visibility>;
-
-/// Watches whether the embed is in view (IntersectionObserver on the page's root element,
-/// which in an iframe is measured against the host page's viewport): out of view, playback
-/// pauses; back in view, it resumes if it was playing.
-pub fn install(st: AppState) {
-    use leptos::prelude::*;
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-    let vis: VisibilityHandle = StoredValue::new(Visibility::default());
-    provide_context(vis);
-    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let Some(last) = entries.iter().last() else { return };
-        let Ok(entry) = last.dyn_into::<web_sys::IntersectionObserverEntry>() else {
-            return;
-        };
-        let visible = entry.is_intersecting();
-        let mut v = vis.get_value();
-        v.visible = Some(visible);
-        let playing = st.playing.get_untracked();
-        if !visible && playing {
-            v.resume = true;
-            st.set_playing.set(false);
-        } else if visible && v.resume {
-            v.resume = false;
-            if !playing {
-                st.set_playing.set(true);
-            }
-        }
-        vis.set_value(v);
-    });
-    let Ok(observer) = web_sys::IntersectionObserver::new(on_change.as_ref().unchecked_ref()) else {
-        // No observer: treat the embed as always in view.
-        vis.update_value(|v| v.visible = Some(true));
-        return;
-    };
-    on_change.forget();
-    if let Some(root) = document().document_element() {
-        observer.observe(&root);
-    }
-    // A visitor's own play/pause overrides a pending resume.
-    Effect::new(move |_| {
-        let playing = st.playing.get();
-        if playing {
-            vis.update_value(|v| v.resume = false);
-        }
-    });
-}
-
-/// Applies an embed's start options to a fresh run: seek to the start cycle and phase, set
-/// the speed, and play if the author asked for it and the visitor did not ask for less motion
-/// — once the embed is in view.
-pub fn start(st: &AppState, o: &EmbedOptions) {
-    use leptos::prelude::*;
-    if let Some(c) = o.cycle {
-        st.seek_to(c, o.phase);
-    }
-    st.set_speed.set(o.speed);
-    let play = o.autoplay && !reduced_motion();
-    let vis = use_context::<VisibilityHandle>();
-    let in_view = vis.is_none_or(|v| v.get_value().visible == Some(true));
-    if let Some(v) = vis {
-        v.update_value(|v| v.resume = play && !in_view);
-    }
-    st.set_playing.set(play && in_view);
 }

@@ -185,7 +185,7 @@ impl Parts {
     /// count. The Timeline tab counts its steps.
     pub fn doc_count(&self, p: Part) -> usize {
         if p == Part::Timeline {
-            return crate::actions::step_lines(&self.timeline).len();
+            return crate::timeline_text::step_lines(&self.timeline).len();
         }
         let mut n = 0;
         let mut in_doc = false;
@@ -249,7 +249,7 @@ fn merge_timelines(current: &str, extra: &str) -> Option<String> {
         return None;
     }
     let lines: Vec<&str> = extra.lines().collect();
-    let steps = crate::actions::step_lines(extra);
+    let steps = crate::timeline_text::step_lines(extra);
     if steps.is_empty() {
         // No block-style steps: either none at all (nothing to add) or a flow list.
         let flow = lines
@@ -264,7 +264,7 @@ fn merge_timelines(current: &str, extra: &str) -> Option<String> {
             .iter()
             .map(|l| format!("{}\n", l.get(st.indent..).unwrap_or_else(|| l.trim_start())))
             .collect();
-        out = crate::actions::insert_steps(&out, at, &item).ok()?;
+        out = crate::timeline_text::insert_steps(&out, at, &item).ok()?;
     }
     Some(out)
 }

@@ -1,15 +1,13 @@
 //! The app's state: signals split into read and write halves, shared through context.
 
+use crate::bridge::{Bridge, BridgeHandle};
+use crate::player::Player;
+pub use crate::player::{Busy, CellRef, Issue};
 use crate::scenario::{Part, Saved};
+pub use crate::theme::Theme;
 use leptos::prelude::*;
 use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Theme {
-    Light,
-    Dark,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LowerTab {
@@ -38,26 +36,6 @@ impl LowerTab {
     }
 }
 
-/// A load error placed in its part of the scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Issue {
-    pub part: Option<Part>,
-    /// Line and column within the part (1-based; 0 unknown).
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-}
-
-/// A clicked filter-matrix or score-table cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CellRef {
-    pub cycle: u32,
-    pub node: u32,
-    /// Empty: the whole row.
-    pub plugin: String,
-    pub score: bool,
-}
-
 /// What the actions menu is open on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MenuTarget {
@@ -71,13 +49,6 @@ pub struct Menu {
     pub target: MenuTarget,
     pub x: f64,
     pub y: f64,
-}
-
-/// What the engine is doing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Busy {
-    Idle,
-    Running { cycles: u32, pods: u32 },
 }
 
 /// Playback speeds: milliseconds per stop.
@@ -178,8 +149,11 @@ pub struct AppState {
     pub embed: bool,
     /// Embedded: the options from the address (`crate::embed`).
     pub embed_opts: Option<crate::embed::EmbedOptions>,
-    /// Where the next fresh run starts (cycle, phase), from the address; taken once.
-    pub start_at: StoredValue<Option<(u32, Option<Stage>)>>,
+    /// The playback (`crate::player`): the signals above that show it are written only by
+    /// `crate::playback`, from it.
+    pub player: StoredValue<Player, LocalStorage>,
+    /// The engine worker (`crate::bridge`).
+    pub bridge: BridgeHandle,
 }
 
 impl AppState {
@@ -280,7 +254,8 @@ impl AppState {
             set_recent,
             embed,
             embed_opts: None,
-            start_at: StoredValue::new(None),
+            player: StoredValue::new_local(Player::new(embed)),
+            bridge: StoredValue::new_local(Bridge::default()),
         }
     }
 
@@ -345,24 +320,6 @@ impl AppState {
         })
     }
 
-    /// Moves the playhead (clamped to the run).
-    pub fn seek(&self, stop: u32) {
-        let n = self.stops();
-        if n == 0 {
-            return;
-        }
-        self.set_stop.set(stop.min(n - 1));
-    }
-
-    /// Moves the playhead to cycle `cycle` (1-based; 0 = before the first) at phase `phase`
-    /// (its first stop at that stage; the cycle's start when it has none or `phase` is None).
-    pub fn seek_to(&self, cycle: u32, phase: Option<Stage>) {
-        let stop = self.summary.with_untracked(|s| s.as_ref().and_then(|s| s.stop_at(cycle, phase)));
-        if let Some(stop) = stop {
-            self.seek(stop);
-        }
-    }
-
     /// The playhead as a cycle (0 before the first) and the phase of its stop.
     pub fn playhead(&self) -> (u32, Stage) {
         let stop = self.stop.get_untracked();
@@ -370,46 +327,6 @@ impl AppState {
             Some(s) => (s.cycle_of(stop), s.stop_stage(stop).unwrap_or(Stage::Ready)),
             None => (0, Stage::Ready),
         })
-    }
-
-    pub fn step_phase(&self, forward: bool) {
-        let s = self.stop.get_untracked();
-        if forward {
-            self.seek(s + 1);
-        } else {
-            self.seek(s.saturating_sub(1));
-        }
-    }
-
-    /// To the start of the next (or this/previous) cycle.
-    pub fn step_pod(&self, forward: bool) {
-        let s = self.stop.get_untracked();
-        let target = self.summary.with_untracked(|sum| {
-            let sum = sum.as_ref()?;
-            let firsts = &sum.cycle_first_stop;
-            if forward {
-                Some(firsts.iter().copied().find(|&f| f > s).unwrap_or(sum.stops.saturating_sub(1)))
-            } else {
-                Some(firsts.iter().rev().copied().find(|&f| f < s).unwrap_or(0))
-            }
-        });
-        if let Some(t) = target {
-            self.seek(t);
-        }
-    }
-
-    pub fn jump_cycle(&self, cycle: u32) {
-        let t = self.summary.with_untracked(|sum| {
-            let sum = sum.as_ref()?;
-            if cycle == 0 {
-                return Some(0);
-            }
-            let i = (cycle as usize - 1).min(sum.cycle_first_stop.len().checked_sub(1)?);
-            sum.cycle_first_stop.get(i).copied()
-        });
-        if let Some(t) = t {
-            self.seek(t);
-        }
     }
 
     pub fn pod_name(&self, pod: u32) -> String {
@@ -439,22 +356,6 @@ impl AppState {
                 .map(|n| n.name.clone())
                 .unwrap_or_else(|| format!("node #{node}"))
         })
-    }
-
-    /// Selects a cell to explain, remembering where it is so the explanation opens beside it.
-    pub fn select_cell(&self, cell: CellRef, ev: &web_sys::MouseEvent) {
-        use wasm_bindgen::JsCast;
-        let anchor = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| {
-                let panel = el.closest(".lower-panel").ok().flatten()?;
-                let r = el.get_bounding_client_rect();
-                let p = panel.get_bounding_client_rect();
-                Some((r.left() - p.left(), r.top() - p.top(), r.bottom() - p.top()))
-            });
-        self.set_anchor.set(anchor);
-        self.set_cell.set(Some(cell));
     }
 
     /// Closes what floats over the page without a backdrop (the Share popover, the actions

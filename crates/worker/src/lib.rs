@@ -95,10 +95,7 @@ impl WorkerState {
                     run,
                     frame: Box::new(s.frame(stop, detail)),
                 }),
-                _ => post(Response::Failed {
-                    id,
-                    message: "stale run".into(),
-                }),
+                _ => post(Response::Stale { id, run }),
             },
             Request::Explain {
                 id,
@@ -113,10 +110,7 @@ impl WorkerState {
                     run,
                     explanation: s.explain(cycle, node, &plugin, score),
                 }),
-                _ => post(Response::Failed {
-                    id,
-                    message: "stale run".into(),
-                }),
+                _ => post(Response::Stale { id, run }),
             },
         }
     }

@@ -3,9 +3,8 @@
 //! writes the text); the scenario is then re-run and playback goes on from the same stop.
 
 use crate::actions::{self, Action, Docs, DrainFate, DrainPlan, DrainPod};
+use crate::editor_js::EditorHandle;
 use schedlab_view::words::Taint;
-use crate::bridge::{self, BridgeHandle};
-use crate::components::app::EditorHandle;
 use crate::fmt;
 use crate::scenario::Part;
 use crate::state::{use_app, AppState, Menu, MenuTarget};
@@ -14,7 +13,7 @@ use schedlab_view::view::{Marker, Stage};
 use std::sync::Arc;
 
 /// Adds the action's steps at the playhead's time and re-runs.
-pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action) {
+pub fn act(st: AppState, ed: EditorHandle, action: Action) {
     st.set_menu.set(None);
     if st.saved.with_untracked(|s| s.generated.is_some()) {
         st.flash("A generated cluster has no editable text: load its YAML into the editor first");
@@ -30,10 +29,7 @@ pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action)
     match st.saved.with_untracked(|s| actions::apply(&s.parts, at_ms, &action)) {
         Err(why) => st.flash(format!("No step added: {why}")),
         Ok(text) => {
-            let stop = st.stop.get_untracked();
-            let at_end = stop + 1 >= st.stops();
-            let resume = st.playing.get_untracked() || at_end;
-            bridge.update_value(|b| b.hold_playhead = Some((stop, resume)));
+            st.hold_playhead();
             st.set_fresh.set(false);
             ed.with_value(|e| {
                 if let Some(e) = e {
@@ -56,7 +52,6 @@ pub fn act(st: AppState, ed: EditorHandle, bridge: BridgeHandle, action: Action)
 #[component]
 pub fn ActionMenu() -> impl IntoView {
     let st = use_app();
-    let bridge: BridgeHandle = expect_context();
     // The scenario's own objects (a node to copy, a pod's owner), read by the worker from the
     // editor's text when the menu opens (the page has no YAML parser): the menu they were read
     // for, and the documents.
@@ -65,7 +60,7 @@ pub fn ActionMenu() -> impl IntoView {
         None => set_docs.set(None),
         Some(m) => {
             let texts = st.saved.with_untracked(|s| Docs::texts(&s.parts));
-            bridge::documents(bridge, texts, move |d| {
+            st.documents(texts, move |d| {
                 if st.menu.get_untracked() == Some(m) {
                     set_docs.set(Some((m, Arc::new(Docs::from_answer(d)))));
                 }
@@ -111,13 +106,12 @@ pub fn ActionMenu() -> impl IntoView {
 fn NodeActions(node: u32, docs: Arc<Docs>) -> impl IntoView {
     let st = use_app();
     let ed: EditorHandle = expect_context();
-    let bridge: BridgeHandle = expect_context();
     let name = st.node_name(node);
     let live = st
         .frame
         .with_untracked(|f| f.as_ref().and_then(|f| f.nodes.get(node as usize).cloned()))
         .unwrap_or_default();
-    let do_ = move |a: Action| act(st, ed, bridge, a);
+    let do_ = move |a: Action| act(st, ed, a);
     let (taint_text, set_taint_text) = signal(String::new());
     let (label_text, set_label_text) = signal(String::new());
     let (problem, set_problem) = signal(None::<String>);
@@ -361,8 +355,7 @@ fn DrainConfirm(
 fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
     let st = use_app();
     let ed: EditorHandle = expect_context();
-    let bridge: BridgeHandle = expect_context();
-    let do_ = move |a: Action| act(st, ed, bridge, a);
+    let do_ = move |a: Action| act(st, ed, a);
     let Some(model) = st
         .summary
         .with_untracked(|s| s.as_ref().and_then(|s| s.model.pods.get(pod as usize).cloned()))
@@ -407,8 +400,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
             <button role="menuitem" data-action="why-pending" title=format!("Go to cycle {c}, its last attempt: the FailedScheduling message says why")
                 on:click=move |_| {
                     st.set_menu.set(None);
-                    st.set_playing.set(false);
-                    st.seek_to(c, Some(Stage::Failed));
+                    st.pause_at(crate::player::Seek::At(c, Some(Stage::Failed)));
                 }>{format!("Why pending? (cycle {c})")}</button>
         }
     });

@@ -127,6 +127,9 @@ pub fn CycleBody() -> impl IntoView {
     }
 }
 
+// Over 150 lines, for a reason: the cycle's outcome sentence (FailedScheduling reasons with
+// the nodes each counts, to highlight on hover) and the stage's table are one view of one
+// `CycleView` Memo; its pieces are already components (pipeline, matrix, scores, preemption).
 #[component]
 fn CycleDetail(cv: Memo<Option<CycleView>>) -> impl IntoView {
     let st = use_app();

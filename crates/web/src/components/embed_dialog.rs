@@ -20,6 +20,9 @@ pub fn snippet(src: &str, width: u32, height: u32) -> String {
     )
 }
 
+// Over 150 lines, for a reason: the options form, the live preview and the snippet are one
+// form over the same six signals (options, start, size); the preview and the snippet are
+// derived from all of them.
 #[component]
 pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl IntoView {
     let st = use_app();

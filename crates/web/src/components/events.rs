@@ -34,8 +34,7 @@ pub fn Events() -> impl IntoView {
                 class:warning=e.warning
                 class:current=move || current.get() == cycle
                 on:click=move |_| {
-                    st.set_playing.set(false);
-                    st.jump_cycle(cycle);
+                    st.pause_at(crate::player::Seek::Cycle(cycle));
                 }
                 title=format!("Go to cycle {cycle}")
             >

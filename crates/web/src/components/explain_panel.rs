@@ -25,7 +25,7 @@ pub fn ExplainPanel() -> impl IntoView {
     view! {
         <Show when=move || st.cell.with(|c| c.is_some())>
             <aside class="explain" role="dialog" aria-label="Explanation" aria-live="polite" style=position>
-                <button class="btn icon close" aria-label="Close the explanation" on:click=move |_| st.set_cell.set(None)>"×"</button>
+                <button class="btn icon close" aria-label="Close the explanation" on:click=move |_| st.close_explanation()>"×"</button>
                 {move || match (st.explanation.get(), st.explain_failed.get()) {
                     // The engine stopped while answering (crate::bridge::lost): say so, with
                     // a report to copy into a bug report.

@@ -54,6 +54,8 @@ fn shade(pct: u8, dark: bool) -> String {
     format!("hsl({hue:.0}, {sat:.0}%, {light:.0}%)")
 }
 
+// Over 150 lines, for a reason: one canvas, its layout, painting and hit-testing share the
+// layout kept between paints (`lay`) and the canvas refs; the hover tooltip reads the same.
 #[component]
 pub fn Heatmap() -> impl IntoView {
     let st = use_app();

@@ -3,7 +3,6 @@
 //! and the dialog shows what was imported, skipped and found (pods' and nodes' real state)
 //! before the user replaces the scenario with it. Nothing leaves the browser.
 
-use crate::bridge::{self, BridgeHandle};
 use crate::components::files::dropped_file;
 use crate::scenario;
 use crate::state::use_app;
@@ -40,7 +39,6 @@ pub fn ImportButton() -> impl IntoView {
 #[component]
 fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
     let st = use_app();
-    let bridge: BridgeHandle = expect_context();
     let text = RwSignal::new(String::new());
     let reading = RwSignal::new(false);
     let result: RwSignal<Option<(String, ImportReport)>> = RwSignal::new(None);
@@ -50,7 +48,7 @@ fn ImportDialog(open: RwSignal<bool>) -> impl IntoView {
             return;
         }
         reading.set(true);
-        bridge::import(bridge, t, move |scenario_text, report| {
+        st.import(t, move |scenario_text, report| {
             reading.set(false);
             result.set(Some((scenario_text, report)));
         });

@@ -19,6 +19,10 @@ enum Role {
     Candidate { victims: usize, chosen: bool },
 }
 
+// Over 150 lines, for a reason: the card's role in the cycle (`Role`, a Memo of the frame) and
+// its markup (header, capacity bars, labels and taints, chips, status badges) share half a dozen
+// memos of one node; split into sub-components they would be passed around as props. Left
+// whole while the views' strings (taints, causes) move to typed enums in another branch.
 #[component]
 pub fn NodeCard(node: u32) -> impl IntoView {
     let st = use_app();

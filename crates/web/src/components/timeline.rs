@@ -2,6 +2,7 @@
 //! timeline step at the stop where it happens, and the playhead. A native range input over a
 //! canvas: drag, click and keyboard for free.
 
+use crate::player::Seek;
 use crate::state::{use_app, Theme};
 use leptos::ev;
 use leptos::html;
@@ -107,8 +108,7 @@ pub fn Timeline() -> impl IntoView {
                             <button class="tl-step" data-step=i data-stop=stop style:left=x title=title.clone()
                                 aria-label=format!("Timeline step {}: {title}", i + 1)
                                 on:click=move |_| {
-                                    st.set_playing.set(false);
-                                    st.seek(stop);
+                                    st.pause_at(Seek::Stop(stop));
                                 }></button>
                         }
                     }
@@ -126,8 +126,7 @@ pub fn Timeline() -> impl IntoView {
                 prop:value=move || st.stop.get().to_string()
                 on:input=move |ev| {
                     if let Ok(v) = event_target_value(&ev).parse::<u32>() {
-                        st.set_playing.set(false);
-                        st.seek(v);
+                        st.pause_at(Seek::Stop(v));
                     }
                 }
             />

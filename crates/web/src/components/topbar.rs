@@ -33,7 +33,7 @@ pub fn TopBar() -> impl IntoView {
     // some chat apps and browsers.
     let share = move |_| {
         with_payload(st, move |payload| async move {
-            let url = storage::share_url(&crate::components::app::link_state(st, Some(payload)), None);
+            let url = storage::share_url(&crate::shell::address::link_state(st, Some(payload)), None);
             let copied = url.len() <= LONG_LINK && copy(&url).await;
             st.set_share.set(Some(url));
             if copied {

@@ -3,13 +3,13 @@
 
 use crate::components::timeline::Timeline;
 use crate::fmt;
+use crate::player::Seek;
 use crate::state::{use_app, SPEEDS};
 use leptos::prelude::*;
 
 #[component]
 pub fn Transport() -> impl IntoView {
     let st = use_app();
-    let last = move || st.summary.with(|s| s.as_ref().map(|s| s.stops.saturating_sub(1)).unwrap_or(0));
     let cycles = move || st.summary.with(|s| s.as_ref().map(|s| s.cycle_first_stop.len()).unwrap_or(0));
     let stage = move || st.frame.with(|f| f.as_ref().map(|f| f.stage.label()).unwrap_or("—"));
     // The stop of the frame on screen (tests wait for it to equal the playhead).
@@ -42,38 +42,31 @@ pub fn Transport() -> impl IntoView {
         })
     };
     let cycle_now = move || st.cycle_of(st.stop.get());
-    let pause = move || st.set_playing.set(false);
-    let btn = move |label: &'static str, icon: Icon, key: &'static str, f: fn(&crate::state::AppState)| {
+    let btn = move |label: &'static str, icon: Icon, key: &'static str, to: Seek| {
         view! {
             <button class="btn icon transport-btn" aria-label=label title=format!("{label} ({key})") on:click=move |_| {
-                pause();
-                f(&st);
+                st.pause_at(to);
             }>{svg(icon)}</button>
         }
     };
     view! {
         <footer class="transport" aria-label="Playback">
             <div class="controls" role="group" aria-label="Playback controls">
-                {btn("To the start", Icon::First, "Home", |s| s.seek(0))}
-                {btn("Previous pod", Icon::PrevPod, "Shift+←", |s| s.step_pod(false))}
-                {btn("Previous phase", Icon::Prev, "←", |s| s.step_phase(false))}
+                {btn("To the start", Icon::First, "Home", Seek::Stop(0))}
+                {btn("Previous pod", Icon::PrevPod, "Shift+←", Seek::Pod { forward: false })}
+                {btn("Previous phase", Icon::Prev, "←", Seek::Phase { forward: false })}
                 <button
                     class="btn icon play"
                     aria-label=move || if st.playing.get() { "Pause" } else { "Play" }
                     title="Play/pause (Space)"
                     aria-pressed=move || st.playing.get().to_string()
-                    on:click=move |_| {
-                        if !st.playing.get_untracked() && st.stop.get_untracked() >= last() {
-                            st.seek(0);
-                        }
-                        st.set_playing.update(|p| *p = !*p)
-                    }
+                    on:click=move |_| st.toggle_play()
                 >
                     {move || if st.playing.get() { svg(Icon::Pause) } else { svg(Icon::Play) }}
                 </button>
-                {btn("Next phase", Icon::Next, "→", |s| s.step_phase(true))}
-                {btn("Next pod", Icon::NextPod, "Shift+→", |s| s.step_pod(true))}
-                {btn("To the end", Icon::Last, "End", |s| s.seek(s.stops().saturating_sub(1)))}
+                {btn("Next phase", Icon::Next, "→", Seek::Phase { forward: true })}
+                {btn("Next pod", Icon::NextPod, "Shift+→", Seek::Pod { forward: true })}
+                {btn("To the end", Icon::Last, "End", Seek::End)}
             </div>
             <div class="stage-label" aria-live="polite" aria-label="Current phase" data-stop=shown_stop>{stage}</div>
             <div class="speeds" role="radiogroup" aria-label="Speed">
@@ -106,8 +99,7 @@ pub fn Transport() -> impl IntoView {
                     prop:value=move || cycle_now().to_string()
                     on:change=move |ev| {
                         if let Ok(c) = event_target_value(&ev).trim().parse::<u32>() {
-                            st.set_playing.set(false);
-                            st.jump_cycle(c);
+                            st.pause_at(Seek::Cycle(c));
                         }
                     }
                 />
