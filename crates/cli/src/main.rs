@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod explain;
+mod why;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use schedlab_core::trace::Detail;
@@ -39,6 +40,8 @@ enum Command {
     },
     /// Why a node passed or failed Filter (or got its Score) in a cycle, as the playground says it
     Explain(explain::Args),
+    /// Why a pod is on its node, or why it is pending and the smallest verified change that schedules it
+    Why(why::Args),
     /// Run each lesson's goals and print their verdicts (--solution: apply the solutions first)
     Check(check::Args),
     /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
@@ -73,6 +76,13 @@ enum RunOutput {
     Trace,
 }
 
+/// `text` or `json`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TextJson {
+    Text,
+    Json,
+}
+
 /// A switch given as `on` or `off`.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum OnOff {
@@ -101,6 +111,7 @@ fn main() -> ExitCode {
         Command::Import { files } => import(&files),
         Command::Config { file } => config(&file),
         Command::Explain(a) => explain::main(a),
+        Command::Why(a) => why::main(a),
         Command::Check(a) => check::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {
@@ -124,6 +135,21 @@ pub(crate) fn load_file(file: &str) -> Result<schedlab_core::Scenario, ExitCode>
         eprintln!("{e}");
         ExitCode::FAILURE
     })
+}
+
+/// Reads a scenario file as text, printing errors.
+pub(crate) fn read_text(file: &str) -> Result<String, ExitCode> {
+    match std::fs::read(file).map(String::from_utf8) {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(e)) => {
+            eprintln!("error: {file}: not UTF-8 text (at byte {})", e.utf8_error().valid_up_to());
+            Err(ExitCode::FAILURE)
+        }
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
 }
 
 fn config(file: &str) -> ExitCode {
