@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod explain;
 mod why;
 
@@ -42,6 +43,8 @@ enum Command {
     Explain(explain::Args),
     /// Why a pod is on its node, or why it is pending and the smallest verified change that schedules it
     Why(why::Args),
+    /// Two runs side by side: another configuration, another seed, or a second version of the scenario
+    Compare(compare::Args),
     /// Run each lesson's goals and print their verdicts (--solution: apply the solutions first)
     Check(check::Args),
     /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
@@ -112,6 +115,7 @@ fn main() -> ExitCode {
         Command::Config { file } => config(&file),
         Command::Explain(a) => explain::main(a),
         Command::Why(a) => why::main(a),
+        Command::Compare(a) => compare::main(a),
         Command::Check(a) => check::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {

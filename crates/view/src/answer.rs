@@ -128,3 +128,62 @@ pub struct CellRef {
     /// `Filter` or `Score`.
     pub point: String,
 }
+
+/// Two runs side by side (`schedlab_core::answer::compare`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    pub a: RunFigures,
+    pub b: RunFigures,
+    /// The pods whose node differs between the runs (`namespace/name`), in the first run's order
+    /// (then the second's pods the first did not have).
+    pub differing: Vec<String>,
+    /// Every pod of either run: its node and its bound node's total in each.
+    pub pods: Vec<PodComparison>,
+    /// The effective configurations' difference, line by line (`- ` first run only, `+ ` second
+    /// run only); empty when they are the same.
+    pub config_diff: Vec<String>,
+}
+
+/// One run's figures at its end.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFigures {
+    /// What this run is (`seed 1`, a file name, a configuration file).
+    pub label: String,
+    /// Nodes with at least one running pod, of all nodes.
+    pub nodes_used: usize,
+    pub nodes: usize,
+    pub pods_pending: usize,
+    pub preemptions: usize,
+    /// Scheduling attempts of all pods.
+    pub attempts: u64,
+    pub utilisation: Vec<Utilisation>,
+}
+
+/// A resource's requested share of allocatable across the nodes, in percent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Utilisation {
+    pub resource: String,
+    /// Requested over allocatable, summed over the nodes.
+    pub overall: f64,
+    pub min: f64,
+    pub max: f64,
+    /// The standard deviation of the per-node percentages.
+    pub stddev: f64,
+}
+
+/// A pod in both runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodComparison {
+    pub pod: String,
+    pub a: Option<String>,
+    pub b: Option<String>,
+    /// The total the bound node got in the binding cycle (absent: not scored).
+    pub score_a: Option<i64>,
+    pub score_b: Option<i64>,
+    /// `score_b - score_a` when both were scored.
+    pub score_difference: Option<i64>,
+}

@@ -11,7 +11,10 @@
 //! document, or a new document) and kept only if re-running the edited scenario with the same
 //! seed and controllers schedules the pod.
 
+mod compare;
 mod pending;
+
+pub use compare::{compare, compare_engines, with_config, Side};
 
 use crate::engine::{Engine, EngineOptions};
 use crate::load::{LoadErrors, Scenario};
