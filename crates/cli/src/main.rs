@@ -2,7 +2,9 @@
 
 mod bench;
 mod check;
+mod compare;
 mod explain;
+mod why;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use schedlab_core::trace::Detail;
@@ -42,6 +44,10 @@ enum Command {
     },
     /// Why a node passed or failed Filter (or got its Score) in a cycle, as the playground says it
     Explain(explain::Args),
+    /// Why a pod is on its node, or why it is pending and the smallest verified change that schedules it
+    Why(why::Args),
+    /// Two runs side by side: another configuration, another seed, or a second version of the scenario
+    Compare(compare::Args),
     /// Run each lesson's goals and print their verdicts (--solution: apply the solutions first)
     Check(check::Args),
     /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
@@ -76,7 +82,7 @@ struct RunArgs {
 pub(crate) struct VersionArgs {
     /// The Kubernetes version whose kube-scheduler to reproduce: 1.34 or 1.35 (default: the newest)
     #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value = KubeVersion::NEWEST.as_str())]
-    kubernetes_version: KubeVersion,
+    pub(crate) kubernetes_version: KubeVersion,
     /// Feature gates over the version's defaults, as kube-scheduler's flag takes them: Name=true,Other=false
     #[arg(long, value_name = "GATES", default_value = "")]
     feature_gates: String,
@@ -101,6 +107,13 @@ enum RunOutput {
     Json,
     Text,
     Trace,
+}
+
+/// `text` or `json`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TextJson {
+    Text,
+    Json,
 }
 
 /// A switch given as `on` or `off`.
@@ -131,6 +144,8 @@ fn main() -> ExitCode {
         Command::Import { files } => import(&files),
         Command::Config { file, version } => config(&file, &version),
         Command::Explain(a) => explain::main(a),
+        Command::Why(a) => why::main(a),
+        Command::Compare(a) => compare::main(a),
         Command::Check(a) => check::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {
@@ -155,6 +170,21 @@ pub(crate) fn load_file(file: &str, version: &VersionArgs) -> Result<schedlab_co
         eprintln!("{e}");
         ExitCode::FAILURE
     })
+}
+
+/// Reads a scenario file as text, printing errors.
+pub(crate) fn read_text(file: &str) -> Result<String, ExitCode> {
+    match std::fs::read(file).map(String::from_utf8) {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(e)) => {
+            eprintln!("error: {file}: not UTF-8 text (at byte {})", e.utf8_error().valid_up_to());
+            Err(ExitCode::FAILURE)
+        }
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
 }
 
 fn config(file: &str, version: &VersionArgs) -> ExitCode {

@@ -27,7 +27,7 @@ fn subcommands() -> Vec<String> {
 #[test]
 fn the_readme_shows_every_subcommand() {
     let subs = subcommands();
-    for expected in ["run", "import", "config", "explain", "check", "bench", "completions"] {
+    for expected in ["run", "import", "config", "explain", "why", "compare", "check", "bench", "completions"] {
         assert!(
             subs.iter().any(|s| s == expected),
             "`schedlab --help` lists {subs:?}, not {expected}"

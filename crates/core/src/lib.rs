@@ -3,6 +3,7 @@
 //! Inputs in (a scenario: YAML text, a seed), events out (the trace). The engine never reads a
 //! clock, never does IO and has no global state; the caller steps it.
 
+pub mod answer;
 pub mod api;
 pub mod apimachinery;
 pub mod cluster;

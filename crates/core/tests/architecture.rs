@@ -1382,6 +1382,10 @@ const CORE_LAYERS: &Layers = &[
     ("output", "views of a finished run"),
     ("import", "importing a real cluster"),
     ("conformance", "the conformance JSON"),
+    (
+        "answer",
+        "why a pod is here or pending, verified suggestions (re-runs of edited scenarios)",
+    ),
     ("view", "the front ends' views, explanations and cross-check"),
 ];
 

@@ -3,6 +3,7 @@
 //! pure helpers on it: serde and serde_json, nothing of the engine, so the page cannot reach the
 //! engine through this crate.
 //!
+//! - `answer`: why a pod is here or pending, with verified suggestions;
 //! - `view`: the serializable views of a run (`Summary`, `Frame`, `CycleView`, …);
 //! - `QueueName`: the scheduling queue's pools, as the trace and the views name them;
 //! - `import`: what importing a cluster reports (`ImportReport`);
@@ -15,6 +16,7 @@
 //! - `words`: the closed sets the engine writes and the page matches on (event reasons, change
 //!   causes and actions, object references, taints), as data rather than text.
 
+pub mod answer;
 pub mod duration;
 pub mod import;
 pub mod lesson;
