@@ -5,7 +5,7 @@
 
 use schedlab_core::answer::{apply_edits, why, RunOptions};
 use schedlab_core::trace::{Detail, TraceEvent};
-use schedlab_core::{load_str, Engine, EngineOptions};
+use schedlab_core::{Engine, EngineOptions};
 use std::path::{Path, PathBuf};
 
 fn corpus_dir(sub: &str) -> PathBuf {
@@ -37,7 +37,7 @@ fn scenarios(sub: &str, limit: usize) -> Vec<(String, String)> {
 
 /// An independent run (the test's own): controllers on as `schedlab run` runs by default.
 fn run(text: &str, seed: u64) -> Engine {
-    let mut sc = load_str(text, "t.yaml").expect("loads");
+    let mut sc = schedlab_core::load::load_str_for(text, "t.yaml", &schedlab_core::version::Features::new(OPTS.version)).expect("loads");
     let mut c = schedlab_core::controllers::Controllers::new(seed);
     c.reconcile(&mut sc);
     let mut e = Engine::new(sc, EngineOptions { seed, detail: Detail::All });

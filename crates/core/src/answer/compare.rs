@@ -24,8 +24,8 @@ pub fn compare(a: &Side, b: &Side) -> Result<Comparison, String> {
 /// one, added as) the configuration document(s) of `config`.
 pub fn with_config(text: &str, config: &str) -> String {
     let is_config = |d: &serde_json::Value| d.get("kind").and_then(|k| k.as_str()) == Some("KubeSchedulerConfiguration");
-    let mut docs: Vec<serde_json::Value> = crate::lesson::documents(text).into_iter().filter(|d| !is_config(d)).collect();
-    docs.extend(crate::lesson::documents(config).into_iter().filter(is_config));
+    let mut docs: Vec<serde_json::Value> = crate::load::documents(text).into_iter().filter(|d| !is_config(d)).collect();
+    docs.extend(crate::load::documents(config).into_iter().filter(is_config));
     let texts: Vec<String> = docs.iter().map(|d| serde_json::to_string(d).expect("JSON")).collect();
     texts.join("\n---\n") + "\n"
 }
@@ -123,7 +123,7 @@ fn figures(e: &Engine, label: &str) -> RunFigures {
         nodes_used: nodes.iter().filter(|n| !n.pods.is_empty()).count(),
         nodes: nodes.len(),
         pods_pending: e.pods().iter().filter(|p| p.phase == Phase::Pending).count(),
-        preemptions: e.events().iter().filter(|x| x.reason == "Preempted").count(),
+        preemptions: e.events().iter().filter(|x| x.reason == schedlab_view::EventReason::Preempted).count(),
         attempts: e.pods().iter().map(|p| u64::from(p.attempts)).sum(),
         utilisation,
     }

@@ -282,7 +282,7 @@ fn here_sentences(key: &str, h: &WhyHere) -> Vec<String> {
 /// The text of scenario `text` with `edits` applied to its documents (as JSON documents,
 /// which YAML reads).
 pub fn apply_edits(text: &str, edits: &[Edit]) -> Result<String, String> {
-    let mut docs = crate::lesson::documents(text);
+    let mut docs = crate::load::documents(text);
     for ed in edits {
         match ed {
             Edit::Patch {

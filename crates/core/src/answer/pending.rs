@@ -142,7 +142,7 @@ fn push_group(groups: &mut Vec<ReasonGroup>, plugin: PluginName, reason: &str, n
 
 /// The candidate changes, from the rejections of the pod's last cycle.
 fn candidates(text: &str, e: &Engine, key: &str, cycle: u32, rejected: &[(String, PluginName, Vec<String>)]) -> Vec<Candidate> {
-    let docs = crate::lesson::documents(text);
+    let docs = crate::load::documents(text);
     let (ns, name) = key.split_once('/').unwrap_or(("default", key));
     let pod_doc = docs.iter().find(|d| same(d, "Pod", name, Some(ns))).cloned();
     let pod_edit = |merge: Value| Edit::Patch {

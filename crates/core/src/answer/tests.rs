@@ -13,7 +13,7 @@ fn edits_patch_named_documents_and_add_new_ones() {
         merge: json!({"status": {"allocatable": {"cpu": "2"}}}),
     };
     let out = apply_edits(TEXT, &[patch]).expect("applies");
-    let docs = crate::lesson::documents(&out);
+    let docs = crate::load::documents(&out);
     assert_eq!(docs[0]["status"]["allocatable"], json!({"cpu": "2", "memory": "1Gi", "pods": "10"}));
     let missing = Edit::Patch {
         kind: "Node".into(),
@@ -25,7 +25,7 @@ fn edits_patch_named_documents_and_add_new_ones() {
     let add = Edit::Add {
         document: json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}}),
     };
-    assert_eq!(crate::lesson::documents(&apply_edits(TEXT, &[add]).unwrap()).len(), 3);
+    assert_eq!(crate::load::documents(&apply_edits(TEXT, &[add]).unwrap()).len(), 3);
 }
 
 #[test]

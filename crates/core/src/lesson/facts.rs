@@ -9,6 +9,7 @@ use crate::api::Labels;
 use crate::engine::{Engine, EngineOptions, Phase};
 use crate::plugins::node_resources_fit::args::NodeResourcesFitArgs;
 use crate::trace::Detail;
+use schedlab_view::EventReason;
 use crate::vocabulary::ExtensionPoint;
 use std::collections::BTreeMap;
 
@@ -81,9 +82,9 @@ impl RunFacts {
         let by_uid: BTreeMap<&str, usize> = e.pods().iter().enumerate().map(|(i, p)| (p.info.uid.as_str(), i)).collect();
         let mut victims: Vec<(usize, String)> = Vec::new();
         for ev in e.events() {
-            match ev.reason.as_str() {
-                "Scheduled" => pods[ev.pod].bound_at_ms = Some(ev.at_ms),
-                "Preempted" => {
+            match ev.reason {
+                EventReason::Scheduled => pods[ev.pod].bound_at_ms = Some(ev.at_ms),
+                EventReason::Preempted => {
                     // "Preempted by pod <uid> on node <node>"
                     let uid = ev.message.strip_prefix("Preempted by pod ").and_then(|r| r.split(' ').next());
                     if let Some(&i) = uid.and_then(|u| by_uid.get(u)) {

@@ -50,25 +50,10 @@ pub fn evaluate(lesson: &Lesson, start: &[Value], current: &[Value], run: &RunFa
     lesson.exercises.iter().map(|ex| evaluate_exercise(ex, start, current, run)).collect()
 }
 
-/// The documents of a scenario's text as JSON, a `…List`'s items in its place (as
-/// `view::documents` reads them for the page; read here from the loader's YAML tree so that
-/// lessons do not depend on the views).
-pub(crate) fn documents(text: &str) -> Vec<Value> {
-    let (read, _) = crate::load::yaml::read_documents(text);
-    let mut docs = Vec::new();
-    for v in read.iter().map(|d| d.to_json()) {
-        match v.get("items").and_then(Value::as_array) {
-            Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
-            _ => docs.push(v),
-        }
-    }
-    docs
-}
-
 /// `evaluate` on texts: the lesson's starting text and the text that ran (the page's worker
 /// calls this with its session's `run_facts`).
 pub fn evaluate_texts(lesson: &Lesson, start: &str, current: &str, run: &RunFacts) -> Vec<ExerciseVerdict> {
-    evaluate(lesson, &documents(start), &documents(current), run)
+    evaluate(lesson, &crate::load::documents(start), &crate::load::documents(current), run)
 }
 
 /// Evaluates one exercise's goals (see `evaluate`).

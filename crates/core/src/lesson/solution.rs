@@ -17,7 +17,7 @@ fn same(d: &Value, kind: &str, name: Option<&str>, ns: Option<&str>) -> bool {
 pub fn apply_solution(text: &str, lesson: &Lesson, exercise: usize) -> Result<String, String> {
     let ex = lesson.exercises.get(exercise).ok_or_else(|| format!("the lesson has no exercise {exercise}"))?;
     let steps = ex.solution.as_ref().ok_or_else(|| format!("exercise {} has no solution", ex.name))?;
-    let mut docs = super::documents(text);
+    let mut docs = crate::load::documents(text);
     for (i, s) in steps.iter().enumerate() {
         match s {
             SolutionStep::Replace(d) => {

@@ -222,7 +222,7 @@ fn a_solution_patches_replaces_and_deletes_documents() {
     let start = format!("{head}---\n{BASE}");
     let sc = crate::load::load_str(&start, "t.yaml").expect("loads");
     let solved = apply_solution(&start, sc.lesson.as_ref().expect("lesson"), 0).expect("applies");
-    let docs = documents(&solved);
+    let docs = crate::load::documents(&solved);
     assert_eq!(docs.len(), 7, "the Lesson, three nodes and three pods: {solved}");
     let (_, v) = check_text(&solved, &start, "t.yaml", CheckOptions::default()).expect("loads").expect("lesson");
     assert!(v[0].pass, "{v:?}");
@@ -327,10 +327,4 @@ fn a_timeline_step_cannot_create_a_lesson() {
     );
     let e = crate::load::load_str(&text, "t.yaml").unwrap_err().to_string();
     assert!(e.contains("t.yaml:45:3: a step cannot create a Lesson"), "{e}");
-}
-
-#[test]
-fn lesson_documents_are_the_pages_documents() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/lessons/drain.yaml")).expect("lesson");
-    assert_eq!(documents(&text), crate::view::documents(&text));
 }

@@ -863,3 +863,18 @@ pub(crate) fn decode_error(node: &YNode, kind: &str, api_version: &str, e: json:
     le.field = (!shown.is_empty()).then_some(shown);
     le
 }
+
+/// The documents of `text`, parsed, in order: a `…List`'s items take its place; documents that
+/// do not parse are left out. Read by the loader's own YAML reader (the same scalar typing and
+/// limits as a scenario's objects get).
+pub fn documents(text: &str) -> Vec<serde_json::Value> {
+    let (read, _) = crate::load::yaml::read_documents(text);
+    let mut docs = Vec::new();
+    for v in read.iter().map(|d| d.to_json()) {
+        match v.get("items").and_then(serde_json::Value::as_array) {
+            Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => docs.extend(items.iter().cloned()),
+            _ => docs.push(v),
+        }
+    }
+    docs
+}
