@@ -217,7 +217,8 @@ function native(text) {
   writeFileSync(f, text);
   const out = [];
   for (let r = 0; r < RUNS; r++) {
-    const s = execFileSync(NATIVE, ["bench", "--scenario", f], { maxBuffer: 1 << 24 }).toString();
+    // The page runs at v1.34 (crates/web/src/scenario.rs PRESET_VERSION): the same work natively.
+    const s = execFileSync(NATIVE, ["bench", "--scenario", f, "--kubernetes-version", "1.34"], { maxBuffer: 1 << 24 }).toString();
     const num = (k) => Number((s.match(new RegExp(`^${k}: ([\\d.]+)`, "m")) || [])[1]);
     out.push({ loadMs: num("load") * 1000, runMs: num("scheduling") * 1000, summaryMs: num("summary") * 1000, cpu: num("cpu time") });
   }

@@ -175,12 +175,19 @@ export function joinParts(parts) {
 
 const CLI = process.env.SCHEDLAB_CLI || join(ROOT, "target", "debug", "schedlab");
 
+/** The Kubernetes version the page runs its presets and the scenarios saved without one at
+ * (crates/web/src/scenario.rs `PRESET_VERSION`); the CLI's default is the newest, so the oracle
+ * names it. */
+export const PAGE_VERSION = "1.34";
+
 /** Runs the engine natively on a scenario text: the oracle for the page's numbers. */
 export function cli(text, output = "json") {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-web-"));
   const f = join(dir, "scenario.yaml");
   writeFileSync(f, text);
-  return JSON.parse(execFileSync(CLI, ["run", f, "--output", output], { maxBuffer: 256 << 20 }).toString());
+  return JSON.parse(
+    execFileSync(CLI, ["run", f, "--output", output, "--kubernetes-version", PAGE_VERSION], { maxBuffer: 256 << 20 }).toString(),
+  );
 }
 
 /** `schedlab explain FILE --check` on a scenario text (controllers on, as the page runs it):
@@ -190,7 +197,9 @@ export function cliExplainCheck(text, seed = 1) {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-web-"));
   const f = join(dir, "scenario.yaml");
   writeFileSync(f, text);
-  const r = spawnSync(CLI, ["explain", f, "--check", "--seed", String(seed)], { maxBuffer: 256 << 20 });
+  const r = spawnSync(CLI, ["explain", f, "--check", "--seed", String(seed), "--kubernetes-version", PAGE_VERSION], {
+    maxBuffer: 256 << 20,
+  });
   return { status: r.status, out: r.stdout.toString() + r.stderr.toString() };
 }
 
