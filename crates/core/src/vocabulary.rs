@@ -10,11 +10,13 @@ use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// Declares `PluginName` from one list of variants: the enum, `ALL` (discriminant order),
-/// `COUNT`, and each name as kube-scheduler spells it (the variant's own spelling). An
-/// attribute on an entry (`#[cfg(test)]`) applies everywhere the entry is used.
+/// `COUNT`, and each name as kube-scheduler spells it (the variant's own spelling, or the
+/// string after `=`: a schedlab extension's qualified name). An attribute on an entry
+/// (`#[cfg(test)]`) applies everywhere the entry is used.
 macro_rules! plugin_names {
-    ($($(#[$attr:meta])* $name:ident,)*) => {
-        /// Every in-tree plugin of kube-scheduler v1.34. The discriminant indexes the registry.
+    ($($(#[$attr:meta])* $name:ident $(= $spelling:literal)?,)*) => {
+        /// Every in-tree plugin of kube-scheduler, then schedlab's own (`is_schedlab_extension`).
+        /// The discriminant indexes the registry.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum PluginName {
@@ -29,10 +31,20 @@ macro_rules! plugin_names {
 
             pub fn as_str(self) -> &'static str {
                 match self {
-                    $($(#[$attr])* PluginName::$name => stringify!($name),)*
+                    $($(#[$attr])* PluginName::$name => spelling!($name $(, $spelling)?),)*
                 }
             }
         }
+    };
+}
+
+/// A plugin's spelling: its variant's, unless it gives its own.
+macro_rules! spelling {
+    ($name:ident) => {
+        stringify!($name)
+    };
+    ($name:ident, $spelling:literal) => {
+        $spelling
     };
 }
 
@@ -58,14 +70,27 @@ plugin_names! {
     ImageLocality,
     DefaultBinder,
     DynamicResources,
+    // schedlab's own plugins (not kube-scheduler's): qualified names under `schedlab.dev/`
+    // (`PluginName::is_schedlab_extension`), after every in-tree one.
+    Cel = "schedlab.dev/CEL",
     // A plugin of the unit tests only, following "How to add a plugin" (ARCHITECTURE.md).
     #[cfg(test)]
     TestOnlyLabel,
 }
 
+/// The prefix of a schedlab extension's name.
+pub const EXTENSION_PREFIX: &str = "schedlab.dev/";
+
 impl PluginName {
     pub fn parse(s: &str) -> Option<PluginName> {
         PluginName::ALL.iter().copied().find(|p| p.as_str() == s)
+    }
+
+    /// Whether this is a plugin of schedlab's own, which kube-scheduler does not have (a real
+    /// cluster needs a Go plugin compiled into its scheduler for it): its name is qualified
+    /// with `schedlab.dev/`, which no in-tree name is.
+    pub fn is_schedlab_extension(self) -> bool {
+        self.as_str().starts_with(EXTENSION_PREFIX)
     }
 }
 

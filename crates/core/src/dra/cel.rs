@@ -14,6 +14,10 @@
 //! for unknown domains is applied to the domains an expression names literally
 //! (`device.attributes["gpu.example.com"]`, `device.capacity.foo`), which is every domain a
 //! selector can name without computing it.
+//!
+//! The same layer serves the CEL plugin (`plugins/cel`): `compile_expression`, `kubernetes_context`,
+//! `json_value` (an object's JSON as a CEL value) and `execute` evaluate any expression over
+//! named variables with the same interpreter, libraries and error words.
 
 use crate::api::resource::Device;
 use kube_cel::cel::common::ast::{EntryExpr, Expr, LiteralValue};
@@ -63,7 +67,7 @@ impl Default for CelEnv {
 impl CelEnv {
     pub fn new() -> CelEnv {
         CelEnv {
-            root: Context::default().with_all(),
+            root: kubernetes_context(),
             semver: Program::compile("semver(v)").expect("constant expression"),
             quantity: Program::compile("quantity(v)").expect("constant expression"),
             cache: HashMap::new(),
@@ -75,7 +79,7 @@ impl CelEnv {
         if let Some(s) = self.cache.get(expr) {
             return s.clone();
         }
-        let sel = match Program::compile(expr) {
+        let sel = match compile_expression(expr) {
             Ok(p) => {
                 let mut attribute_domains = Vec::new();
                 let mut capacity_domains = Vec::new();
@@ -87,7 +91,7 @@ impl CelEnv {
                 }
             }
             Err(e) => Selector {
-                program: Err(format!("compilation failed: {}", first_line(&e.to_string()))),
+                program: Err(e),
                 attribute_domains: Vec::new(),
                 capacity_domains: Vec::new(),
             },
@@ -176,11 +180,54 @@ impl CelEnv {
     }
 }
 
+/// The interpreter's root context: every Kubernetes function library this workspace enables.
+pub fn kubernetes_context() -> Context<'static> {
+    Context::default().with_all()
+}
+
+/// Parses an expression; the error is worded as Kubernetes words its start
+/// (`compilation failed: ...`, the interpreter's first line after it).
+pub fn compile_expression(expr: &str) -> Result<Program, String> {
+    Program::compile(expr).map_err(|e| format!("compilation failed: {}", first_line(&e.to_string())))
+}
+
+/// Evaluates a compiled expression with `vars` bound in a scope under `root`; a runtime error
+/// in cel-go's words where they differ.
+pub fn execute(root: &Context<'static>, program: &Program, vars: Vec<(&str, Value)>) -> Result<Value, String> {
+    let mut cx = root.new_inner_scope();
+    for (name, v) in vars {
+        cx.add_variable_from_value(name, v);
+    }
+    program.execute(&cx).map_err(|e| error_text(&e))
+}
+
+/// A JSON value as CEL sees an object's field: objects are maps with string keys, integral
+/// numbers ints (uints beyond i64), others doubles.
+pub fn json_value(v: &serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Value::Int(i),
+            (None, Some(u)) => Value::UInt(u),
+            _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        J::String(s) => Value::String(Arc::new(s.clone())),
+        J::Array(a) => Value::List(Arc::new(a.iter().map(json_value).collect())),
+        J::Object(o) => {
+            let m: HashMap<Key, Value> = o.iter().map(|(k, v)| (Key::String(Arc::new(k.clone())), json_value(v))).collect();
+            Value::Map(Map { map: Arc::new(m) })
+        }
+    }
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s).trim()
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// CEL's name of a value's type.
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Int(_) => "int",
         Value::UInt(_) => "uint",

@@ -446,7 +446,9 @@ mod tests {
         for d in IN_TREE.iter() {
             let Some(codec) = d.args else { continue };
             n += 1;
-            assert_eq!(codec.kind, format!("{}Args", d.name), "{}", d.name);
+            // An extension's kind is its unqualified name's (`schedlab.dev/CEL`: `CELArgs`).
+            let unqualified = d.name.as_str().rsplit('/').next().unwrap_or_default();
+            assert_eq!(codec.kind, format!("{unqualified}Args"), "{}", d.name);
             for (v, f) in [serde_json::json!({}), serde_json::Value::Null]
                 .into_iter()
                 .flat_map(|v| crate::version::KubeVersion::ALL.map(|k| (v.clone(), crate::version::Features::new(k))))
@@ -462,6 +464,6 @@ mod tests {
                 assert_eq!(codec.print(&args), codec.print(&super::PluginArgs::default()), "{}", d.name);
             }
         }
-        assert_eq!(n, 8);
+        assert_eq!(n, 9);
     }
 }

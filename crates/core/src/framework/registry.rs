@@ -50,6 +50,12 @@ impl Registry {
     pub fn find(&self, name: &str) -> Option<&'static Descriptor> {
         PluginName::parse(name).map(|n| self.get(n))
     }
+    /// Whether a name as written in a configuration is a plugin of schedlab's own, which
+    /// kube-scheduler does not have (`PluginName::is_schedlab_extension`): an export of the
+    /// configuration for a real cluster leaves it out.
+    pub fn is_schedlab_extension(&self, name: &str) -> bool {
+        self.find(name).is_some_and(|d| d.name.is_schedlab_extension())
+    }
     pub fn iter(&self) -> impl Iterator<Item = &'static Descriptor> + '_ {
         self.0.iter().copied()
     }

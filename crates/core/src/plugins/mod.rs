@@ -43,6 +43,7 @@ in_tree! {
     image_locality,
     default_binder,
     dynamic_resources,
+    cel,
     #[cfg(test)]
     test_only_label,
 }

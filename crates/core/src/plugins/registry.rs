@@ -4,6 +4,12 @@
 
 pub use super::IN_TREE;
 
+/// Whether `name` (as a configuration spells it) is a schedlab extension: a plugin of
+/// schedlab's own that a real kube-scheduler does not have (`schedlab.dev/CEL`).
+pub fn is_schedlab_extension(name: &str) -> bool {
+    IN_TREE.is_schedlab_extension(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,6 +38,15 @@ mod tests {
                 assert!(d.implements(ExtensionPoint::Score), "{}", d.name);
             }
         }
+    }
+
+    #[test]
+    fn schedlab_extensions_are_named_so() {
+        assert!(is_schedlab_extension("schedlab.dev/CEL"));
+        assert!(!is_schedlab_extension("NodeResourcesFit"));
+        assert!(!is_schedlab_extension("schedlab.dev/Nothing"), "not a plugin");
+        let ext: Vec<&str> = PluginName::ALL.iter().filter(|p| p.is_schedlab_extension()).map(|p| p.as_str()).collect();
+        assert_eq!(ext, ["schedlab.dev/CEL"]);
     }
 
     #[test]
