@@ -427,10 +427,11 @@ mod tests {
         let d = default_plugins(&Features::new(crate::version::KubeVersion::V1_34));
         let mut got: Vec<&str> = d.multi_point.enabled.iter().map(|p| p.name.as_str()).collect();
         got.sort_unstable();
-        // Every in-tree plugin of v1.34 is a default one (the tests' own plugin is not).
+        // Every in-tree plugin of v1.34 is a default one (the tests' own plugin and schedlab's
+        // extensions are not).
         let mut all: Vec<&str> = PluginName::ALL
             .iter()
-            .filter(|n| **n != PluginName::TestOnlyLabel)
+            .filter(|n| **n != PluginName::TestOnlyLabel && !n.is_schedlab_extension())
             .map(|n| n.as_str())
             .collect();
         all.sort_unstable();
