@@ -3,7 +3,8 @@
 //! `args.rs`) hold a `filter` expression (a bool: does the pod fit the node?) and a `score`
 //! expression (an int), over two variables: `pod` and `node`, each the object as the API
 //! would return it (`metadata.labels`, `spec`, `status.allocatable`, … — quantities are
-//! strings, read with `quantity(...)`). The expressions run with the same interpreter and
+//! strings, read with `quantity(...)`; labels and annotations are always maps, see
+//! `variables`). The expressions run with the same interpreter and
 //! Kubernetes libraries as DRA's device selectors (`dra::cel`).
 //!
 //! - Filter: `true` passes; `false` rejects the node as UnschedulableAndUnresolvable (the
@@ -110,10 +111,21 @@ impl Cel {
     }
 }
 
-/// The expressions' variables: `pod` and `node` as their API objects' JSON.
+/// The expressions' variables: `pod` and `node` as their API objects' JSON (absent fields
+/// absent, as the API returns them), except that `metadata.labels` and `metadata.annotations`
+/// are always there, empty maps when the object has none, so that `"k" in
+/// node.metadata.labels` asks about a label and never fails.
 pub fn variables(pod: &Pod, node: &Node) -> Vec<(&'static str, Value)> {
-    let json = |v: serde_json::Result<serde_json::Value>| json_value(&v.unwrap_or(serde_json::Value::Null));
-    vec![("pod", json(serde_json::to_value(pod))), ("node", json(serde_json::to_value(node)))]
+    fn object(v: serde_json::Result<serde_json::Value>) -> Value {
+        let mut v = v.unwrap_or(serde_json::Value::Null);
+        if let Some(meta) = v.get_mut("metadata").and_then(serde_json::Value::as_object_mut) {
+            for field in ["labels", "annotations"] {
+                meta.entry(field).or_insert_with(|| serde_json::json!({}));
+            }
+        }
+        json_value(&v)
+    }
+    vec![("pod", object(serde_json::to_value(pod))), ("node", object(serde_json::to_value(node)))]
 }
 
 impl Plugin for Cel {

@@ -74,6 +74,22 @@ fn filter_verdicts() {
             "",
         ),
         (
+            "labels and annotations are maps even when the object has none",
+            Some(r#"!("team" in pod.metadata.annotations) && pod.metadata.labels.size() == 0"#),
+            MakePod::new("p"),
+            gpu_node(),
+            Code::Success,
+            "",
+        ),
+        (
+            "other absent fields are absent",
+            Some("pod.spec.priorityClassName == \"\""),
+            MakePod::new("p"),
+            gpu_node(),
+            Code::Error,
+            "no such key: priorityClassName",
+        ),
+        (
             "has() on an absent field",
             Some("!has(node.spec.unschedulable)"),
             pod(),
