@@ -51,6 +51,13 @@ const CASES: &[(&str, &str, &str)] = &[
     case!("timeline/scenarios", "timeline-flush-stuck-pod"),
     case!("timeline/scenarios", "timeline-gate-removed"),
     case!("timeline/scenarios", "timeline-node-deleted-with-pods"),
+    // schedlab's own plugin, schedlab.dev/CEL (no recorded answer exists for it: its scenario
+    // is this crate's): filter verdicts, clamped scores, and a runtime error's Error status.
+    (
+        "cel-plugin",
+        include_str!("scenarios/cel-plugin.yaml"),
+        include_str!("snapshots/cel-plugin.trace.jsonl"),
+    ),
 ];
 
 /// The trace as JSON Lines: `{"header": …}`, then each event on its own line.
