@@ -191,6 +191,7 @@ fn config(file: &str, version: &VersionArgs) -> ExitCode {
     match load_file(file, version) {
         Ok(sc) => {
             println!("# The effective configuration of kube-scheduler v{}", sc.features().version());
+            print!("{}", sc.config.extension_note());
             print!("{}", sc.config.to_effective_yaml());
             ExitCode::SUCCESS
         }

@@ -397,6 +397,35 @@ impl Default for SchedulerConfig {
 }
 
 impl SchedulerConfig {
+    /// The schedlab extensions some profile enables (`PluginName::is_schedlab_extension`):
+    /// plugins a real kube-scheduler does not have.
+    pub fn schedlab_extensions(&self) -> Vec<PluginName> {
+        let mut v: Vec<PluginName> = self
+            .profiles
+            .iter()
+            .flat_map(|p| p.needed_plugins())
+            .filter(|p| p.is_schedlab_extension())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// YAML comment lines saying which enabled plugins are schedlab extensions and what a
+    /// real kube-scheduler needs instead (none when no profile enables one).
+    pub fn extension_note(&self) -> String {
+        self.schedlab_extensions()
+            .iter()
+            .map(|p| {
+                format!(
+                    "# {p} is a schedlab extension, not a kube-scheduler plugin: a real kube-scheduler\n\
+                     # would need it as a Go plugin compiled into it (docs/cel-plugin.md); an export\n\
+                     # of this configuration for a real cluster leaves it out.\n"
+                )
+            })
+            .collect()
+    }
+
     /// The effective configuration of a scenario without one, for a version and its gates.
     pub fn defaults(features: &Features) -> Self {
         SchedulerConfig {
@@ -421,6 +450,22 @@ impl SchedulerConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a profile enabling a schedlab extension gets the note.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn extension_note_names_the_extensions_enabled() {
+        let cel = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n\
+                   - schedulerName: a\n- schedulerName: b\n  plugins:\n    score:\n      enabled: [{name: schedlab.dev/CEL}]\n";
+        let cases: &[(&str, &[PluginName])] = &[("", &[]), (cel, &[PluginName::Cel])];
+        for (config, want) in cases {
+            let text = format!("{config}---\napiVersion: v1\nkind: Node\nmetadata: {{name: n}}\n");
+            let sc = crate::load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(sc.config.schedlab_extensions(), *want);
+            let note = sc.config.extension_note();
+            assert_eq!(note.is_empty(), want.is_empty(), "{note}");
+            assert!(want.iter().all(|p| note.starts_with(&format!("# {p} is a schedlab extension"))), "{note}");
+        }
+    }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn default_plugins_name_every_plugin_once() {
