@@ -64,6 +64,8 @@ const CASES: &[(&str, &str, &str)] = &[
     case!(own "node-terms-and-ports"),
     case!(own "requested-to-capacity-shape"),
     case!(own "running-affinity-and-disks"),
+    // schedlab.dev/CEL (a schedlab extension): its expressions, what they gave, the clamp.
+    case!(own "cel-plugin"),
     // PodTopologySpread: DoNotSchedule filter, ScheduleAnyway score, minDomains.
     case!("spread-zone-donotschedule"),
     case!("spread-zone-scheduleanyway"),

@@ -55,7 +55,7 @@ const CASES: &[(&str, &str, &str)] = &[
     // is this crate's): filter verdicts, clamped scores, and a runtime error's Error status.
     (
         "cel-plugin",
-        include_str!("scenarios/cel-plugin.yaml"),
+        include_str!("explanations/cel-plugin.yaml"),
         include_str!("snapshots/cel-plugin.trace.jsonl"),
     ),
 ];

@@ -18,7 +18,7 @@ use crate::framework::explain::{ExplainCtx, ScoreCell};
 use crate::framework::runtime::ScoreResult;
 use crate::framework::{Ctx, CycleState, NodeInfo, PodInfo, Status};
 use crate::plugins::IN_TREE;
-use crate::trace::{Detail, PluginScoreRow, PluginStatus, TraceEvent};
+use crate::trace::{Detail, EventReason, PluginScoreRow, PluginStatus, TraceEvent};
 use crate::vocabulary::{ExtensionPoint, PluginName};
 use schedlab_view::view::Explanation;
 use std::collections::HashMap;
@@ -261,8 +261,9 @@ fn explain_filter(
             verdicts,
             num_to_find,
             nominated_first,
+            feasible,
             ..
-        } => Some((verdicts, *num_to_find, *nominated_first)),
+        } => Some((verdicts, *num_to_find, *nominated_first, *feasible)),
         _ => None,
     });
     let (skipped, narrowed_to): (Vec<PluginName>, Option<Vec<String>>) = events
@@ -272,7 +273,7 @@ fn explain_filter(
             _ => None,
         })
         .unwrap_or_default();
-    let Some((verdicts, num_to_find, nominated_first)) = filter else {
+    let Some((verdicts, num_to_find, nominated_first, feasible)) = filter else {
         lines.push("Filter did not run in this cycle (PreFilter rejected the pod for every node).".into());
         return ExplainedCell::new(lines, None, None);
     };
@@ -285,6 +286,18 @@ fn explain_filter(
             format!("{node_name} was not evaluated: PreFilter narrowed this pod's candidates to other nodes, so Filter never looked at it.")
         } else if nominated_first {
             format!("{node_name} was not evaluated: the pod's nominated node was tried first and passed every filter, so no other node was needed.")
+        } else if feasible < num_to_find {
+            // Filtering stops short of the feasible nodes it wants only when a plugin errs.
+            let message = events
+                .iter()
+                .find_map(|e| match e {
+                    TraceEvent::KubeEvent { reason: EventReason::FailedScheduling, message, .. } => Some(message.as_str()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            format!(
+                "{node_name} was not evaluated: a filter plugin returned an Error status on this node or one visited before it, and an error stops filtering at once: {message}"
+            )
         } else {
             format!(
                 "{node_name} was not evaluated: the scheduler stops filtering once it has found {num_to_find} feasible node(s) (percentageOfNodesToScore), and it had them before reaching this node."
