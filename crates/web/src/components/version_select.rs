@@ -29,13 +29,11 @@ pub fn VersionSelect() -> impl IntoView {
             st.set_saved.update(|s| s.feature_gates = g);
         }
     };
-    let gates_label = move || {
+    // How many gates are set (shown beside the word, or alone beside the glyph when the bar is
+    // narrow).
+    let gates_count = move || {
         let n = gates.with(|g| g.split(',').filter(|e| !e.trim().is_empty()).count());
-        if n == 0 {
-            "Gates".to_string()
-        } else {
-            format!("Gates ({n})")
-        }
+        (n > 0).then(|| format!(" ({n})"))
     };
     view! {
         <label class="field version">
@@ -60,7 +58,9 @@ pub fn VersionSelect() -> impl IntoView {
                 aria-label="Feature gates"
                 title="kube-scheduler's --feature-gates flag for this run"
             >
-                {gates_label}
+                <span class="g-glyph" aria-hidden="true">"⚑"</span>
+                <span class="g-word">" Gates"</span>
+                <span class="g-count">{gates_count}</span>
             </summary>
             <div class="gates-popover" role="group" aria-label="Feature gates">
                 <label class="gates-field">
