@@ -3,15 +3,21 @@
 use schedlab_core::answer::{compare, with_config, RunOptions, Side};
 use std::process::ExitCode;
 
-/// `schedlab compare FILE (--config CONFIG.yaml | --seed N | SECOND_FILE) [--controllers on|off] [--output text|json]`.
+/// `schedlab compare FILE (--config CONFIG.yaml | --seed N | SECOND_FILE | --against-version V) [--controllers on|off] [--output text|json]`.
 #[derive(clap::Args)]
 #[command(
-    group(clap::ArgGroup::new("other").required(true).args(["config", "seed", "second"])),
+    group(clap::ArgGroup::new("other").required(true).args(["config", "seed", "second", "against_version"])),
     after_help = "Runs FILE (seed 1) and a second run: FILE with its KubeSchedulerConfiguration replaced by \
 CONFIG.yaml's, FILE with seed N, or SECOND_FILE; prints the pods that land differently (by name), per \
 pod the difference of the bound node's score, summary figures (nodes used, cpu and memory utilisation \
 and its spread across nodes, pods pending, preemptions, attempts) and the diff of the two effective \
-configurations. --output json lists the differing pods by name under \"differing\"."
+configurations. --output json lists the differing pods by name under \"differing\".\n\n\
+What changes if I upgrade? --against-version V runs FILE as --kubernetes-version's scheduler and as \
+V's (same seed, controllers and --feature-gates) and prints each pod whose answer differs (node, \
+nominated node, FailedScheduling message, attempts, evicted, the bound node's score) with the change \
+that explains it: each change between the versions (a behaviour, the default plugins, a feature gate's \
+value) is taken alone into a run of the first version, and it explains a difference when that run \
+reproduces the second version's value; otherwise the difference is \"unexplained\"."
 )]
 pub struct Args {
     /// The scenario file
@@ -26,6 +32,9 @@ pub struct Args {
     /// The seed of the second run (the first runs with seed 1)
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// Compare two Kubernetes versions on FILE: --kubernetes-version's scheduler against this one's
+    #[arg(long, value_name = "VERSION", value_parser = crate::parse_version)]
+    against_version: Option<schedlab_core::version::KubeVersion>,
     /// Whether the workload controllers run, as in `schedlab run`
     #[arg(long, value_enum, default_value = "on")]
     controllers: crate::OnOff,
@@ -46,6 +55,9 @@ pub fn main(a: Args) -> ExitCode {
         controllers: a.controllers.on(),
         version: a.version.kubernetes_version,
     };
+    if let Some(v) = a.against_version {
+        return crate::upgrade::main(&a.file, &text, &a.version, v, opts, a.output);
+    }
     let (second_text, second_file, second_opts, label) = if let Some(c) = &a.config {
         match crate::read_text(c) {
             Ok(t) => (with_config(&text, &t), a.file.clone(), opts, format!("{} with {c}", a.file)),

@@ -4,6 +4,7 @@ mod bench;
 mod check;
 mod compare;
 mod explain;
+mod upgrade;
 mod why;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
@@ -85,7 +86,7 @@ pub(crate) struct VersionArgs {
     pub(crate) kubernetes_version: KubeVersion,
     /// Feature gates over the version's defaults, as kube-scheduler's flag takes them: Name=true,Other=false
     #[arg(long, value_name = "GATES", default_value = "")]
-    feature_gates: String,
+    pub(crate) feature_gates: String,
 }
 
 impl VersionArgs {
@@ -98,7 +99,7 @@ impl VersionArgs {
     }
 }
 
-fn parse_version(s: &str) -> Result<KubeVersion, String> {
+pub(crate) fn parse_version(s: &str) -> Result<KubeVersion, String> {
     KubeVersion::parse(s).ok_or_else(|| format!("unsupported version {s:?} (supported: {})", KubeVersion::supported_list()))
 }
 

@@ -106,3 +106,112 @@ fn compare_lists_exactly_the_pods_two_runs_place_differently() {
         pending(&schedlab(&["run", &file, "--seed", "1"]))
     );
 }
+
+/// Each pod's answer (`schedlab run --output json`'s pod entry) by `namespace/name`.
+fn answers(run: &Value) -> BTreeMap<String, Value> {
+    run["pods"]
+        .as_array()
+        .expect("pods")
+        .iter()
+        .map(|p| (format!("{}/{}", p["namespace"].as_str().unwrap(), p["name"].as_str().unwrap()), p.clone()))
+        .collect()
+}
+
+/// What changes if I upgrade from v1.34 to v1.35: each difference `compare --against-version`
+/// lists is one between two independent `schedlab run`s at each version (and it misses none
+/// of the fields it compares), and it names the upstream change that explains it.
+#[test]
+fn against_version_lists_the_differences_of_two_runs_with_their_reasons() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // (scenario, pod, field, the change that explains it)
+        // An untolerated taint: v1.35's reason no longer names the taint.
+        ("v1.35/scenarios/queue-priority-order.yaml", "default/b-none", "message", "kubernetes#134740"),
+        // A preemptor's binding no longer wakes the pending pod: fewer attempts.
+        (
+            "v1.35/timeline/timeline-preemption-then-node-add.yaml",
+            "",
+            "attempts",
+            "kubernetes#134157",
+        ),
+    ];
+    for &(file, pod, field, upstream) in cases {
+        let f = corpus(file);
+        let run = |v: &str| schedlab(&["run", &f, "--kubernetes-version", v, "--controllers", "off"]);
+        let (a, b) = (answers(&run("1.34")), answers(&run("1.35")));
+        let c = schedlab(&[
+            "compare",
+            &f,
+            "--kubernetes-version",
+            "1.34",
+            "--against-version",
+            "1.35",
+            "--controllers",
+            "off",
+            "--output",
+            "json",
+        ]);
+        assert_eq!((c["from"].as_str(), c["to"].as_str()), (Some("1.34"), Some("1.35")));
+        // Every listed field is the runs' values, and every message, node and attempt count
+        // that differs between the runs is listed.
+        let text = |v: &Value| match v {
+            Value::Null => Value::Null,
+            Value::String(_) => v.clone(),
+            other => Value::String(other.to_string()),
+        };
+        let mut listed = Vec::new();
+        for p in c["pods"].as_array().expect("pods") {
+            let key = p["pod"].as_str().unwrap();
+            for d in p["fields"].as_array().unwrap() {
+                let fld = d["field"].as_str().unwrap();
+                if fld != "score" {
+                    assert_eq!(d["from"], text(&a[key][fld]), "{file} {key} {fld} at v1.34");
+                    assert_eq!(d["to"], text(&b[key][fld]), "{file} {key} {fld} at v1.35");
+                }
+                listed.push((key.to_string(), fld.to_string()));
+            }
+        }
+        for (key, pa) in &a {
+            for fld in ["node", "nominatedNode", "message", "attempts", "evicted"] {
+                if pa[fld] != b[key][fld] {
+                    assert!(listed.contains(&(key.clone(), fld.to_string())), "{file}: {key} {fld} differs but is not listed");
+                }
+            }
+        }
+        // The difference named in the case is there, explained by the change named.
+        let switch = c["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|ch| ch["upstream"] == upstream)
+            .unwrap_or_else(|| panic!("{file}: no change {upstream}: {c:#}"))["switch"]
+            .clone();
+        let found = c["pods"].as_array().unwrap().iter().any(|p| {
+            (pod.is_empty() || p["pod"] == pod)
+                && p["fields"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|d| d["field"] == field && d["explainedBy"].as_array().unwrap().contains(&switch))
+        });
+        assert!(found, "{file}: {pod} {field} explained by {upstream}: {c:#}");
+    }
+}
+
+/// The text output names the reason, and an unknown version is refused.
+#[test]
+fn against_version_text_names_the_reason() {
+    let f = corpus("v1.35/scenarios/queue-priority-order.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["compare", &f, "--kubernetes-version", "1.34", "--against-version", "1.35"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("untolerated taint(s)"), "{text}");
+    assert!(text.contains("because: kubernetes#134740: "), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["compare", &f, "--against-version", "1.33"])
+        .output()
+        .expect("runs");
+    assert!(!bad.status.success());
+}

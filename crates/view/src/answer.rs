@@ -187,3 +187,58 @@ pub struct PodComparison {
     /// `score_b - score_a` when both were scored.
     pub score_difference: Option<i64>,
 }
+
+/// "What changes if I upgrade?": one scenario run by two Kubernetes versions
+/// (`schedlab_core::answer::compare_versions`), each difference with the change that explains
+/// it where re-running with that change alone reproduces it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionComparison {
+    pub from: crate::KubeVersion,
+    pub to: crate::KubeVersion,
+    /// Everything on which the two versions' tables differ (each a switch the attribution
+    /// toggled alone), in the tables' order.
+    pub changes: Vec<VersionChange>,
+    /// The pods that answer differently, in the first run's order.
+    pub pods: Vec<PodVersionDifference>,
+    /// The two runs side by side (figures, pods' nodes, configurations).
+    pub runs: Comparison,
+}
+
+/// One change between the two versions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionChange {
+    /// The switch's name (`TaintFilterReason`, `gate:SchedulerAsyncAPICalls`).
+    pub switch: String,
+    /// The upstream change (`kubernetes#134740`), where the version's table names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    pub what: String,
+    /// How many of the differences (pod and field) this change alone reproduces.
+    pub explains: usize,
+}
+
+/// A pod that answers differently: each field that differs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodVersionDifference {
+    /// `namespace/name`.
+    pub pod: String,
+    pub fields: Vec<FieldDifference>,
+}
+
+/// One field of a pod's answer (as `schedlab run --output json` reports it) in each version.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldDifference {
+    /// `node`, `nominatedNode`, `message`, `attempts`, `evicted` or `score` (the bound node's
+    /// total).
+    pub field: String,
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// The switches (`VersionChange::switch`) each of which, taken alone from the second
+    /// version into a run of the first, gives this field the second version's value. Empty:
+    /// unexplained (no single change reproduces it).
+    pub explained_by: Vec<String>,
+}

@@ -438,6 +438,8 @@ impl Summary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
+    /// The Kubernetes version whose scheduler ran (the page names it beside the run).
+    pub kubernetes_version: crate::KubeVersion,
     pub model: Model,
     pub stops: u32,
     /// Per cycle (cycle n at index n-1): its first stop, its pod and what happened.

@@ -436,6 +436,8 @@ pub fn split(text: &str) -> Parts {
 pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
+    /// The Kubernetes version the preset is written for: it opens (and runs) at this version.
+    pub version: KubeVersion,
     pub text: &'static str,
 }
 
@@ -443,86 +445,103 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "tour",
         title: "Tour: zones, spread, taints, a preemption, a failure",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/tour.yaml"),
     },
     Preset {
         id: "preemption",
         title: "Preemption: choosing victims by priority",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/preemption.yaml"),
     },
     Preset {
         id: "spread",
         title: "Topology spread + anti-affinity over three zones",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/spread.yaml"),
     },
     Preset {
         id: "scoring",
         title: "Scoring: LeastAllocated vs balanced allocation",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/scoring.yaml"),
     },
     Preset {
         id: "profiles",
         title: "Two profiles: a bin-packing scheduler next to the default",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/profiles.yaml"),
     },
     Preset {
         id: "queue",
         title: "Queue: PrioritySort decides who goes first",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/queue.yaml"),
     },
     Preset {
         id: "reasons",
         title: "Why not? One pod, five nodes, five different reasons",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/reasons.yaml"),
     },
     Preset {
         id: "autoscaler",
         title: "Over time: a node added for pending pods (cluster autoscaler)",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/autoscaler.yaml"),
     },
     Preset {
         id: "drain",
         title: "Over time: draining a node under a Deployment with a PodDisruptionBudget",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/drain.yaml"),
     },
     Preset {
         id: "batch-jobs",
         title: "Over time: a batch queue of Jobs with durations",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/batch-jobs.yaml"),
     },
     Preset {
         id: "quota-gate",
         title: "Over time: scheduling gates lifted by a quota controller",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/quota-gate.yaml"),
     },
     Preset {
         id: "retry-5min",
         title: "Over time: the 5-minute retry of a pod nothing wakes",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/retry-5min.yaml"),
     },
     Preset {
         id: "imported",
         title: "Imported from a kind cluster: why is trainer Pending?",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/imported.yaml"),
     },
     Preset {
         id: "deployment",
         title: "Deployment: six replicas spread over zones (system default spreading)",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/deployment-zones.yaml"),
     },
     Preset {
         id: "daemonset",
         title: "DaemonSet: one pod per node, and a tainted node",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/daemonset-taint.yaml"),
     },
     Preset {
         id: "statefulset",
         title: "StatefulSet: ordinal pods kept apart by anti-affinity",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/statefulset-anti.yaml"),
     },
     Preset {
         id: "gpu",
         title: "GPU training job: DRA, a claim template and a CEL selector",
+        version: KubeVersion::V1_34,
         text: include_str!("../../../assets/presets/gpu-training.yaml"),
     },
 ];
@@ -564,10 +583,11 @@ fn controllers_default() -> bool {
 }
 
 fn version_before_the_setting() -> KubeVersion {
-    KubeVersion::V1_34
+    PRESET_VERSION
 }
 
-/// The version the presets are written for (each preset will say its own: issue 22).
+/// The version a saved scenario or link from before versions were a setting runs at (the one
+/// the presets were written for then). Each preset names its own (`Preset::version`).
 pub const PRESET_VERSION: KubeVersion = KubeVersion::V1_34;
 
 impl Saved {
@@ -597,7 +617,7 @@ impl Saved {
             preset: Some(p.id.to_string()),
             generated: None,
             controllers: true,
-            kubernetes_version: PRESET_VERSION,
+            kubernetes_version: p.version,
             feature_gates: String::new(),
         }
     }
@@ -889,7 +909,9 @@ mod tests {
         for p in PRESETS {
             let parts = split(p.text);
             let (joined, _) = join(&parts);
-            let mut sc = schedlab_core::load_str(&joined, p.id).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            // At the version the preset is written for (the one it opens at).
+            let features = schedlab_core::version::Features::new(p.version);
+            let mut sc = schedlab_core::load::load_str_for(&joined, p.id, &features).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             // Presets run as the playground runs them: controllers on (a workload preset's
             // pods are the ones its controllers make).
             let report = schedlab_core::controllers::run(&mut sc, 1);
@@ -900,7 +922,7 @@ mod tests {
             assert!(!story(&parts).is_empty(), "{} has no leading comment", p.id);
             // Regrouping the documents by part does not change what the scheduler does.
             let run = |text: &str| {
-                let mut sc = schedlab_core::load_str(text, p.id).unwrap();
+                let mut sc = schedlab_core::load::load_str_for(text, p.id, &features).unwrap();
                 schedlab_core::controllers::run(&mut sc, 1);
                 let mut e = schedlab_core::Engine::new(sc, Default::default());
                 e.run();
@@ -952,10 +974,9 @@ mod tests {
             (KubeVersion::V1_35, "GangScheduling=true")
         );
         // Presets run as the version they are written for.
-        assert_eq!(
-            Saved::from_preset(preset(DEFAULT_PRESET).unwrap()).kubernetes_version,
-            PRESET_VERSION
-        );
+        for p in PRESETS {
+            assert_eq!(Saved::from_preset(p).kubernetes_version, p.version, "{}", p.id);
+        }
     }
 
     #[test]

@@ -297,7 +297,8 @@ mod tests {
                 },
             );
             match (r.last(), scores) {
-                (Some(Response::Loaded { .. }), Some(dra)) => {
+                (Some(Response::Loaded { summary, .. }), Some(dra)) => {
+                    assert_eq!(summary.kubernetes_version, version, "the summary names the version it ran");
                     let s = w.session.as_ref().unwrap();
                     assert_eq!(s.kubernetes_version(), version);
                     assert_eq!(s.trace.header.kubernetes_version, version);

@@ -13,8 +13,10 @@
 
 mod compare;
 mod pending;
+mod versions;
 
 pub use compare::{compare, compare_engines, with_config, Side};
+pub use versions::compare_versions;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::load::{LoadErrors, Scenario};
@@ -34,7 +36,18 @@ pub struct RunOptions {
 
 /// Loads `text` and runs it to the end with full detail.
 pub fn run_text(text: &str, file: &str, opts: RunOptions) -> Result<Engine, LoadErrors> {
-    Ok(run_scenario(crate::load::load_str_for(text, file, &crate::version::Features::new(opts.version))?, opts))
+    run_text_with(text, file, &crate::version::Features::new(opts.version), opts)
+}
+
+/// Loads `text` for `features` (a version with its gates; `opts.version` is not read) and
+/// runs it to the end with full detail.
+pub fn run_text_with(
+    text: &str,
+    file: &str,
+    features: &crate::version::Features,
+    opts: RunOptions,
+) -> Result<Engine, LoadErrors> {
+    Ok(run_scenario(crate::load::load_str_for(text, file, features)?, opts))
 }
 
 /// Runs a loaded scenario to the end with full detail (controllers first, when on).

@@ -337,7 +337,7 @@ fn decode_args(entry: &FieldPath, name: &str, args: Option<&Json>, features: &Fe
     let (args, mut unknown) = codec.decode(v, &what).map_err(ctx)?;
     // Fields this version's kind does not have yet (the type is the newest version's).
     if let Json::Object(m) = v {
-        for (kind, field) in features.release().missing_args_fields {
+        for (kind, field) in features.missing_args_fields() {
             if *kind == codec.kind && m.contains_key(*field) {
                 unknown.push(FieldPath::new(field));
             }

@@ -34,8 +34,7 @@ pub fn default_plugins(features: &Features) -> PluginsCfg {
     PluginsCfg {
         multi_point: PluginSetCfg {
             enabled: features
-                .release()
-                .default_plugins
+                .default_plugins()
                 .iter()
                 .map(|&(n, w)| PluginRef::new(n.as_str(), w))
                 .collect(),
@@ -48,7 +47,7 @@ pub fn default_plugins(features: &Features) -> PluginsCfg {
 /// Whether the run's version of `name` implements `point` (its descriptor says the code
 /// does; the version's table says which points an older version's plugin lacks).
 pub fn implements(features: &Features, name: PluginName, point: ExtensionPoint) -> bool {
-    IN_TREE.get(name).implements(point) && features.release().has_point(name, point)
+    IN_TREE.get(name).implements(point) && features.has_point(name, point)
 }
 
 fn merge_set(def: &PluginSetCfg, custom: &PluginSetCfg) -> PluginSetCfg {

@@ -161,6 +161,12 @@ impl FeatureGates {
         }
     }
 
+    /// Sets a gate whether or not the version knows it (a comparison of two versions running
+    /// one with another's gate value).
+    pub(super) fn force(&mut self, g: Gate, on: bool) {
+        self.set.insert(g, on);
+    }
+
     /// Whether a gate is on: the user's setting, else the version's default; a gate the
     /// version does not know is off.
     pub fn enabled(&self, g: Gate) -> bool {

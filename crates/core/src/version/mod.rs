@@ -41,6 +41,49 @@ pub struct Release {
     /// `field`): an unknown field there, as strict decoding reports it.
     pub missing_args_fields: &'static [(&'static str, &'static str)],
     pub behaviour: Behaviour,
+    /// What this release changed since the one before, by switch, each with the upstream
+    /// change that did it: what a comparison of two versions names as a difference's reason.
+    /// (A gate whose default changed needs no line: its name and defaults say it.)
+    pub changes: &'static [Change],
+}
+
+/// One change a release made: the switch it is, the upstream change, and what it does.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Change {
+    pub switch: Switch,
+    /// `kubernetes#134740` (`None`: no pull request recorded here).
+    pub upstream: Option<&'static str>,
+    pub what: &'static str,
+}
+
+/// One thing a version's table decides, which can be taken from another version alone: what
+/// "what changes if I upgrade?" toggles, one at a time, to find which change explains a
+/// difference. Every field of `Behaviour`, every gate, and the tables of plugins each have one
+/// (`Features::with_switch_from`; the version tests check that taking every differing switch
+/// from another version gives that version's behaviour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Switch {
+    /// `Behaviour::taint_filter_reason`.
+    TaintFilterReason,
+    /// `Behaviour::binding_of_nominated_pod_moves_pods`.
+    BindingOfNominatedPodMovesPods,
+    /// The default profile's plugins and weights, and the extension points each plugin has
+    /// (`default_plugins`, `missing_points`).
+    Plugins,
+    /// The fields each plugin's args kind has (`missing_args_fields`).
+    ArgsFields,
+    /// A feature gate's effective value.
+    Gate(Gate),
+}
+
+impl Switch {
+    /// A short name for data and messages: `TaintFilterReason`, `gate:SchedulerAsyncAPICalls`.
+    pub fn name(self) -> String {
+        match self {
+            Switch::Gate(g) => format!("gate:{g}"),
+            other => format!("{other:?}"),
+        }
+    }
 }
 
 /// Behaviour switches: how one version does something another version does differently.
@@ -84,29 +127,42 @@ pub fn release(v: KubeVersion) -> &'static Release {
 
 /// What a run reproduces: a version and its effective feature gates. Handed to the
 /// configuration, to every plugin when it is built, and to the engine.
+///
+/// Code reads the version's switches through these accessors, never through the `Release`
+/// directly: a comparison of two versions runs one version with a single switch taken from
+/// the other (`with_switch_from`) to find which change explains a difference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {
     release: &'static Release,
     gates: FeatureGates,
+    /// Where the plugin tables (`Switch::Plugins`) and the args fields (`Switch::ArgsFields`)
+    /// are read from: `release`, unless a switch was taken from another version.
+    plugins: &'static Release,
+    args_fields: &'static Release,
+    behaviour: Behaviour,
 }
 
 impl Features {
     /// A version with its default gates.
     pub fn new(v: KubeVersion) -> Features {
         let release = release(v);
-        Features {
-            release,
-            gates: FeatureGates::defaults(release),
-        }
+        Features::of(release, FeatureGates::defaults(release))
     }
 
     /// A version with `--feature-gates`-style settings over its defaults (`FeatureGates::parse`).
     pub fn with_gates(v: KubeVersion, settings: &str) -> Result<Features, String> {
         let release = release(v);
-        Ok(Features {
+        Ok(Features::of(release, FeatureGates::parse(release, settings)?))
+    }
+
+    fn of(release: &'static Release, gates: FeatureGates) -> Features {
+        Features {
             release,
-            gates: FeatureGates::parse(release, settings)?,
-        })
+            gates,
+            plugins: release,
+            args_fields: release,
+            behaviour: release.behaviour,
+        }
     }
 
     pub fn version(&self) -> KubeVersion {
@@ -116,13 +172,86 @@ impl Features {
         self.release
     }
     pub fn behaviour(&self) -> Behaviour {
-        self.release.behaviour
+        self.behaviour
     }
     pub fn enabled(&self, g: Gate) -> bool {
         self.gates.enabled(g)
     }
     pub fn gates(&self) -> &FeatureGates {
         &self.gates
+    }
+    /// The default profile's plugins with their weights (`Release::default_plugins`).
+    pub fn default_plugins(&self) -> &'static [(PluginName, Option<i32>)] {
+        self.plugins.default_plugins
+    }
+    /// Whether the version's `plugin` implements `point`, given that its code does.
+    pub fn has_point(&self, plugin: PluginName, point: ExtensionPoint) -> bool {
+        self.plugins.has_point(plugin, point)
+    }
+    /// Fields of an args kind the version's kind lacks (`Release::missing_args_fields`).
+    pub fn missing_args_fields(&self) -> &'static [(&'static str, &'static str)] {
+        self.args_fields.missing_args_fields
+    }
+
+    /// The switches on which this run and `other` differ, in `Switch` order.
+    pub fn differing_switches(&self, other: &Features) -> Vec<Switch> {
+        let mut out = Vec::new();
+        let (a, b) = (self.behaviour, other.behaviour);
+        if a.taint_filter_reason != b.taint_filter_reason {
+            out.push(Switch::TaintFilterReason);
+        }
+        if a.binding_of_nominated_pod_moves_pods != b.binding_of_nominated_pod_moves_pods {
+            out.push(Switch::BindingOfNominatedPodMovesPods);
+        }
+        if self.plugins.default_plugins != other.plugins.default_plugins
+            || self.plugins.missing_points != other.plugins.missing_points
+        {
+            out.push(Switch::Plugins);
+        }
+        if self.missing_args_fields() != other.missing_args_fields() {
+            out.push(Switch::ArgsFields);
+        }
+        out.extend(Gate::ALL.into_iter().filter(|g| self.enabled(*g) != other.enabled(*g)).map(Switch::Gate));
+        out
+    }
+
+    /// This run with one switch as `other` has it (everything else, the version's name
+    /// included, stays this run's).
+    pub fn with_switch_from(&self, other: &Features, s: Switch) -> Features {
+        let mut f = self.clone();
+        match s {
+            Switch::TaintFilterReason => f.behaviour.taint_filter_reason = other.behaviour.taint_filter_reason,
+            Switch::BindingOfNominatedPodMovesPods => {
+                f.behaviour.binding_of_nominated_pod_moves_pods = other.behaviour.binding_of_nominated_pod_moves_pods
+            }
+            Switch::Plugins => f.plugins = other.plugins,
+            Switch::ArgsFields => f.args_fields = other.args_fields,
+            Switch::Gate(g) => f.gates.force(g, other.enabled(g)),
+        }
+        f
+    }
+
+    /// What switch `s` is, as the newer of the two versions' tables explains it (its upstream
+    /// change), or, for a gate, its values in each: `(upstream change, what)`.
+    pub fn describe_switch(&self, other: &Features, s: Switch) -> (Option<&'static str>, String) {
+        let newer = if self.version() >= other.version() { self } else { other };
+        if let Some(c) = newer.release.changes.iter().find(|c| c.switch == s) {
+            return (c.upstream, c.what.to_string());
+        }
+        let on = |b: bool| if b { "on" } else { "off" };
+        match s {
+            Switch::Gate(g) => (
+                None,
+                format!(
+                    "feature gate {g}: {} in v{}, {} in v{}",
+                    on(self.enabled(g)),
+                    self.version(),
+                    on(other.enabled(g)),
+                    other.version()
+                ),
+            ),
+            other_switch => (None, format!("{other_switch:?}")),
+        }
     }
 }
 

@@ -107,3 +107,59 @@ fn behaviour_switches_per_version() {
     };
     assert_eq!((weight(a), weight(b)), (None, Some(2)));
 }
+
+/// Taking every switch on which two versions differ from the other gives the other's
+/// behaviour: the switches cover everything a table decides (what "what changes if I
+/// upgrade?" relies on to attribute a difference to one change).
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn taking_every_differing_switch_gives_the_other_version() {
+    use crate::vocabulary::ExtensionPoint;
+    for (a, b) in [(KubeVersion::V1_34, KubeVersion::V1_35), (KubeVersion::V1_35, KubeVersion::V1_34)] {
+        let (fa, fb) = (Features::new(a), Features::new(b));
+        let switches = fa.differing_switches(&fb);
+        let mut mixed = fa.clone();
+        for s in &switches {
+            mixed = mixed.with_switch_from(&fb, *s);
+        }
+        assert_eq!(mixed.behaviour(), fb.behaviour(), "{a}→{b}");
+        assert_eq!(mixed.default_plugins(), fb.default_plugins(), "{a}→{b}");
+        assert_eq!(mixed.missing_args_fields(), fb.missing_args_fields(), "{a}→{b}");
+        for p in PluginName::ALL {
+            for pt in ExtensionPoint::CONFIGURABLE {
+                assert_eq!(mixed.has_point(p, pt), fb.has_point(p, pt), "{a}→{b}: {p:?} {pt:?}");
+            }
+        }
+        for g in Gate::ALL {
+            assert_eq!(mixed.enabled(g), fb.enabled(g), "{a}→{b}: {g}");
+        }
+        assert!(mixed.differing_switches(&fb).is_empty(), "{a}→{b}");
+        // The name stays the run's own.
+        assert_eq!(mixed.version(), a);
+    }
+}
+
+/// The switches v1.34 and v1.35 differ on, each described by the upstream change that made
+/// it (gates by their values).
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn the_switches_between_v1_34_and_v1_35_and_their_reasons() {
+    let (a, b) = (Features::new(KubeVersion::V1_34), Features::new(KubeVersion::V1_35));
+    let cases: &[(Switch, Option<&str>)] = &[
+        (Switch::TaintFilterReason, Some("kubernetes#134740")),
+        (Switch::BindingOfNominatedPodMovesPods, Some("kubernetes#134157")),
+        (Switch::Plugins, Some("kubernetes#134711")),
+        (Switch::ArgsFields, None),
+        (Switch::Gate(Gate::ClearingNominatedNodeNameAfterBinding), None),
+        (Switch::Gate(Gate::NominatedNodeNameForExpectation), None),
+        (Switch::Gate(Gate::OpportunisticBatching), None),
+        (Switch::Gate(Gate::SchedulerAsyncAPICalls), None),
+    ];
+    assert_eq!(a.differing_switches(&b), cases.iter().map(|c| c.0).collect::<Vec<_>>());
+    for &(s, upstream) in cases {
+        assert_eq!(a.describe_switch(&b, s).0, upstream, "{s:?}");
+        assert_eq!(b.describe_switch(&a, s).0, upstream, "{s:?} (downgrade)");
+    }
+    assert_eq!(
+        a.describe_switch(&b, Switch::Gate(Gate::SchedulerAsyncAPICalls)).1,
+        "feature gate SchedulerAsyncAPICalls: on in v1.34, off in v1.35"
+    );
+}

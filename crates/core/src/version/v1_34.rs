@@ -64,4 +64,6 @@ pub static RELEASE: Release = Release {
         // as a deletion, which moves pods of equal or lower priority.
         binding_of_nominated_pod_moves_pods: true,
     },
+    // The oldest version supported: its changes are not modelled.
+    changes: &[],
 };

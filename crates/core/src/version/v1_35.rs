@@ -18,7 +18,7 @@
 //! - DynamicResourcesArgs gains `bindingTimeout` (accepted when DRADeviceBindingConditions and
 //!   DRAResourceClaimDeviceStatus are on; forbidden otherwise).
 
-use super::{Behaviour, Gate, Release, TaintFilterReason};
+use super::{Behaviour, Change, Gate, Release, Switch, TaintFilterReason};
 use crate::vocabulary::PluginName as P;
 use schedlab_view::KubeVersion;
 
@@ -80,4 +80,26 @@ pub static RELEASE: Release = Release {
         taint_filter_reason: TaintFilterReason::Generic,
         binding_of_nominated_pod_moves_pods: false,
     },
+    changes: &[
+        Change {
+            switch: Switch::TaintFilterReason,
+            upstream: Some("kubernetes#134740"),
+            what: "TaintToleration's Filter reason no longer names the taint: \"node(s) had untolerated taint(s)\"",
+        },
+        Change {
+            switch: Switch::BindingOfNominatedPodMovesPods,
+            upstream: Some("kubernetes#134157"),
+            what: "a preemptor's binding no longer moves other unschedulable pods back to the queue",
+        },
+        Change {
+            switch: Switch::Plugins,
+            upstream: Some("kubernetes#134711"),
+            what: "DynamicResources scores (weight 2 in the default profile)",
+        },
+        Change {
+            switch: Switch::ArgsFields,
+            upstream: None,
+            what: "DynamicResourcesArgs gains bindingTimeout",
+        },
+    ],
 };

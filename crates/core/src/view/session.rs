@@ -251,6 +251,7 @@ impl Session {
             }
         }
         Summary {
+            kubernetes_version: self.kubernetes_version(),
             model,
             stops: self.stops.len() as u32,
             cycle_first_stop: self.cycles.iter().map(|c| c.first_stop).collect(),

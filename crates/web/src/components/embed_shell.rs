@@ -213,7 +213,8 @@ fn EmbedBar() -> impl IntoView {
             s.as_ref()
                 .map(|s| {
                     format!(
-                        "{} · {}",
+                        "v{} · {} · {}",
+                        s.kubernetes_version,
                         crate::fmt::count(s.model.nodes.len(), "node"),
                         crate::fmt::count(s.model.pods.len(), "pod")
                     )

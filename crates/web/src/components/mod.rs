@@ -38,4 +38,5 @@ pub mod splitter;
 pub mod story;
 pub mod timeline;
 pub mod topbar;
+pub mod version_select;
 pub mod transport;

@@ -1,4 +1,5 @@
-//! The top bar: presets, seed, large-cluster generator, share link, theme, help.
+//! The top bar: presets, Kubernetes version and feature gates, seed, large-cluster generator,
+//! share link, theme, help.
 
 use crate::components::embed_dialog::EmbedDialog;
 use crate::components::recent;
@@ -62,7 +63,8 @@ pub fn TopBar() -> impl IntoView {
                     .map(|s| {
                         (
                             format!(
-                                "{} · {} · {:.0} ms",
+                                "v{} · {} · {} · {:.0} ms",
+                                s.kubernetes_version,
                                 fmt::count(s.model.nodes.len(), "node"),
                                 fmt::count(s.model.pods.len(), "pod"),
                                 st.run_ms.get()
@@ -88,7 +90,7 @@ pub fn TopBar() -> impl IntoView {
     let status_view = move || {
         let (a, b) = status();
         let title = match b.strip_prefix("at the end: ") {
-            Some(end) => format!("The scenario: {a} (the engine's run time). At the end of the run: {end}. The cluster panel counts the pods at the playhead."),
+            Some(end) => format!("The scenario, run by kube-scheduler {a} (the engine's run time). At the end of the run: {end}. The cluster panel counts the pods at the playhead."),
             None if b.is_empty() => a.clone(),
             None => format!("{a} {b}"),
         };
@@ -112,7 +114,7 @@ pub fn TopBar() -> impl IntoView {
             <div class="brand">
                 <span class="logo" aria-hidden="true">"⎈"</span>
                 <span class="name">"schedlab"</span>
-                <span class="sub muted">"kube-scheduler v1.34, step by step"</span>
+                <span class="sub muted">"kube-scheduler, step by step"</span>
             </div>
             <label class="field">
                 <span class="label">"Preset"</span>
@@ -125,6 +127,7 @@ pub fn TopBar() -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
+            <crate::components::version_select::VersionSelect/>
             <label class="field seed">
                 <span class="label">"Seed"</span>
                 <input

@@ -14,6 +14,7 @@ fn summary(cycles: u32, large: bool) -> Summary {
     let firsts: Vec<u32> = (0..cycles).map(|c| 1 + 4 * c).collect();
     let stages = format!("a{}q", "bdgl".repeat(cycles as usize));
     serde_json::from_value(serde_json::json!({
+        "kubernetesVersion": "1.34",
         "model": {
             "resources": [], "zones": [], "nodes": [], "displayOrder": [], "pods": [],
             "profiles": [], "large": large
