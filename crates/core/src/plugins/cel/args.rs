@@ -132,7 +132,8 @@ fn one_entry_per_profile() {
                 \x20 - name: schedlab.dev/CEL\n    args: {score: '1'}\n";
     let got = crate::framework::args_codec::testing::decode_errors(body);
     assert!(
-        got.iter().any(|e| e.starts_with("profiles[0].pluginConfig[1]: Duplicate value: \"schedlab.dev/CEL\"")),
+        got.iter()
+            .any(|e| e.starts_with("profiles[0].pluginConfig[1]: Duplicate value: \"schedlab.dev/CEL\"")),
         "{got:?}"
     );
 }
