@@ -122,3 +122,18 @@ mod tests {
         assert!(got[0].contains("unknown field \"filters\""), "{}", got[0]);
     }
 }
+
+/// One instance per profile: a second `pluginConfig` entry for the plugin is refused, as for
+/// every plugin (docs/cel-plugin.md says so).
+#[cfg(test)]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn one_entry_per_profile() {
+    let body = "profiles:\n- pluginConfig:\n  - name: schedlab.dev/CEL\n    args: {filter: 'true'}\n\
+                \x20 - name: schedlab.dev/CEL\n    args: {score: '1'}\n";
+    let got = crate::framework::args_codec::testing::decode_errors(body);
+    assert!(
+        got.iter()
+            .any(|e| e.starts_with("profiles[0].pluginConfig[1]: Duplicate value: \"schedlab.dev/CEL\"")),
+        "{got:?}"
+    );
+}

@@ -36,7 +36,10 @@ fn score(x: &ExplainCtx, cell: &ScoreCell) -> ScoreLines {
     let cel = plugin(x);
     let node = x.node_name();
     let Some(text) = cel.score_text() else {
-        return vec![format!("No score expression is set (pluginConfig args.score): raw 0 on node {node}.")].into();
+        return vec![format!(
+            "No score expression is set (pluginConfig args.score): raw 0 on node {node}."
+        )]
+        .into();
     };
     let mut lines = vec![format!("Score expression: {text}")];
     match cel.eval_score(&x.pod.pod, &x.node.node) {

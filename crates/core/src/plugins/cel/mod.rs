@@ -24,8 +24,8 @@ mod explain;
 
 use crate::api::{Node, Pod};
 use crate::dra::cel::{compile_expression, execute, json_value, kubernetes_context, type_name};
-use crate::framework::registry::Descriptor;
 use crate::framework::args::PluginArgs;
+use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
@@ -125,7 +125,10 @@ pub fn variables(pod: &Pod, node: &Node) -> Vec<(&'static str, Value)> {
         }
         json_value(&v)
     }
-    vec![("pod", object(serde_json::to_value(pod))), ("node", object(serde_json::to_value(node)))]
+    vec![
+        ("pod", object(serde_json::to_value(pod))),
+        ("node", object(serde_json::to_value(node))),
+    ]
 }
 
 impl Plugin for Cel {

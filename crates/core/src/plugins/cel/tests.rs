@@ -24,13 +24,28 @@ fn gpu_node() -> MakeNode {
         .taint("dedicated", "ml", "NoSchedule")
 }
 
+/// A filter case: what, the expression, the pod, the node, the code, the message's start.
+type FilterCase = (&'static str, Option<&'static str>, MakePod, MakeNode, Code, &'static str);
+
 /// Filter on one pod and one node: the code, and for an Error the start of its message.
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn filter_verdicts() {
-    let pod = || MakePod::new("p").label("app", "web").req(&[("cpu", "2")]).node_selector("zone", "a");
-    let cases: Vec<(&str, Option<&str>, MakePod, MakeNode, Code, &str)> = vec![
+    let pod = || {
+        MakePod::new("p")
+            .label("app", "web")
+            .req(&[("cpu", "2")])
+            .node_selector("zone", "a")
+    };
+    let cases: Vec<FilterCase> = vec![
         ("no expression passes", None, pod(), gpu_node(), Code::Success, ""),
-        ("a node label", Some(r#"node.metadata.labels["gpu"] == "true""#), pod(), gpu_node(), Code::Success, ""),
+        (
+            "a node label",
+            Some(r#"node.metadata.labels["gpu"] == "true""#),
+            pod(),
+            gpu_node(),
+            Code::Success,
+            "",
+        ),
         (
             "a missing label, checked first",
             Some(r#""ssd" in node.metadata.labels && node.metadata.labels.ssd == "true""#),
@@ -57,9 +72,7 @@ fn filter_verdicts() {
         ),
         (
             "the pod's request against the node's allocatable",
-            Some(
-                r#"quantity(pod.spec.containers[0].resources.requests.cpu).isLessThan(quantity(node.status.allocatable.cpu))"#,
-            ),
+            Some(r#"quantity(pod.spec.containers[0].resources.requests.cpu).isLessThan(quantity(node.status.allocatable.cpu))"#),
             pod(),
             gpu_node(),
             Code::Success,
@@ -105,7 +118,14 @@ fn filter_verdicts() {
             Code::Error,
             "no such key: ssd",
         ),
-        ("a result that is not a bool", Some("1 + 1"), pod(), gpu_node(), Code::Error, "filter expression: result of type int is not bool"),
+        (
+            "a result that is not a bool",
+            Some("1 + 1"),
+            pod(),
+            gpu_node(),
+            Code::Error,
+            "filter expression: result of type int is not bool",
+        ),
         (
             "a type error at run time",
             Some(r#"node.metadata.name + 1 == "x""#),
@@ -134,11 +154,23 @@ fn raw_scores() {
         ("no expression", None, Ok(0)),
         ("a constant", Some("42"), Ok(42)),
         ("a label decides", Some(r#"node.metadata.labels.zone == "a" ? 100 : 0"#), Ok(100)),
-        ("cpu cores as an int", Some(r#"quantity(node.status.allocatable.cpu).asInteger() * 10"#), Ok(80)),
+        (
+            "cpu cores as an int",
+            Some(r#"quantity(node.status.allocatable.cpu).asInteger() * 10"#),
+            Ok(80),
+        ),
         ("negative", Some("-5"), Ok(-5)),
         ("a uint", Some("7u"), Ok(7)),
-        ("a missing key", Some("node.metadata.labels.rack == 1 ? 1 : 0"), Err("no such key: rack")),
-        ("a double is not an int", Some("1.5"), Err("score expression: result of type double is not int")),
+        (
+            "a missing key",
+            Some("node.metadata.labels.rack == 1 ? 1 : 0"),
+            Err("no such key: rack"),
+        ),
+        (
+            "a double is not an int",
+            Some("1.5"),
+            Err("score expression: result of type double is not int"),
+        ),
     ];
     let env = Env::new(vec![gpu_node().obj()], vec![]);
     let pod = MakePod::new("p").info();
@@ -225,10 +257,17 @@ fn placements_by_filter_and_weighted_score() {
     let prefer_a = "{score: 'node.metadata.labels.zone == \"a\" ? 100 : 0'}";
     let cases: Vec<(&str, String, Option<&str>)> = vec![
         ("not enabled: the default scoring picks big", String::new(), Some("big")),
-        ("filter to zone a", enabled(FILTER, "{filter: 'node.metadata.labels.zone == \"a\"'}"), Some("small")),
+        (
+            "filter to zone a",
+            enabled(FILTER, "{filter: 'node.metadata.labels.zone == \"a\"'}"),
+            Some("small"),
+        ),
         (
             "filter on the pod's label",
-            enabled(FILTER, "{filter: '!(\"gpu\" in pod.metadata.labels) || \"gpu\" in node.metadata.labels'}"),
+            enabled(
+                FILTER,
+                "{filter: '!(\"gpu\" in pod.metadata.labels) || \"gpu\" in node.metadata.labels'}",
+            ),
             Some("big"),
         ),
         ("a filter no node passes", enabled(FILTER, "{filter: 'false'}"), None),
@@ -261,7 +300,10 @@ fn a_runtime_error_fails_the_cycle() {
         ),
         (
             "score: not an int",
-            enabled("    score:\n      enabled: [{name: schedlab.dev/CEL}]\n", "{score: 'node.metadata.name'}"),
+            enabled(
+                "    score:\n      enabled: [{name: schedlab.dev/CEL}]\n",
+                "{score: 'node.metadata.name'}",
+            ),
             "running Score plugins: plugin \"schedlab.dev/CEL\" failed with: score expression: result of type string is not int",
         ),
     ];
@@ -278,8 +320,16 @@ fn a_runtime_error_fails_the_cycle() {
 #[test]
 fn compile_errors_are_configuration_errors_at_their_line() {
     let cases: &[(&str, &str, &str)] = &[
-        ("{filter: 'node.metadata.labels['}", "t.yaml:10:20:", "profiles[0].pluginConfig[0].args.filter: Invalid value"),
-        ("\n      score: '1 +'", "t.yaml:11:14:", "profiles[0].pluginConfig[0].args.score: Invalid value"),
+        (
+            "{filter: 'node.metadata.labels['}",
+            "t.yaml:10:20:",
+            "profiles[0].pluginConfig[0].args.filter: Invalid value",
+        ),
+        (
+            "\n      score: '1 +'",
+            "t.yaml:11:14:",
+            "profiles[0].pluginConfig[0].args.score: Invalid value",
+        ),
     ];
     for (args, at, want) in cases {
         let text = scenario(&enabled(FILTER, args), "");
@@ -287,7 +337,10 @@ fn compile_errors_are_configuration_errors_at_their_line() {
             Ok(_) => panic!("{args}: loaded"),
             Err(e) => e.to_string(),
         };
-        assert!(err.contains(at) && err.contains(want) && err.contains("compilation failed"), "{args}:\n{err}\n{text}");
+        assert!(
+            err.contains(at) && err.contains(want) && err.contains("compilation failed"),
+            "{args}:\n{err}\n{text}"
+        );
     }
 }
 
@@ -300,13 +353,22 @@ fn printed_and_explained() {
     let text = scenario(&profile, "");
     let sc = crate::load_str(&text, "t.yaml").unwrap_or_else(|e| panic!("{e}"));
     let printed = sc.config.to_effective_yaml();
-    assert!(printed.contains("kind: CELArgs") && printed.contains("name: schedlab.dev/CEL"), "{printed}");
+    assert!(
+        printed.contains("kind: CELArgs") && printed.contains("name: schedlab.dev/CEL"),
+        "{printed}"
+    );
     let mut s = Session::new(sc, 1);
     let small = s.node_id("small").unwrap();
     let big = s.node_id("big").unwrap();
     let lines = s.explain(1, small, "schedlab.dev/CEL", false).lines;
-    assert!(lines.iter().any(|l| l == "Filter expression: node.metadata.labels.zone != \"c\""), "{lines:#?}");
-    assert!(lines.iter().any(|l| l == "On node small it is true: the node passes."), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "Filter expression: node.metadata.labels.zone != \"c\""),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "On node small it is true: the node passes."),
+        "{lines:#?}"
+    );
     let lines = s.explain(1, big, "schedlab.dev/CEL", true).lines;
     assert!(lines.iter().any(|l| l.starts_with("Score expression: quantity(")), "{lines:#?}");
     assert!(lines.iter().any(|l| l == "On node big it gives 400."), "{lines:#?}");
