@@ -14,8 +14,7 @@ source scripts/web-env.sh
 echo "== native CLI (release)"
 cargo build --release -p schedlab-cli
 
-echo "== trunk build --release"
-trunk build --release
+scripts/build-site.sh dist
 
 echo "== benchmark"
 node web/bench/bench.mjs "$@"

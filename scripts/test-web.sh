@@ -2,7 +2,7 @@
 # Sets up, builds the playground for release (dist/), then runs the browser tests in headless
 # Chromium (web/tests/*.test.mjs: node's test runner + playwright-core; they serve dist/ on a
 # local port with a tiny static server and check the page against the engine's CLI).
-# Screenshots of each state go to web/screenshots/. Prints the wasm sizes (gzip).
+# Screenshots of each state go to web/screenshots/. Prints the site's sizes (gzip: scripts/build-site.sh).
 # Files named *.dev.test.mjs run against a development build instead (dist-dev/: Leptos' warnings,
 # which a release build compiles out, are logged only there); it is built only when one of them
 # is chosen (by default: all of them, one build).
@@ -36,21 +36,7 @@ if [ "${#release_files[@]}" -eq 0 ]; then
   exit 0
 fi
 
-echo "== trunk build --release"
-trunk build --release
-
-echo "== sizes (bytes, gzip -9)"
-# Every file the site serves (the page's wasm-bindgen snippets included), one by one; then what a
-# visitor downloads: the playground all of it, an embed (?embed) all but CodeMirror's editor.js.
-all=0; editor=0
-while IFS= read -r f; do
-  gz=$(gzip -9c "$f" | wc -c)
-  printf '%-44s %9d %9d\n' "${f#dist/}" "$(stat -c%s "$f")" "$gz"
-  all=$((all + gz))
-  if [ "$(basename "$f")" = editor.js ]; then editor=$gz; fi
-done < <(find dist -type f | sort)
-echo "playground downloads (file by file, gzip): $all"
-echo "an embed downloads (all but editor.js):    $((all - editor))"
+scripts/build-site.sh dist
 
 echo "== browser tests"
 cd web

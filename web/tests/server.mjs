@@ -1,6 +1,7 @@
 // A tiny static file server for the built site (dist/): no dependencies, correct MIME types
 // (application/wasm matters for streaming compilation). Usage: node server.mjs DIR PORT
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 
@@ -35,8 +36,11 @@ ${frame}
 <p>Some text after the demo.</p>${top > 0 ? `<div style="height:${top}px"></div>` : ""}</body></html>`;
 }
 
-export function serve(dir, port = 0) {
+// `opts.gzip`: compress each answer (gzip -9) for a client that accepts it, as a real host does
+// (the benchmark's throttled-network figure); the tests are served uncompressed.
+export function serve(dir, port = 0, opts = {}) {
   const root = resolve(dir);
+  const gzipped = new Map(); // path → [mtime, compressed body]: compressed once, as a host would
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, "http://localhost");
@@ -52,8 +56,16 @@ export function serve(dir, port = 0) {
       }
       const s = await stat(path).catch(() => null);
       if (s && s.isDirectory()) path = join(path, "index.html");
-      const body = await readFile(path);
-      res.writeHead(200, { "content-type": TYPES[extname(path)] || "application/octet-stream", "cache-control": "no-store" });
+      let body = await readFile(path);
+      const headers = { "content-type": TYPES[extname(path)] || "application/octet-stream", "cache-control": "no-store" };
+      if (opts.gzip && /\bgzip\b/.test(req.headers["accept-encoding"] || "")) {
+        const mtime = (await stat(path)).mtimeMs;
+        const hit = gzipped.get(path);
+        if (!hit || hit[0] !== mtime) gzipped.set(path, [mtime, gzipSync(body, { level: 9 })]);
+        body = gzipped.get(path)[1];
+        headers["content-encoding"] = "gzip";
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");

@@ -287,7 +287,7 @@ test("a file dropped on the editor can be added to the scenario, and the scenari
 
 test("an editor that cannot be downloaded is said, the scenario still runs, and Try again brings it", async () => {
   const page = await newPage(env);
-  await page.route("**/editor.js", (r) => r.abort("internetdisconnected"));
+  await page.route("**/editor-*.js", (r) => r.abort("internetdisconnected"));
   await page.goto(env.url);
   await ready(page);
   const failed = page.locator(".editor-loading.failed");
@@ -298,7 +298,7 @@ test("an editor that cannot be downloaded is said, the scenario still runs, and 
   assert.equal(await page.locator('button[aria-label="Add a Node"]').isDisabled(), true);
   assert.equal(await page.locator("button.play").isDisabled(), false);
   await shot(page, "36-editor-unavailable");
-  await page.unroute("**/editor.js");
+  await page.unroute("**/editor-*.js");
   await page.click(".editor-loading.failed button:has-text('Try again')");
   await page.waitForSelector(".editor-host .cm-editor");
   assert.equal(await failed.count(), 0);

@@ -2,6 +2,10 @@
 //! peak memory. N nodes of 32 cpu / 128Gi / 110 pods spread over 3 zones, M pending pods of
 //! 100m / 256Mi, the default profile.
 //!
+//! Then the growth table: 1k, 5k and 20k nodes with 2 pods per node, the time per pod beside
+//! the nodes each pod is filtered and scored on (the adaptive percentageOfNodesToScore), with
+//! the target that the first grows no faster than the second (`--no-growth` skips it).
+//!
 //! `schedlab bench --scenario FILE` instead does natively exactly what the playground's worker
 //! does with a scenario text: load it, run it into a `view::Session` and serialize its summary
 //! (the figures `scripts/bench-web.sh` sets beside the worker's).
@@ -165,6 +169,9 @@ pub struct Args {
     /// Instead, do natively what the playground's worker does with FILE, and time each phase
     #[arg(long, value_name = "FILE")]
     scenario: Option<String>,
+    /// Skip the growth table (1k/5k/20k nodes x 2 pods per node)
+    #[arg(long)]
+    no_growth: bool,
     #[command(flatten)]
     version: crate::VersionArgs,
 }
@@ -178,8 +185,49 @@ pub fn main(a: Args) -> ExitCode {
     if let Some(file) = &a.scenario {
         return scenario(file, seed, &features);
     }
+    let r = synthetic_run(nodes, pods, seed, &features);
+    let secs = r.secs;
+    let rate = if secs > 0.0 { r.bound as f64 / secs } else { f64::INFINITY };
+    let peak = peak_rss_bytes();
+    println!("kubernetes version: {}", features.version());
+    println!("nodes: {nodes}");
+    println!("pods: {pods}");
+    println!("scheduled: {}", r.bound);
+    println!("cycles: {}", r.cycles);
+    println!("trace events: {}", r.events);
+    println!("setup: {:.3} s", r.setup);
+    println!("scheduling: {secs:.3} s");
+    println!("throughput: {rate:.0} pods/s (target: 40000 pods/s at 5000 x 10000)");
+    if let Some(c) = r.cpu {
+        println!("cpu time: {c:.2} s ({:.0} pods per cpu-second)", r.bound as f64 / c);
+    }
+    match peak {
+        Some(b) => println!("peak memory: {:.1} MB (target: 100 MB at 5000 x 10000)", b as f64 / 1e6),
+        None => println!("peak memory: unknown"),
+    }
+    if r.bound != pods {
+        eprintln!("warning: {} pods were not scheduled", pods - r.bound);
+    }
+    if !a.no_growth {
+        growth(seed, &features);
+    }
+    ExitCode::SUCCESS
+}
+
+/// One run of the synthetic cluster, timed.
+struct Run {
+    setup: f64,
+    secs: f64,
+    /// CPU seconds of the scheduling, when known and above zero.
+    cpu: Option<f64>,
+    bound: usize,
+    cycles: u32,
+    events: usize,
+}
+
+fn synthetic_run(nodes: usize, pods: usize, seed: u64, features: &schedlab_core::version::Features) -> Run {
     let t0 = Instant::now();
-    let sc = synthetic(nodes, pods, &features);
+    let sc = synthetic(nodes, pods, features);
     let mut engine = Engine::new(
         sc,
         EngineOptions {
@@ -187,34 +235,44 @@ pub fn main(a: Args) -> ExitCode {
             detail: Detail::None,
         },
     );
-    let setup = t0.elapsed();
+    let setup = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let cpu0 = cpu_seconds();
     let cycles = engine.run();
-    let elapsed = t1.elapsed();
-    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-    let bound = engine.pods().iter().filter(|p| p.node.is_some()).count();
-    let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { bound as f64 / secs } else { f64::INFINITY };
-    let peak = peak_rss_bytes();
-    println!("kubernetes version: {}", features.version());
-    println!("nodes: {nodes}");
-    println!("pods: {pods}");
-    println!("scheduled: {bound}");
-    println!("cycles: {cycles}");
-    println!("trace events: {}", engine.trace().events.len());
-    println!("setup: {:.3} s", setup.as_secs_f64());
-    println!("scheduling: {secs:.3} s");
-    println!("throughput: {rate:.0} pods/s");
-    if let Some(c) = cpu.filter(|c| *c > 0.0) {
-        println!("cpu time: {c:.2} s ({:.0} pods per cpu-second)", bound as f64 / c);
+    let secs = t1.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a).filter(|c| *c > 0.0);
+    Run {
+        setup,
+        secs,
+        cpu,
+        bound: engine.pods().iter().filter(|p| p.node.is_some()).count(),
+        cycles,
+        events: engine.trace().events.len(),
     }
-    match peak {
-        Some(b) => println!("peak memory: {:.1} MB", b as f64 / 1e6),
-        None => println!("peak memory: unknown"),
+}
+
+/// The growth table: how the time per pod grows with the cluster, beside how the nodes each pod
+/// is filtered and scored on grow (the default profile's adaptive percentage).
+fn growth(seed: u64, features: &schedlab_core::version::Features) {
+    println!();
+    println!("growth (2 pods per node, default profile; time per pod in cpu time where known):");
+    println!("{:>7} {:>7} {:>12} {:>12} {:>14} {:>12} {:>10}", "nodes", "pods", "scheduling", "us per pod", "nodes scored", "ns per node", "growth");
+    let mut first: Option<(f64, usize)> = None;
+    for nodes in [1000, 5000, 20000] {
+        let pods = 2 * nodes;
+        let r = synthetic_run(nodes, pods, seed, features);
+        let per_pod = r.cpu.unwrap_or(r.secs) / pods as f64;
+        let scored = schedlab_core::engine::nodes_to_find(0, nodes);
+        let (p0, s0) = *first.get_or_insert((per_pod, scored));
+        println!(
+            "{nodes:>7} {pods:>7} {:>10.3} s {:>12.1} {scored:>14} {:>12.0} {:>4.2}x/{:.2}x",
+            r.secs,
+            per_pod * 1e6,
+            per_pod * 1e9 / scored as f64,
+            per_pod / p0,
+            scored as f64 / s0 as f64,
+        );
     }
-    if bound != pods {
-        eprintln!("warning: {} pods were not scheduled", pods - bound);
-    }
-    ExitCode::SUCCESS
+    println!("growth: time per pod / nodes scored per pod, against 1000 nodes");
+    println!("target: time per pod grows no faster than the nodes scored per pod");
 }

@@ -13,8 +13,17 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
-/// Where Trunk puts the worker's loader (Trunk.toml turns file hashing off).
+/// The worker's loader when index.html does not name it: the site's files carry content hashes
+/// in their names (web/hash-names.mjs), and index.html names the loader in
+/// `window.schedlabWorkerUrl`.
 const WORKER_URL: &str = "./schedlab-worker_loader.js";
+
+fn worker_url() -> String {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("schedlabWorkerUrl")).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| WORKER_URL.to_string())
+}
 
 /// Called with the answer to a request the page waits for by id.
 pub type Waiter = Box<dyn FnOnce(Response)>;
@@ -108,7 +117,7 @@ pub fn now_ms() -> f64 {
 
 /// Starts a worker (the next generation) and wires its events to `listen`.
 pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
-    let worker = Worker::new(WORKER_URL)?;
+    let worker = Worker::new(&worker_url())?;
     let generation = handle.try_update_value(|b| {
         b.generation += 1;
         b.ready = false;

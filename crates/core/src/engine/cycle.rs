@@ -43,6 +43,26 @@ impl CycleResult {
     }
 }
 
+/// How many feasible nodes a cycle looks for among `num_all` (numFeasibleNodesToFind): all of
+/// them below 100, else `percentage` of them (0: adaptive, 50% less one point per 125 nodes, at
+/// least 5%), at least 100. With every node feasible, the nodes each pod is filtered and scored
+/// on (`schedlab bench`'s growth table).
+pub fn nodes_to_find(percentage: i32, num_all: usize) -> usize {
+    const MIN_FEASIBLE: usize = 100;
+    if num_all < MIN_FEASIBLE {
+        return num_all;
+    }
+    let mut percentage = percentage as i64;
+    if percentage == 0 {
+        percentage = 50 - num_all as i64 / 125;
+        if percentage < 5 {
+            percentage = 5;
+        }
+    }
+    let n = (num_all as i64 * percentage / 100) as usize;
+    n.max(MIN_FEASIBLE)
+}
+
 /// The nominating info that clears the pod's nominated node (failures other than preemption's).
 pub(super) fn clear_nomination() -> Option<NominatingInfo> {
     Some(NominatingInfo {
@@ -54,19 +74,7 @@ pub(super) fn clear_nomination() -> Option<NominatingInfo> {
 impl Engine {
     /// numFeasibleNodesToFind.
     fn num_feasible_nodes_to_find(&self, pct: Option<i32>, num_all: usize) -> usize {
-        const MIN_FEASIBLE: usize = 100;
-        if num_all < MIN_FEASIBLE {
-            return num_all;
-        }
-        let mut percentage = pct.unwrap_or(self.config.percentage_of_nodes_to_score) as i64;
-        if percentage == 0 {
-            percentage = 50 - num_all as i64 / 125;
-            if percentage < 5 {
-                percentage = 5;
-            }
-        }
-        let n = (num_all as i64 * percentage / 100) as usize;
-        n.max(MIN_FEASIBLE)
+        nodes_to_find(pct.unwrap_or(self.config.percentage_of_nodes_to_score), num_all)
     }
 
     pub(super) fn scheduling_cycle(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, cycle: u32, detail: bool) -> CycleResult {

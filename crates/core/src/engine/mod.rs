@@ -28,6 +28,7 @@ mod cycle;
 mod failure;
 mod timed;
 pub use crate::framework::fit_error_message;
+pub use cycle::nodes_to_find;
 pub use timed::ChangeOutcome;
 
 use cycle::{add_plugin_status, clear_nomination, CycleResult};
