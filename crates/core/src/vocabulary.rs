@@ -63,9 +63,23 @@ plugin_names! {
     TestOnlyLabel,
 }
 
+/// Plugins of schedlab's own that a real kube-scheduler does not have (it would need a Go
+/// plugin compiled in): `schedlab export --what config` leaves them out and says so. One line
+/// per plugin marks it.
+pub const SCHEDLAB_EXTENSIONS: &[PluginName] = &[
+    // The unit tests' plugin stands for one, so the export's filter is tested.
+    #[cfg(test)]
+    PluginName::TestOnlyLabel,
+];
+
 impl PluginName {
     pub fn parse(s: &str) -> Option<PluginName> {
         PluginName::ALL.iter().copied().find(|p| p.as_str() == s)
+    }
+
+    /// Whether this is a schedlab extension (`SCHEDLAB_EXTENSIONS`), not a kube-scheduler plugin.
+    pub fn is_schedlab_extension(self) -> bool {
+        SCHEDLAB_EXTENSIONS.contains(&self)
     }
 }
 

@@ -50,6 +50,11 @@ impl Registry {
     pub fn find(&self, name: &str) -> Option<&'static Descriptor> {
         PluginName::parse(name).map(|n| self.get(n))
     }
+    /// Whether the plugin named so in a configuration is a schedlab extension a real
+    /// kube-scheduler lacks (`vocabulary::SCHEDLAB_EXTENSIONS`); false for unknown names.
+    pub fn is_schedlab_extension(&self, name: &str) -> bool {
+        PluginName::parse(name).is_some_and(PluginName::is_schedlab_extension)
+    }
     pub fn iter(&self) -> impl Iterator<Item = &'static Descriptor> + '_ {
         self.0.iter().copied()
     }
