@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { start, stop, newPage, noErrors, shot, ready, gotoPhase, savedParts, joinParts, ROOT, PAGE_VERSION } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, shot, ready, gotoPhase, savedParts, joinParts, ROOT, SHOTS, PAGE_VERSION } from "./helpers.mjs";
 
 const CLI = process.env.SCHEDLAB_CLI || join(ROOT, "target", "debug", "schedlab");
 
@@ -102,6 +102,21 @@ test("Export downloads the configuration, the manifests and the pictures", async
     const png = await download(page, id);
     assert.match(png.name, /\.png$/);
     assert.deepEqual(pngSize(png.bytes), { width: 2 * svg.width, height: 2 * svg.height }, id);
+    writeFileSync(join(SHOTS, `export-${id}.png`), png.bytes);
   }
+  noErrors(page);
+});
+
+test("the Export menu fits the top bar at 1280 x 800", async () => {
+  const page = await newPage(env, { viewport: { width: 1280, height: 800 } });
+  await page.goto(env.url);
+  await ready(page);
+  await page.click(".export-menu > button");
+  await page.waitForSelector(".export-list");
+  const box = await page.locator(".export-list").boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 1280, JSON.stringify(box));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.equal(overflow, 0, "no sideways scroll");
+  await shot(page, "export-menu-1280");
   noErrors(page);
 });
