@@ -5,6 +5,7 @@ mod check;
 mod compare;
 mod explain;
 mod upgrade;
+mod export;
 mod why;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
@@ -49,6 +50,8 @@ enum Command {
     Why(why::Args),
     /// Two runs side by side: another configuration, another seed, or a second version of the scenario
     Compare(compare::Args),
+    /// Back to a real cluster: the scheduler configuration, kubectl-apply manifests (--kwok), or the cluster/cycle view as SVG/PNG
+    Export(export::Args),
     /// Run each lesson's goals and print their verdicts (--solution: apply the solutions first)
     Check(check::Args),
     /// Schedule a synthetic cluster (or, with --scenario, do the web worker's work on FILE) and time it
@@ -147,6 +150,7 @@ fn main() -> ExitCode {
         Command::Explain(a) => explain::main(a),
         Command::Why(a) => why::main(a),
         Command::Compare(a) => compare::main(a),
+        Command::Export(a) => export::main(a),
         Command::Check(a) => check::main(a),
         Command::Bench(a) => bench::main(a),
         Command::Completions { shell } => {

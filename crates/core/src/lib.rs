@@ -12,6 +12,7 @@ pub mod conformance;
 pub mod controllers;
 pub mod dra;
 pub mod engine;
+pub mod export;
 pub mod framework;
 pub mod import;
 pub mod labels;

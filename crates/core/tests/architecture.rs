@@ -1383,6 +1383,10 @@ const CORE_LAYERS: &Layers = &[
     ),
     ("output", "views of a finished run"),
     ("import", "importing a real cluster"),
+    (
+        "export",
+        "back to a real cluster: the configuration and the manifests, schedlab's own left out",
+    ),
     ("conformance", "the conformance JSON"),
     (
         "answer",

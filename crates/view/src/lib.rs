@@ -9,6 +9,7 @@
 //! - `import`: what importing a cluster reports (`ImportReport`);
 //! - `lesson`: a lesson as a page shows it and its goals' verdicts on a run;
 //! - `duration`: Go durations (`1m30s`), as timeline steps write them;
+//! - `svg`: the cluster view and the cycle view as standalone SVG (exports for slides);
 //! - `protocol`: the messages between the page and the engine's Web Worker;
 //! - `version`: which Kubernetes version a run reproduces (`KubeVersion`).
 //! - `yaml`: the one YAML writer (go-yaml v2's layout and quoting), for the configuration the
@@ -21,6 +22,7 @@ pub mod duration;
 pub mod import;
 pub mod lesson;
 pub mod protocol;
+pub mod svg;
 pub mod version;
 pub mod view;
 pub mod words;

@@ -71,6 +71,18 @@ pub enum Request {
     /// scenario's own objects (a node to copy, a pod's owner) without a YAML parser of its own.
     #[serde(rename_all = "camelCase")]
     Documents { id: u64, texts: Vec<String> },
+    /// A file for a real cluster made from the scenario `text` (docs/export.md), answered by
+    /// `Response::Exported`.
+    #[serde(rename_all = "camelCase")]
+    Export {
+        id: u64,
+        text: String,
+        file: ExportFile,
+        #[serde(default)]
+        kubernetes_version: KubeVersion,
+        #[serde(default)]
+        feature_gates: String,
+    },
     /// This worker replaces one that stopped: its runs are numbered after `run` (the last
     /// run the page was given), so a run number never names two runs. Not answered.
     #[serde(rename_all = "camelCase")]
@@ -92,10 +104,23 @@ impl Request {
             | Request::GeneratedText { id, .. }
             | Request::Import { id, .. }
             | Request::Documents { id, .. }
+            | Request::Export { id, .. }
             | Request::Crash { id, .. } => Some(*id),
             Request::Continue { .. } => None,
         }
     }
+}
+
+/// Which file `Request::Export` asks for (the pictures the page draws itself, `crate::svg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExportFile {
+    /// The KubeSchedulerConfiguration for kube-scheduler's `--config`.
+    Config,
+    /// The objects for `kubectl apply -f`.
+    Manifests,
+    /// The same, the nodes marked as KWOK fake nodes.
+    ManifestsKwok,
 }
 
 /// How a `Request::Crash` stops the worker.
@@ -213,6 +238,12 @@ pub enum Response {
     Crashed {
         id: Option<u64>,
         panic: PanicReport,
+    },
+    /// The file a `Request::Export` asked for, or why it could not be made.
+    #[serde(rename_all = "camelCase")]
+    Exported {
+        id: u64,
+        file: Result<String, String>,
     },
     /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
     /// place; documents that do not parse are left out).

@@ -35,6 +35,7 @@ pub enum Wait {
     Documents,
     Text,
     Import,
+    Export,
 }
 
 /// What the worker said, for the page.
@@ -227,7 +228,7 @@ fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
             crashed: id,
             cause: crate::recovery::cause(Some(&panic), None),
         }),
-        Response::Documents { id, .. } | Response::Text { id, .. } | Response::Imported { id, .. } => {
+        Response::Documents { id, .. } | Response::Text { id, .. } | Response::Imported { id, .. } | Response::Exported { id, .. } => {
             if let Some(then) = handle.try_update_value(|b| b.waiter(id)).flatten() {
                 then(r);
             }

@@ -6,7 +6,7 @@
 
 use crate::bridge::{self, Event, Wait};
 use crate::player::{CellRef, Intent, Out, Seek, StartUp};
-use crate::protocol::{CrashKind, GenSpec, Request, Response};
+use crate::protocol::{CrashKind, ExportFile, GenSpec, Request, Response};
 use crate::state::{speed_ms, AppState};
 use leptos::prelude::*;
 use schedlab_view::view::Stage;
@@ -235,6 +235,26 @@ impl AppState {
             }
         });
         self.ask(Request::Import { id, text }, Wait::Import, then);
+    }
+
+    /// Asks the worker for a file of the scenario `text` for a real cluster (docs/export.md);
+    /// `then` gets it or why it could not be made (only the newest request is answered).
+    pub fn export_file(&self, text: String, file: ExportFile, then: impl FnOnce(Result<String, String>) + 'static) {
+        let id = self.next_id();
+        let then = Box::new(move |r| {
+            if let Response::Exported { file, .. } = r {
+                then(file)
+            }
+        });
+        let (kubernetes_version, feature_gates) = self.saved.with_untracked(|s| (s.kubernetes_version, s.feature_gates.clone()));
+        let req = Request::Export {
+            id,
+            text,
+            file,
+            kubernetes_version,
+            feature_gates,
+        };
+        self.ask(req, Wait::Export, then);
     }
 }
 

@@ -384,7 +384,12 @@ impl Player {
                 self.explain_waiting.take_if(|a| a.id == id);
             }
             // The bridge's own (documents, texts, imports, readiness, crashes).
-            Response::Ready | Response::Text { .. } | Response::Imported { .. } | Response::Documents { .. } | Response::Crashed { .. } => {
+            Response::Ready
+            | Response::Text { .. }
+            | Response::Imported { .. }
+            | Response::Documents { .. }
+            | Response::Exported { .. }
+            | Response::Crashed { .. } => {
             }
         }
         self.want_frame();

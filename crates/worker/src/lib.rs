@@ -8,7 +8,7 @@ pub mod generate;
 
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
-use schedlab_view::protocol::{CrashKind, LoadIssue, Request, Response};
+use schedlab_view::protocol::{CrashKind, ExportFile, LoadIssue, Request, Response};
 
 /// How to run a scenario: the settings a `Request::Load` carries beside the text.
 struct Run<'a> {
@@ -16,6 +16,21 @@ struct Run<'a> {
     controllers: bool,
     version: KubeVersion,
     feature_gates: &'a str,
+}
+
+/// A file of `schedlab_core::export` for the scenario `text`, or its first load error.
+fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Result<String, String> {
+    let features = Features::with_gates(version, gates).map_err(|e| format!("feature gates: {e}"))?;
+    let sc = schedlab_core::load::load_str_for(text, "scenario.yaml", &features).map_err(|e| e.to_string())?;
+    Ok(match file {
+        ExportFile::Config => schedlab_core::export::config_yaml(&sc),
+        ExportFile::Manifests | ExportFile::ManifestsKwok => {
+            let opts = schedlab_core::export::ManifestOptions {
+                kwok: file == ExportFile::ManifestsKwok,
+            };
+            schedlab_core::export::manifests(text, &sc, opts)
+        }
+    })
 }
 
 #[derive(Default)]
@@ -88,6 +103,16 @@ impl WorkerState {
             Request::Documents { id, texts } => post(Response::Documents {
                 id,
                 docs: texts.iter().map(|t| schedlab_core::view::documents(t)).collect(),
+            }),
+            Request::Export {
+                id,
+                text,
+                file,
+                kubernetes_version,
+                feature_gates,
+            } => post(Response::Exported {
+                id,
+                file: export(&text, file, kubernetes_version, &feature_gates),
             }),
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
@@ -181,6 +206,33 @@ mod tests {
         let mut out = Vec::new();
         w.handle(req, &mut |r| out.push(r), &|| 0.0);
         out
+    }
+
+    #[test]
+    fn export_answers_with_the_engines_file_or_the_load_error() {
+        let mut w = WorkerState::default();
+        let text = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n---\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nsteps: []\n";
+        let ask_for = |w: &mut WorkerState, text: &str, file| {
+            let req = Request::Export {
+                id: 3,
+                text: text.into(),
+                file,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
+            };
+            match &ask(w, req)[..] {
+                [Response::Exported { id: 3, file }] => file.clone(),
+                r => panic!("{r:?}"),
+            }
+        };
+        let config = ask_for(&mut w, text, ExportFile::Config).unwrap();
+        assert!(config.starts_with("# kube-scheduler v1.34's configuration"), "{config}");
+        let kwok = ask_for(&mut w, text, ExportFile::ManifestsKwok).unwrap();
+        assert!(kwok.contains("kwok.x-k8s.io/node: fake") && !kwok.contains("kind: Timeline"), "{kwok}");
+        let plain = ask_for(&mut w, text, ExportFile::Manifests).unwrap();
+        assert!(!plain.contains("kwok.x-k8s.io/node: fake"), "{plain}");
+        let err = ask_for(&mut w, "kind: Pod\n", ExportFile::Config).unwrap_err();
+        assert!(err.contains("apiVersion not set"), "{err}");
     }
 
     #[test]

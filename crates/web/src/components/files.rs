@@ -56,22 +56,34 @@ pub fn download_scenario(st: AppState) {
         Some(p) => format!("schedlab-{p}.yaml"),
         None => "schedlab-scenario.yaml".to_string(),
     };
-    if download(&name, &text).is_err() {
+    if download(&name, &text, "application/yaml").is_err() {
         st.set_notice.set(Some("The browser refused to save the file.".into()));
     }
 }
 
-fn download(name: &str, text: &str) -> Result<(), JsValue> {
+/// Saves `text` as a file named `name` (the browser's download).
+pub fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
+    let url = blob_url(text, mime)?;
+    let saved = save_url(name, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    saved
+}
+
+/// An object URL of `text` as a blob of type `mime` (revoke it when done).
+pub fn blob_url(text: &str, mime: &str) -> Result<String, JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/yaml");
+    opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    web_sys::Url::create_object_url_with_blob(&blob)
+}
+
+/// Saves what `href` points to as a file named `name`.
+pub fn save_url(name: &str, href: &str) -> Result<(), JsValue> {
     let a: web_sys::HtmlAnchorElement = document().create_element("a")?.dyn_into()?;
-    a.set_href(&url);
+    a.set_href(href);
     a.set_download(name);
     a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
 

@@ -16,6 +16,7 @@ pub mod embed_shell;
 pub mod embed_summary;
 pub mod error_list;
 pub mod events;
+pub mod export_menu;
 pub mod explain_panel;
 pub mod files;
 pub mod filter_matrix;

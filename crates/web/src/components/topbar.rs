@@ -157,6 +157,7 @@ pub fn TopBar() -> impl IntoView {
                 st.close_popovers();
                 set_show_embed.set(true)
             } aria-label="Embed" aria-haspopup="dialog" title="An <iframe> that shows this scenario in a docs page: options, preview, code">"Embed…"</button>
+            <crate::components::export_menu::ExportMenu/>
             {theme_button}
             <EmbedDialog show=show_embed set_show=set_show_embed/>
         </header>
