@@ -34,7 +34,11 @@ pub fn solve(text: &str, exercise: usize) -> Result<String, String> {
             None => out.push(to_yaml_in_order(d)),
         }
     }
-    Ok(out.iter().map(|p| if p.ends_with('\n') { p.clone() } else { format!("{p}\n") }).collect::<Vec<_>>().join("---\n"))
+    Ok(out
+        .iter()
+        .map(|p| if p.ends_with('\n') { p.clone() } else { format!("{p}\n") })
+        .collect::<Vec<_>>()
+        .join("---\n"))
 }
 
 /// The text between `---` lines.
@@ -60,15 +64,24 @@ mod tests {
     #[test]
     fn a_solution_rewrites_only_the_documents_it_changes() {
         let out = solve(LESSON, 0).unwrap();
-        assert!(out.starts_with("# The cluster.\napiVersion: v1\nkind: Node\nmetadata: {name: n}  # one node\n"), "{out}");
+        assert!(
+            out.starts_with("# The cluster.\napiVersion: v1\nkind: Node\nmetadata: {name: n}  # one node\n"),
+            "{out}"
+        );
         assert!(out.contains("cpu: 500m"), "{out}");
         assert!(out.contains("kind: Lesson\ntitle: T\n"), "the Lesson as written: {out}");
-        assert_eq!(documents(&out), documents(&apply_solution(LESSON, &load_str(LESSON, "x").unwrap().lesson.unwrap(), 0).unwrap()));
+        assert_eq!(
+            documents(&out),
+            documents(&apply_solution(LESSON, &load_str(LESSON, "x").unwrap().lesson.unwrap(), 0).unwrap())
+        );
     }
 
     #[test]
     fn an_exercise_without_a_solution_says_so() {
         assert_eq!(solve(LESSON, 1).unwrap_err(), "exercise none has no solution");
-        assert_eq!(solve("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", 0).unwrap_err(), "the scenario holds no Lesson");
+        assert_eq!(
+            solve("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", 0).unwrap_err(),
+            "the scenario holds no Lesson"
+        );
     }
 }

@@ -414,7 +414,15 @@ mod tests {
         assert_eq!(before.info.title, "A node reserved with a taint");
         assert_eq!(before.verdicts.len(), before.info.exercises.len());
         assert!(!before.verdicts[0].pass, "{:?}", before.verdicts[0]);
-        let solved = match &ask(&mut w, Request::Solve { id: 2, text: start.into(), exercise: 0 })[..] {
+        let solved = match &ask(
+            &mut w,
+            Request::Solve {
+                id: 2,
+                text: start.into(),
+                exercise: 0,
+            },
+        )[..]
+        {
             [Response::Text { id: 2, text }] => text.clone(),
             other => panic!("{other:?}"),
         };
@@ -424,8 +432,20 @@ mod tests {
         // Judged from a start that already differs elsewhere, the edit leaves the scope.
         let other_start = start.replacen("metadata: {name: web}", "metadata: {name: web, labels: {extra: x}}", 1);
         let out = load_lesson(&mut w, &solved, &other_start);
-        assert!(!out.verdicts[0].pass && out.verdicts[0].goals[0].reason.contains("outside what this exercise lets you edit"), "{:?}", out.verdicts[0]);
-        match &ask(&mut w, Request::Solve { id: 3, text: "kind: Node\n".into(), exercise: 0 })[..] {
+        assert!(
+            !out.verdicts[0].pass && out.verdicts[0].goals[0].reason.contains("outside what this exercise lets you edit"),
+            "{:?}",
+            out.verdicts[0]
+        );
+        match &ask(
+            &mut w,
+            Request::Solve {
+                id: 3,
+                text: "kind: Node\n".into(),
+                exercise: 0,
+            },
+        )[..]
+        {
             [Response::Failed { id: 3, .. }] => {}
             other => panic!("{other:?}"),
         }
