@@ -112,10 +112,7 @@ mod created_tests {
             created(None, Some(3500)).as_deref(),
             Some("created by a timeline step at t = 3.500 s")
         );
-        assert_eq!(
-            created(Some(&by(ObjectKind::Job, "batch")), None).as_deref(),
-            Some("created by Job/batch")
-        );
+        assert_eq!(created(Some(&by(ObjectKind::Job, "batch")), None).as_deref(), Some("created by Job/batch"));
         assert_eq!(super::sentence_case("created by x"), "Created by x");
         assert_eq!(super::sentence_case(""), "");
     }

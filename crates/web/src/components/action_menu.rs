@@ -4,12 +4,12 @@
 
 use crate::actions::{self, Action, Docs, DrainFate, DrainPlan, DrainPod};
 use crate::editor_js::EditorHandle;
+use schedlab_view::words::Taint;
 use crate::fmt;
 use crate::scenario::Part;
 use crate::state::{use_app, AppState, Menu, MenuTarget};
 use leptos::prelude::*;
 use schedlab_view::view::{Marker, Stage};
-use schedlab_view::words::Taint;
 use std::sync::Arc;
 
 /// Adds the action's steps at the playhead's time and re-runs.

@@ -13,12 +13,7 @@ pub fn kind_mark(created_by: &ObjectRef) -> String {
         ObjectKind::Job => "job".into(),
         ObjectKind::ReplicationController => "rc".into(),
         ObjectKind::Deployment => "deploy".into(),
-        other => other
-            .as_str()
-            .chars()
-            .filter(|c| c.is_ascii_uppercase())
-            .collect::<String>()
-            .to_lowercase(),
+        other => other.as_str().chars().filter(|c| c.is_ascii_uppercase()).collect::<String>().to_lowercase(),
     }
 }
 
