@@ -54,7 +54,6 @@ pub fn LessonPanel() -> impl IntoView {
         <div class="panel-head">
             <h2>"Lesson"</h2>
             <span class="muted lesson-topic">{move || info.with(|i| i.as_ref().map(|i| i.topic.clone()))}</span>
-            <span class="spacer"></span>
             <button class="btn small" on:click=move |_| st.set_show_lessons.set(true) title="The lesson gallery, by topic">"All lessons"</button>
         </div>
         <div class="lesson-body">
