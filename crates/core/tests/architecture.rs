@@ -1697,6 +1697,8 @@ fn engine_word_readers_see_shipping_code_only() {
 /// The layers of schedlab-web, the page, lowest first (ARCHITECTURE.md, "Imports run one way").
 const WEB_LAYERS: &Layers = &[
     ("fmt", "numbers, sizes and times as the page writes them"),
+    ("lessons", "the lesson gallery and the learner's progress per lesson (plain data)"),
+    ("markdown", "a lesson's small, safe Markdown subset, parsed into data"),
     ("link", "the share link's state and its address form"),
     ("editor_js", "bindings to CodeMirror's bundle and the link codec; the editor's handle"),
     ("recovery", "what is run again when the worker stops (plain data)"),

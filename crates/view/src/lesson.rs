@@ -52,3 +52,13 @@ pub struct ExerciseVerdict {
     pub pass: bool,
     pub goals: Vec<GoalVerdict>,
 }
+
+/// A lesson and the verdicts of its exercises on one run (what the worker answers a load of a
+/// scenario holding a Lesson with).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LessonRun {
+    pub info: LessonInfo,
+    /// One per exercise, in order.
+    pub verdicts: Vec<ExerciseVerdict>,
+}

@@ -7,6 +7,7 @@
 //! wasm and copied every frame once more on arrival.
 
 use crate::import::ImportReport;
+use crate::lesson::LessonRun;
 use crate::version::KubeVersion;
 use crate::view::{Explanation, Frame, Summary};
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,10 @@ pub enum Request {
         kubernetes_version: KubeVersion,
         #[serde(default)]
         feature_gates: String,
+        /// When the text holds a Lesson: the lesson's starting text, against which each
+        /// exercise's edit scope is judged (`None`: the text itself, every edit in scope).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lesson_start: Option<String>,
     },
     /// Generate a synthetic cluster, then load and run it.
     #[serde(rename_all = "camelCase")]
@@ -83,6 +88,11 @@ pub enum Request {
         #[serde(default)]
         feature_gates: String,
     },
+    /// The text of scenario `text` with its Lesson's exercise `exercise` solved (the engine
+    /// applies the solution: `schedlab_core::lesson::apply_solution`), as `Response::Text`, or
+    /// `Response::Failed` saying why not.
+    #[serde(rename_all = "camelCase")]
+    Solve { id: u64, text: String, exercise: u32 },
     /// This worker replaces one that stopped: its runs are numbered after `run` (the last
     /// run the page was given), so a run number never names two runs. Not answered.
     #[serde(rename_all = "camelCase")]
@@ -105,6 +115,7 @@ impl Request {
             | Request::Import { id, .. }
             | Request::Documents { id, .. }
             | Request::Export { id, .. }
+            | Request::Solve { id, .. }
             | Request::Crash { id, .. } => Some(*id),
             Request::Continue { .. } => None,
         }
@@ -188,6 +199,9 @@ pub enum Response {
         summary: Box<Summary>,
         load_ms: f64,
         run_ms: f64,
+        /// The scenario's Lesson and its goals' verdicts on this run (none without a Lesson).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lesson: Option<Box<LessonRun>>,
     },
     #[serde(rename_all = "camelCase")]
     Invalid {

@@ -4,9 +4,9 @@
 //! of the user's text. Text handling only: the engine reads and validates the steps.
 
 use crate::scenario::Parts;
+pub use crate::timeline_text::{insert_steps, step_lines, StepLine, TIMELINE_HEADER};
 use schedlab_view::words::{ObjectRef, Taint, TaintEffect};
 use schedlab_view::yaml::to_yaml_in_order as to_yaml;
-pub use crate::timeline_text::{insert_steps, step_lines, StepLine, TIMELINE_HEADER};
 use serde_json::{json, Map, Value};
 
 // ---------------------------------------------------------------------------------------------
@@ -502,7 +502,10 @@ mod tests {
     #[test]
     fn typed_taints_read_as_kubectl_writes_them() {
         let t = parse_taint(" dedicated = lab : NoSchedule ").unwrap();
-        assert_eq!((t.key.as_str(), t.value.as_str(), t.effect), ("dedicated", "lab", TaintEffect::NoSchedule));
+        assert_eq!(
+            (t.key.as_str(), t.value.as_str(), t.effect),
+            ("dedicated", "lab", TaintEffect::NoSchedule)
+        );
         assert_eq!(t.to_string(), "dedicated=lab:NoSchedule");
         let bare = parse_taint("gpu:NoExecute").unwrap();
         assert_eq!((bare.value.as_str(), bare.to_string()), ("", "gpu:NoExecute".to_string()));
@@ -783,7 +786,14 @@ mod tests {
             "{}",
             parts.timeline
         );
-        let w = owner_workload(&docs(&parts), "default", "x", Some(&ObjectRef::new(ObjectKind::ReplicaSet, None, "web-5f7c9")), 2000).unwrap();
+        let w = owner_workload(
+            &docs(&parts),
+            "default",
+            "x",
+            Some(&ObjectRef::new(ObjectKind::ReplicaSet, None, "web-5f7c9")),
+            2000,
+        )
+        .unwrap();
         assert_eq!((w.kind.as_str(), w.name.as_str(), w.replicas), ("Deployment", "web", 6));
         assert_eq!(owner_workload(&docs(&parts), "default", "agent", None, 0), None);
     }

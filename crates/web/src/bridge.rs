@@ -36,6 +36,8 @@ pub enum Wait {
     Text,
     Import,
     Export,
+    /// A lesson's solved text (`Request::Solve`).
+    Solve,
 }
 
 /// What the worker said, for the page.
@@ -233,9 +235,13 @@ fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
                 then(r);
             }
         }
-        Response::Failed { ref message, .. } => {
+        Response::Failed { id, ref message } => {
             web_sys::console::warn_1(&format!("schedlab worker: {message}").into());
-            listen(Event::Answer(r));
+            // A waiter's request (a lesson's solution) hears its failure; the player, the rest.
+            match handle.try_update_value(|b| b.waiter(id)).flatten() {
+                Some(then) => then(r),
+                None => listen(Event::Answer(r)),
+            }
         }
         r => listen(Event::Answer(r)),
     }

@@ -83,6 +83,9 @@ impl AppState {
         if self.run.get_untracked() != s.run {
             self.set_run.set(s.run);
         }
+        if !self.lesson.with_untracked(|l| same_arc(l, &s.lesson)) {
+            self.set_lesson.set(s.lesson);
+        }
         if !self.frame.with_untracked(|f| same_arc(f, &s.frame)) {
             self.set_frame.set(s.frame);
         }
@@ -223,6 +226,26 @@ impl AppState {
             }
         });
         self.ask(Request::GeneratedText { id, spec }, Wait::Text, then);
+    }
+
+    /// Asks the worker for `text` with its Lesson's exercise `exercise` solved (the engine
+    /// applies the solution); `then` gets the text, or why it could not.
+    pub fn solve(&self, text: String, exercise: usize, then: impl FnOnce(Result<String, String>) + 'static) {
+        let id = self.next_id();
+        let then = Box::new(move |r| match r {
+            Response::Text { text, .. } => then(Ok(text)),
+            Response::Failed { message, .. } => then(Err(message)),
+            _ => {}
+        });
+        self.ask(
+            Request::Solve {
+                id,
+                text,
+                exercise: exercise as u32,
+            },
+            Wait::Solve,
+            then,
+        );
     }
 
     /// Asks the worker to import a cluster dump; `then` gets the scenario and the report (only

@@ -16,6 +16,7 @@
 
 use crate::recovery::{self, Lost, Plan, Reload};
 use crate::scenario::{LineMap, Part, Saved};
+use schedlab_view::lesson::LessonRun;
 use schedlab_view::protocol::{CrashKind, LoadIssue, Request, Response};
 use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
@@ -160,6 +161,8 @@ pub struct Shown {
     pub busy: Busy,
     /// Wall-clock time of the run on screen in the worker (ms).
     pub run_ms: f64,
+    /// The scenario's Lesson and its goals' verdicts on the run on screen.
+    pub lesson: Option<Arc<LessonRun>>,
 }
 
 impl Default for Shown {
@@ -175,6 +178,7 @@ impl Default for Shown {
             explain_failed: None,
             busy: Busy::Idle,
             run_ms: 0.0,
+            lesson: None,
         }
     }
 }
@@ -232,6 +236,7 @@ struct PendingRun {
     summary: Arc<Summary>,
     opening: Opening,
     run_ms: f64,
+    lesson: Option<Arc<LessonRun>>,
     source: Saved,
     fallback: bool,
     recovery: bool,
@@ -358,7 +363,8 @@ impl Player {
                 summary,
                 run_ms,
                 load_ms,
-            } => self.loaded(id, run, Arc::new(*summary), run_ms + load_ms),
+                lesson,
+            } => self.loaded(id, run, Arc::new(*summary), run_ms + load_ms, lesson.map(|l| Arc::new(*l))),
             Response::Invalid { id, issues } => self.invalid(id, issues),
             Response::Frame { id, run, frame } => {
                 if let Some(p) = self.pending.take_if(|p| p.run == run) {
@@ -486,6 +492,8 @@ impl Player {
                     controllers: source.controllers,
                     kubernetes_version: source.kubernetes_version,
                     feature_gates: source.feature_gates.clone(),
+                    // A gallery lesson's edit scope is judged against the lesson as shipped.
+                    lesson_start: source.lesson.as_deref().and_then(crate::lessons::find).map(|l| l.text.to_string()),
                 };
                 (req, map)
             }
@@ -539,7 +547,7 @@ impl Player {
         Some(job)
     }
 
-    fn loaded(&mut self, id: u64, run: u64, summary: Arc<Summary>, run_ms: f64) {
+    fn loaded(&mut self, id: u64, run: u64, summary: Arc<Summary>, run_ms: f64, lesson: Option<Arc<LessonRun>>) {
         self.last_run = self.last_run.max(run);
         let Some(job) = self.answered_load(id) else { return };
         let opening = self.opening(&summary);
@@ -549,6 +557,7 @@ impl Player {
             summary,
             opening,
             run_ms,
+            lesson,
             source: job.source,
             fallback: job.fallback,
             recovery: job.recovery,
@@ -674,6 +683,7 @@ impl Player {
         self.good = Some((p.source, p.fallback));
         self.recovering = false;
         self.shown.run_ms = p.run_ms;
+        self.shown.lesson = p.lesson;
         // The same run in a new worker: the explanation (or its failure) stays open.
         if !p.recovery {
             self.shown.cell = None;

@@ -171,6 +171,7 @@ mod tests {
             controllers: true,
             kubernetes_version: crate::scenario::PRESET_VERSION,
             feature_gates: String::new(),
+            lesson: None,
         }
     }
 

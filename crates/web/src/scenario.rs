@@ -576,6 +576,11 @@ pub struct Saved {
     /// scenario's text: upstream it is a command-line flag, not configuration.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub feature_gates: String,
+    /// The gallery lesson (`crate::lessons`) this scenario is, as shipped or as the learner
+    /// edited it: its exercises' edit scope is judged against the lesson's own text, and the
+    /// learner's progress is kept under its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson: Option<String>,
 }
 
 fn controllers_default() -> bool {
@@ -602,12 +607,22 @@ impl Saved {
             controllers: self.controllers,
             kubernetes_version: self.kubernetes_version,
             feature_gates: self.feature_gates.clone(),
+            lesson: None,
         }
     }
 
-    /// Written or edited by the user (not a preset as shipped, not a generated cluster).
+    /// Written or edited by the user (not a preset or a gallery lesson as shipped, not a
+    /// generated cluster).
     pub fn is_custom(&self) -> bool {
-        self.preset.is_none() && self.generated.is_none()
+        self.preset.is_none() && self.generated.is_none() && !self.is_shipped_lesson()
+    }
+
+    /// A gallery lesson exactly as shipped (the learner has not edited it).
+    pub fn is_shipped_lesson(&self) -> bool {
+        self.lesson
+            .as_deref()
+            .and_then(crate::lessons::find)
+            .is_some_and(|l| split(l.text) == self.parts)
     }
 
     pub fn from_preset(p: &Preset) -> Saved {
@@ -619,6 +634,21 @@ impl Saved {
             controllers: true,
             kubernetes_version: p.version,
             feature_gates: String::new(),
+            lesson: None,
+        }
+    }
+
+    /// A gallery lesson as shipped, on the Kubernetes version it is written for.
+    pub fn from_lesson(l: &crate::lessons::GalleryLesson) -> Saved {
+        Saved {
+            parts: split(l.text),
+            seed: 1,
+            preset: None,
+            generated: None,
+            controllers: true,
+            kubernetes_version: l.version,
+            feature_gates: String::new(),
+            lesson: Some(l.id.to_string()),
         }
     }
 }
@@ -937,6 +967,32 @@ mod tests {
                 out
             };
             assert_eq!(run(&joined), run(p.text), "{}", p.id);
+        }
+    }
+
+    /// A gallery lesson opened in the page: its parts, joined as the page joins them, load with
+    /// the same Lesson; as shipped it is not the user's own, edited it is; its id travels in
+    /// the saved JSON (and so in a share link), and a scenario replacing it drops it.
+    #[test]
+    fn a_gallery_lesson_splits_joins_and_travels() {
+        for l in crate::lessons::GALLERY {
+            let s = Saved::from_lesson(l);
+            let (joined, _) = join(&s.parts);
+            let a = schedlab_core::load::load_str(l.text, l.id).unwrap().lesson.unwrap();
+            let b = schedlab_core::load::load_str(&joined, l.id)
+                .unwrap_or_else(|e| panic!("{}: {e}", l.id))
+                .lesson
+                .unwrap();
+            assert_eq!(a.info(), b.info(), "{}", l.id);
+            assert_eq!(s.kubernetes_version, l.version);
+            assert!(!s.is_custom(), "{}", l.id);
+            let mut edited = s.clone();
+            edited.parts.pods.push_str("# mine\n");
+            assert!(edited.is_custom());
+            let json = serde_json::to_string(&edited).unwrap();
+            assert!(json.contains(&format!(r#""lesson":"{}""#, l.id)), "{json}");
+            assert_eq!(serde_json::from_str::<Saved>(&json).unwrap(), edited);
+            assert_eq!(edited.replaced_by(Parts::default()).lesson, None);
         }
     }
 

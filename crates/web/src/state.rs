@@ -1,11 +1,13 @@
 //! The app's state: signals split into read and write halves, shared through context.
 
 use crate::bridge::{Bridge, BridgeHandle};
+use crate::lessons::{AllProgress, Progress};
 use crate::player::Player;
 pub use crate::player::{Busy, CellRef, Issue};
 use crate::scenario::{Part, Saved};
 pub use crate::theme::Theme;
 use leptos::prelude::*;
+use schedlab_view::lesson::LessonRun;
 use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
 
@@ -145,6 +147,18 @@ pub struct AppState {
     /// The actions menu of a node or pod (its actions become timeline steps).
     pub menu: ReadSignal<Option<Menu>>,
     pub set_menu: WriteSignal<Option<Menu>>,
+    /// The scenario's Lesson and its goals' verdicts on the run on screen (from the worker).
+    pub lesson: ReadSignal<Option<Arc<LessonRun>>>,
+    pub set_lesson: WriteSignal<Option<Arc<LessonRun>>>,
+    /// The lesson's exercise on screen (index).
+    pub exercise: ReadSignal<usize>,
+    pub set_exercise: WriteSignal<usize>,
+    /// The learner's progress in every lesson (kept in localStorage: `crate::storage`).
+    pub progress: ReadSignal<AllProgress>,
+    pub set_progress: WriteSignal<AllProgress>,
+    /// The lesson list (the gallery) is open.
+    pub show_lessons: ReadSignal<bool>,
+    pub set_show_lessons: WriteSignal<bool>,
     /// Embedded in another page: no editor, no autosave.
     pub embed: bool,
     /// Embedded: the options from the address (`crate::embed`).
@@ -189,7 +203,23 @@ impl AppState {
         let (step_titles, set_step_titles) = signal(Vec::new());
         let (menu, set_menu) = signal(None);
         let (share, set_share) = signal(None);
+        let (lesson, set_lesson) = signal(None);
+        let (exercise, set_exercise) = signal(0usize);
+        let (progress, set_progress) = signal(if embed {
+            AllProgress::new()
+        } else {
+            crate::storage::load_progress()
+        });
+        let (show_lessons, set_show_lessons) = signal(false);
         AppState {
+            lesson,
+            set_lesson,
+            exercise,
+            set_exercise,
+            progress,
+            set_progress,
+            show_lessons,
+            set_show_lessons,
             share,
             set_share,
             menu,
@@ -356,6 +386,27 @@ impl AppState {
                 .map(|n| n.name.clone())
                 .unwrap_or_else(|| format!("node #{node}"))
         })
+    }
+
+    /// The key of the lesson on screen's progress (`crate::lessons::key`).
+    pub fn lesson_key(&self) -> Option<String> {
+        let title = self.lesson.with_untracked(|l| l.as_ref().map(|l| l.info.title.clone()))?;
+        // The gallery's id only while the text still holds that lesson (not another pasted in).
+        let id = self
+            .saved
+            .with_untracked(|s| s.lesson.as_deref().and_then(crate::lessons::find))
+            .filter(|l| l.title == title)
+            .map(|l| l.id);
+        Some(crate::lessons::key(id, &title))
+    }
+
+    /// Changes the lesson on screen's progress and keeps it (never inside an embed).
+    pub fn update_progress(&self, f: impl FnOnce(&mut Progress)) {
+        let Some(key) = self.lesson_key() else { return };
+        self.set_progress.update(|all| f(all.entry(key).or_default()));
+        if !self.embed {
+            self.progress.with_untracked(crate::storage::save_progress);
+        }
     }
 
     /// Closes what floats over the page without a backdrop (the Share popover, the actions

@@ -19,6 +19,8 @@ const MINE_KEY: &str = "schedlab.mine.v1";
 /// The user's recent scenarios, kept when a preset, an import, a file or a link replaced them
 /// (`crate::recent`).
 const RECENT_KEY: &str = "schedlab.recent.v1";
+/// The learner's progress in each lesson (`crate::lessons::AllProgress`).
+const LESSONS_KEY: &str = "schedlab.lessons.v1";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
@@ -263,4 +265,27 @@ pub async fn decode(payload: &str) -> Result<Saved, String> {
         .and_then(|v| v.as_string())
         .ok_or_else(|| "its scenario data is cut short or damaged (it does not decompress)".to_string())?;
     serde_json::from_str(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
+}
+
+/// The learner's progress in every lesson (empty when none is kept or it cannot be read).
+pub fn load_progress() -> crate::lessons::AllProgress {
+    storage()
+        .and_then(|s| s.get_item(LESSONS_KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Keeps the learner's progress (an empty record is removed).
+pub fn save_progress(all: &crate::lessons::AllProgress) {
+    let Some(s) = storage() else { return };
+    let kept: crate::lessons::AllProgress = all
+        .iter()
+        .filter(|(_, p)| **p != Default::default())
+        .map(|(k, p)| (k.clone(), p.clone()))
+        .collect();
+    if let Ok(text) = serde_json::to_string(&kept) {
+        if s.set_item(LESSONS_KEY, &text).is_err() {
+            web_sys::console::warn_1(&"schedlab: could not keep the lesson progress (storage full?)".into());
+        }
+    }
 }

@@ -5,14 +5,18 @@
 //! only talks to the worker.
 
 pub mod generate;
+pub mod lesson;
 
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
+use schedlab_view::lesson::LessonRun;
 use schedlab_view::protocol::{CrashKind, ExportFile, LoadIssue, Request, Response};
 
 /// How to run a scenario: the settings a `Request::Load` carries beside the text.
 struct Run<'a> {
     seed: u64,
+    /// The lesson's starting text (`None`: the text itself).
+    lesson_start: Option<&'a str>,
     controllers: bool,
     version: KubeVersion,
     feature_gates: &'a str,
@@ -58,9 +62,11 @@ impl WorkerState {
                 controllers,
                 kubernetes_version,
                 feature_gates,
+                lesson_start,
             } => {
                 let run = Run {
                     seed,
+                    lesson_start: lesson_start.as_deref(),
                     controllers,
                     version: kubernetes_version,
                     feature_gates: &feature_gates,
@@ -78,6 +84,7 @@ impl WorkerState {
                 // Generated clusters hold pods only: no controller has anything to do.
                 let run = Run {
                     seed,
+                    lesson_start: None,
                     controllers: false,
                     version: kubernetes_version,
                     feature_gates: "",
@@ -100,6 +107,10 @@ impl WorkerState {
                     report: Box::new(report),
                 });
             }
+            Request::Solve { id, text, exercise } => post(match lesson::solve(&text, exercise as usize) {
+                Ok(text) => Response::Text { id, text },
+                Err(message) => Response::Failed { id, message },
+            }),
             Request::Documents { id, texts } => post(Response::Documents {
                 id,
                 docs: texts.iter().map(|t| schedlab_core::view::documents(t)).collect(),
@@ -171,8 +182,9 @@ impl WorkerState {
                     })
                     .collect(),
             }),
-            Ok(sc) => {
+            Ok(mut sc) => {
                 let pods = sc.pods.len() as u32;
+                let lesson = sc.lesson.take();
                 let t1 = now();
                 let mut last = t1;
                 let session = Session::with_options(sc, SessionOptions { seed, controllers }, &mut |cycles| {
@@ -185,6 +197,11 @@ impl WorkerState {
                 let t2 = now();
                 self.run += 1;
                 let summary = session.summary();
+                // The goals are judged on every run: the page shows them live.
+                let lesson = lesson.map(|l| {
+                    let verdicts = schedlab_core::lesson::evaluate_texts(&l, run.lesson_start.unwrap_or(text), text, &session.run_facts);
+                    Box::new(LessonRun { info: l.info(), verdicts })
+                });
                 self.session = Some(session);
                 post(Response::Loaded {
                     id,
@@ -192,6 +209,7 @@ impl WorkerState {
                     summary: Box::new(summary),
                     load_ms: t1 - t0,
                     run_ms: t2 - t1,
+                    lesson,
                 });
             }
         }
@@ -282,6 +300,7 @@ mod tests {
                 controllers: true,
                 kubernetes_version: KubeVersion::V1_34,
                 feature_gates: String::new(),
+                lesson_start: None,
             },
         );
         match r.last() {
@@ -346,6 +365,7 @@ mod tests {
                     controllers: false,
                     kubernetes_version: version,
                     feature_gates: gates.into(),
+                    lesson_start: None,
                 },
             );
             match (r.last(), scores) {
@@ -381,6 +401,7 @@ mod tests {
                 controllers: true,
                 kubernetes_version: KubeVersion::V1_34,
                 feature_gates: String::new(),
+                lesson_start: None,
             },
         );
         let Some(Response::Loaded { run, .. }) = r.last() else {
@@ -397,6 +418,7 @@ mod tests {
                 controllers: true,
                 kubernetes_version: KubeVersion::V1_34,
                 feature_gates: String::new(),
+                lesson_start: None,
             },
         );
         match &r[..] {
@@ -413,5 +435,72 @@ mod tests {
             },
         );
         assert!(matches!(r[..], [Response::Frame { .. }]), "{r:?}");
+    }
+
+    fn load_lesson(w: &mut WorkerState, text: &str, start: &str) -> Box<LessonRun> {
+        let r = ask(
+            w,
+            Request::Load {
+                id: 1,
+                text: text.into(),
+                seed: 1,
+                controllers: true,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
+                lesson_start: Some(start.into()),
+            },
+        );
+        match r.last() {
+            Some(Response::Loaded { lesson: Some(l), .. }) => l.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A load of a lesson answers its goals' verdicts; the solution the worker writes makes
+    /// the exercise pass, and the same edit judged against another starting text is out of
+    /// the exercise's scope.
+    #[test]
+    fn a_lesson_load_answers_the_verdicts_and_solve_the_solved_text() {
+        let start = include_str!("../../../assets/lessons/taints.yaml");
+        let mut w = WorkerState::default();
+        let before = load_lesson(&mut w, start, start);
+        assert_eq!(before.info.title, "A node reserved with a taint");
+        assert_eq!(before.verdicts.len(), before.info.exercises.len());
+        assert!(!before.verdicts[0].pass, "{:?}", before.verdicts[0]);
+        let solved = match &ask(
+            &mut w,
+            Request::Solve {
+                id: 2,
+                text: start.into(),
+                exercise: 0,
+            },
+        )[..]
+        {
+            [Response::Text { id: 2, text }] => text.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(solved.starts_with("# Lesson: taints and tolerations."), "{solved}");
+        let after = load_lesson(&mut w, &solved, start);
+        assert!(after.verdicts[0].pass, "{:?}", after.verdicts[0]);
+        // Judged from a start that already differs elsewhere, the edit leaves the scope.
+        let other_start = start.replacen("metadata: {name: web}", "metadata: {name: web, labels: {extra: x}}", 1);
+        let out = load_lesson(&mut w, &solved, &other_start);
+        assert!(
+            !out.verdicts[0].pass && out.verdicts[0].goals[0].reason.contains("outside what this exercise lets you edit"),
+            "{:?}",
+            out.verdicts[0]
+        );
+        match &ask(
+            &mut w,
+            Request::Solve {
+                id: 3,
+                text: "kind: Node\n".into(),
+                exercise: 0,
+            },
+        )[..]
+        {
+            [Response::Failed { id: 3, .. }] => {}
+            other => panic!("{other:?}"),
+        }
     }
 }

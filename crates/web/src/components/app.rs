@@ -5,8 +5,8 @@
 use crate::components::embed_shell::EmbedShell;
 use crate::components::{
     action_menu::ActionMenu, cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel,
-    generate_dialog::GenerateDialog, help::HelpDialog, notices::Notices, queue::QueuePanel, splitter::Splitter, topbar::TopBar,
-    transport::Transport,
+    generate_dialog::GenerateDialog, help::HelpDialog, lesson_list::LessonList, lesson_panel::LessonPanel, notices::Notices,
+    queue::QueuePanel, splitter::Splitter, topbar::TopBar, transport::Transport,
 };
 use crate::editor_js::EditorHandle;
 use crate::scenario::{self, Saved};
@@ -51,7 +51,7 @@ pub fn App() -> impl IntoView {
         <div class="app">
             <TopBar/>
             <Notices/>
-            <main class="workspace">
+            <main class="workspace" class:with-lesson=move || st.lesson.with(Option::is_some)>
                 {(!embed).then(|| view! {
                     <section class="panel editor-panel" aria-label="Scenario editor">
                         <Editor/>
@@ -64,6 +64,11 @@ pub fn App() -> impl IntoView {
                 <section class="panel queue-panel" aria-label="Scheduling queue">
                     <QueuePanel/>
                 </section>
+                <Show when=move || st.lesson.with(Option::is_some)>
+                    <section class="panel lesson-panel" aria-label="Lesson">
+                        <LessonPanel/>
+                    </section>
+                </Show>
                 <section class="panel lower-panel" aria-label="Scheduling cycle">
                     // Made anew for each run: its tables are keyed by node and pod indices,
                     // which mean other objects in another run.
@@ -77,6 +82,7 @@ pub fn App() -> impl IntoView {
             <Transport/>
             <HelpDialog/>
             <GenerateDialog/>
+            <LessonList/>
             <ActionMenu/>
             <div class="toast" role="status" aria-live="polite">
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}

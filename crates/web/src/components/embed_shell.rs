@@ -9,6 +9,7 @@ use crate::components::{
     embed_summary::{EmbedSummary, QueueStrip},
     events::Events,
     explain_panel::ExplainPanel,
+    lesson_goals::LessonGoals,
     pipeline::Pipeline,
     queue::QueuePanel,
     transport::Transport,
@@ -72,6 +73,7 @@ pub fn with_query(url: &str, query: &str) -> String {
 
 #[component]
 pub fn EmbedShell(opts: EmbedOptions) -> impl IntoView {
+    let st = use_app();
     let (size, set_size) = signal({
         let (w, h) = viewport();
         Size::of(w, h)
@@ -133,6 +135,15 @@ pub fn EmbedShell(opts: EmbedOptions) -> impl IntoView {
     view! {
         <div class="app embed" data-size=move || size.get().name() data-panels=panels_attr>
             <EmbedBar/>
+            // A lesson's goals stay visible above the panels (a docs page embeds an exercise).
+            <Show when=move || st.lesson.with(Option::is_some)>
+                <section class="panel embed-lesson" aria-label="Lesson goals">
+                    <div class="embed-lesson-title">
+                        <strong>{move || st.lesson.with(|l| l.as_ref().map(|l| l.info.title.clone()))}</strong>
+                    </div>
+                    <LessonGoals/>
+                </section>
+            </Show>
             <main class="workspace embed-workspace" class:no-lower=!lower class:no-cluster=!cluster>
                 {cluster.then(|| view! {
                     <section class="panel cluster-panel" aria-label="Cluster">

@@ -26,6 +26,7 @@ pub fn GenerateDialog() -> impl IntoView {
             controllers: st.saved.with_untracked(|s| s.controllers),
             kubernetes_version: st.saved.with_untracked(|s| s.kubernetes_version),
             feature_gates: st.saved.with_untracked(|s| s.feature_gates.clone()),
+            lesson: None,
         });
     };
     let num = move |label: &'static str, get: ReadSignal<u32>, set: WriteSignal<u32>, max: u32, name: &'static str| {

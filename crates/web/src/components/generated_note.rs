@@ -28,6 +28,7 @@ pub fn GeneratedNote() -> impl IntoView {
                 controllers: st.saved.with_untracked(|s| s.controllers),
                 kubernetes_version: st.saved.with_untracked(|s| s.kubernetes_version),
                 feature_gates: st.saved.with_untracked(|s| s.feature_gates.clone()),
+                lesson: None,
             });
         });
     };

@@ -31,17 +31,10 @@ pub fn TopBar() -> impl IntoView {
         }
     };
     // Share: the link to what is on screen, its length, and a file when it is too long for
-    // some chat apps and browsers.
-    let share = move |_| {
-        with_payload(st, move |payload| async move {
-            let url = storage::share_url(&crate::shell::address::link_state(st, Some(payload)), None);
-            let copied = url.len() <= LONG_LINK && copy(&url).await;
-            st.set_share.set(Some(url));
-            if copied {
-                st.flash("Link copied");
-            }
-        })
-    };
+    // some chat apps and browsers. For a gallery lesson, the link carries either the learner's
+    // attempt (what is on screen) or the exercise as shipped.
+    let exercise = RwSignal::new(false);
+    let share = move |_| share_link(st, exercise.get_untracked());
     // The Embed dialog: options, a live preview and an <iframe> snippet for a docs page.
     let (show_embed, set_show_embed) = signal(false);
     let toggle_theme = move |_| {
@@ -116,6 +109,10 @@ pub fn TopBar() -> impl IntoView {
                 <span class="name">"schedlab"</span>
                 <span class="sub muted">"kube-scheduler, step by step"</span>
             </div>
+            <button class="btn" on:click=move |_| {
+                st.close_popovers();
+                st.set_show_lessons.set(true)
+            } aria-haspopup="dialog" title="Exercises with goals checked on every run, by topic">"Lessons"</button>
             <label class="field">
                 <span class="label">"Preset"</span>
                 <select aria-label="Preset scenario" on:change=on_preset prop:value=preset_value>
@@ -152,7 +149,7 @@ pub fn TopBar() -> impl IntoView {
             </span>
             <span class="spacer"></span>
             <button class="btn" on:click=share aria-label="Copy a share link" title="Copy a link that carries this scenario and what is on screen">"Share"</button>
-            {move || st.share.get().map(|url| view! { <SharePopover url=url close=move || st.set_share.set(None)/> })}
+            {move || st.share.get().map(|url| view! { <SharePopover url=url exercise=exercise close=move || st.set_share.set(None)/> })}
             <button class="btn" on:click=move |_| {
                 st.close_popovers();
                 set_show_embed.set(true)
@@ -169,7 +166,7 @@ const LONG_LINK: usize = 8000;
 
 /// The link Share made: its length, a copy button, and a file instead when it is long.
 #[component]
-fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+fn SharePopover(url: String, exercise: RwSignal<bool>, close: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
     let st = use_app();
     let len = url.len();
     let long = len > LONG_LINK;
@@ -195,6 +192,23 @@ fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) ->
                 <button class="btn small" on:click=copy_it>"Copy"</button>
                 <button class="btn small icon" aria-label="Close" title="Close" on:click=move |_| close()>"×"</button>
             </div>
+            {st.saved.with_untracked(|s| s.lesson.is_some()).then(|| {
+                let choice = move |ex: bool, label: &'static str, title: &'static str| view! {
+                    <label class="share-choice" title=title>
+                        <input type="radio" name="share-what" prop:checked=move || exercise.get() == ex on:change=move |_| {
+                            exercise.set(ex);
+                            share_link(st, ex);
+                        }/>
+                        {label}
+                    </label>
+                };
+                view! {
+                    <div class="share-row share-what" role="radiogroup" aria-label="What the link carries">
+                        {choice(false, "My attempt", "The lesson with your edits, at this cycle")}
+                        {choice(true, "The exercise", "The lesson as shipped, without your edits")}
+                    </div>
+                }
+            })}
             <div class="share-meta muted">
                 <span class="share-len">{format!("{} characters", crate::fmt::thousands(len as u64))}</span>
                 " · carries the scenario, the playhead, the tab and the view"
@@ -210,17 +224,31 @@ fn SharePopover(url: String, close: impl Fn() + Copy + Send + Sync + 'static) ->
     }
 }
 
-/// Encodes the current scenario for a link and hands the payload to `then`; says so when it
-/// cannot be encoded.
-fn with_payload<F>(st: AppState, then: impl FnOnce(String) -> F + 'static)
-where
-    F: std::future::Future<Output = ()> + 'static,
-{
-    let saved = st.saved.get_untracked();
+/// Makes the share link (copied when short enough) and shows it: the scenario on screen, or
+/// with `exercise` a gallery lesson as shipped (from its start, without the learner's edits).
+fn share_link(st: AppState, exercise: bool) {
+    let mut saved = st.saved.get_untracked();
+    let shipped = saved.lesson.as_deref().and_then(crate::lessons::find).filter(|_| exercise);
+    if let Some(l) = shipped {
+        saved = Saved {
+            seed: saved.seed,
+            ..Saved::from_lesson(l)
+        };
+    }
     spawn_local(async move {
-        match storage::encode(&saved).await {
-            Some(payload) => then(payload).await,
-            None => st.flash("Could not encode the scenario"),
+        let Some(payload) = storage::encode(&saved).await else {
+            st.flash("Could not encode the scenario");
+            return;
+        };
+        let mut state = crate::shell::address::link_state(st, Some(payload));
+        if shipped.is_some() {
+            (state.cycle, state.phase) = (None, None);
+        }
+        let url = storage::share_url(&state, None);
+        let copied = url.len() <= LONG_LINK && copy(&url).await;
+        st.set_share.set(Some(url));
+        if copied {
+            st.flash("Link copied");
         }
     });
 }

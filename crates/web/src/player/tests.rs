@@ -55,6 +55,7 @@ fn loaded(id: u64, run: u64, cycles: u32) -> Response {
         summary: Box::new(summary(cycles, false)),
         load_ms: 1.0,
         run_ms: 2.0,
+        lesson: None,
     }
 }
 
@@ -65,6 +66,7 @@ fn loaded_large(id: u64, run: u64, cycles: u32) -> Response {
         summary: Box::new(summary(cycles, true)),
         load_ms: 1.0,
         run_ms: 2.0,
+        lesson: None,
     }
 }
 
@@ -902,4 +904,65 @@ fn a_frame_of_the_old_worker_is_not_waited_for_after_a_restart() {
     // Playing again asks the new worker (the old request's slot was freed).
     let sent = p.act(seek(4));
     assert_eq!(sent.len(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lessons.
+
+/// A gallery lesson's load carries the lesson as shipped (its edit scope is judged against
+/// it); the verdicts answered with a run show with that run's first frame, and a run without
+/// a Lesson clears them.
+#[test]
+fn a_lessons_verdicts_show_with_its_run() {
+    let lesson = crate::lessons::find("taints").expect("in the gallery");
+    let mut p = Player::new(false);
+    let outs = p.act(Intent::Load {
+        source: Saved::from_lesson(lesson),
+        fresh: true,
+    });
+    let start = outs.iter().find_map(|o| match o {
+        Out::Send(Request::Load { lesson_start, .. }) => Some(lesson_start.clone()),
+        _ => None,
+    });
+    assert_eq!(start, Some(Some(lesson.text.to_string())));
+    let run = schedlab_view::lesson::LessonRun {
+        info: schedlab_view::lesson::LessonInfo {
+            title: lesson.title.into(),
+            topic: lesson.topic.into(),
+            kubernetes_version: "1.34".into(),
+            story: String::new(),
+            exercises: Vec::new(),
+        },
+        verdicts: Vec::new(),
+    };
+    let Response::Loaded {
+        id,
+        run: r,
+        summary,
+        load_ms,
+        run_ms,
+        ..
+    } = loaded(1, 1, 2)
+    else {
+        unreachable!()
+    };
+    p.answer(Response::Loaded {
+        id,
+        run: r,
+        summary,
+        load_ms,
+        run_ms,
+        lesson: Some(Box::new(run.clone())),
+    });
+    assert!(p.shown.lesson.is_none(), "not before its frame");
+    p.answer(frame(2, 1, 0));
+    assert_eq!(p.shown.lesson.as_deref(), Some(&run));
+    // A scenario that is not a gallery lesson sends no start; its run has no lesson.
+    let outs = p.act(load(1));
+    assert!(outs
+        .iter()
+        .any(|o| matches!(o, Out::Send(Request::Load { lesson_start: None, .. }))));
+    p.answer(loaded(3, 2, 2));
+    p.answer(frame(4, 2, 0));
+    assert!(p.shown.lesson.is_none());
 }

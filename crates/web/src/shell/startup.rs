@@ -1,4 +1,4 @@
-//! What the page's address asks for when it opens: an embed's options, `?preset=`, `?cycle=`,
+//! What the page's address asks for when it opens: an embed's options, `?preset=`, `?lesson=`, `?cycle=`,
 //! and a share link (`#…`) with its scenario, view and playhead.
 
 use crate::embed::{self, EmbedOptions};
@@ -21,6 +21,9 @@ pub fn embed_options(embed: bool) -> Option<EmbedOptions> {
 /// link straight to one) over the autosaved one (never read when embedded) over the tour.
 /// `autosaved` is the visitor's own.
 pub fn apply_preset(st: AppState, autosaved: Option<&Saved>) {
+    if let Some(id) = storage::query_param("lesson") {
+        return apply_lesson(st, autosaved, &id);
+    }
     let Some(id) = storage::query_param("preset") else { return };
     match scenario::preset(&id).map(Saved::from_preset) {
         Some(p) => {
@@ -43,6 +46,28 @@ pub fn apply_preset(st: AppState, autosaved: Option<&Saved>) {
             };
             st.set_notice.set(Some(format!(
                 "There is no preset named “{id}” (the presets are {}). {shown}",
+                ids.join(", ")
+            )));
+        }
+    }
+}
+
+/// `?lesson=<id>`: a gallery lesson (the learner's own edits of it, when the autosave holds
+/// them, are kept).
+fn apply_lesson(st: AppState, autosaved: Option<&Saved>, id: &str) {
+    match crate::lessons::find(id) {
+        Some(l) => {
+            if autosaved.is_none_or(|a| a.lesson.as_deref() != Some(l.id)) {
+                let _ = st.replace_scenario(Saved::from_lesson(l));
+            }
+            if !st.embed {
+                storage::clear_query();
+            }
+        }
+        None => {
+            let ids: Vec<&str> = crate::lessons::GALLERY.iter().map(|l| l.id).collect();
+            st.set_notice.set(Some(format!(
+                "There is no lesson named “{id}” (the lessons are {}).",
                 ids.join(", ")
             )));
         }
