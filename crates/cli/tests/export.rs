@@ -97,7 +97,7 @@ fn manifests_hold_no_schedlab_kind_or_field_and_load() {
             let sc = load_str(&m, "exported.yaml").unwrap_or_else(|e| panic!("{f}: {e}\n{m}"));
             assert_eq!(sc.documents, docs.len(), "{f}");
             for n in &sc.nodes {
-                assert_eq!(n.metadata.annotations.get("kwok.x-k8s.io/node").is_some(), kwok, "{f}: {}", n.metadata.name);
+                assert_eq!(n.metadata.annotations.contains_key("kwok.x-k8s.io/node"), kwok, "{f}: {}", n.metadata.name);
             }
             // No pod is given a node the scenario did not give it.
             let original = load_str(&std::fs::read_to_string(&f).unwrap(), "o.yaml").unwrap();

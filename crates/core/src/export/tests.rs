@@ -96,7 +96,7 @@ fn kwok_marks_every_node_and_nothing_else() {
         assert_eq!(ann.get("node.alpha.kubernetes.io/ttl").map(String::as_str), Some("0"));
         assert!(n.spec.taints.is_empty());
     }
-    assert!(back.pods.iter().all(|p| p.metadata.annotations.get("kwok.x-k8s.io/node").is_none()));
+    assert!(back.pods.iter().all(|p| !p.metadata.annotations.contains_key("kwok.x-k8s.io/node")));
 }
 
 /// The "the exported manifests load back into the same placements": every corpus
