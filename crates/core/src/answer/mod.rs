@@ -13,8 +13,10 @@
 
 mod compare;
 mod pending;
+mod text_edit;
 
 pub use compare::{compare, compare_engines, with_config, Side};
+pub use text_edit::apply_edits_keeping_text;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::load::{LoadErrors, Scenario};
