@@ -4,6 +4,7 @@
 //! it is tested natively. The page (`schedlab-web`) never links this crate nor the engine: it
 //! only talks to the worker.
 
+pub mod answers;
 pub mod generate;
 
 use schedlab_core::version::{Features, KubeVersion};
@@ -22,6 +23,8 @@ struct Run<'a> {
 pub struct WorkerState {
     session: Option<Session>,
     run: u64,
+    /// The text and settings of the run on screen (the answers re-run it).
+    scenario: Option<answers::Scenario>,
 }
 
 impl WorkerState {
@@ -89,6 +92,9 @@ impl WorkerState {
                 id,
                 docs: texts.iter().map(|t| schedlab_core::view::documents(t)).collect(),
             }),
+            Request::Why { id, run, pod } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.why(id, run, &pod))),
+            Request::Compare { id, run, with } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.compare(id, run, &with))),
+            Request::ApplyEdits { id, texts } => post(answers::apply(id, &texts)),
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
                     id,
@@ -112,6 +118,14 @@ impl WorkerState {
                 }),
                 _ => post(Response::Stale { id, run }),
             },
+        }
+    }
+
+    /// The scenario of run `run`, or the answer that says the worker no longer has it.
+    fn scenario_of(&self, id: u64, run: u64) -> Result<&answers::Scenario, Response> {
+        match &self.scenario {
+            Some(sc) if run == self.run => Ok(sc),
+            _ => Err(Response::Stale { id, run }),
         }
     }
 
@@ -159,6 +173,14 @@ impl WorkerState {
                 });
                 let t2 = now();
                 self.run += 1;
+                self.scenario = Some(answers::Scenario {
+                    text: text.to_string(),
+                    opts: schedlab_core::answer::RunOptions {
+                        seed,
+                        controllers,
+                        version: run.version,
+                    },
+                });
                 let summary = session.summary();
                 self.session = Some(session);
                 post(Response::Loaded {
