@@ -384,8 +384,14 @@ impl Player {
                 self.explain_waiting.take_if(|a| a.id == id);
             }
             // The bridge's own (documents, texts, imports, readiness, crashes).
-            Response::Ready | Response::Text { .. } | Response::Imported { .. } | Response::Documents { .. } | Response::Crashed { .. } => {
-            }
+            Response::Ready
+            | Response::Text { .. }
+            | Response::Imported { .. }
+            | Response::Documents { .. }
+            | Response::Crashed { .. }
+            | Response::Answered { .. }
+            | Response::Compared { .. }
+            | Response::Edited { .. } => {}
         }
         self.want_frame();
         std::mem::take(&mut self.out)
