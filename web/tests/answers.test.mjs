@@ -104,6 +104,8 @@ test("why pending: the engine's sentences and verified suggestions; Apply schedu
   assert.deepEqual(sentences, want.sentences);
   const shown = await page.$$eval(".answers .suggestion .suggestion-text", (s) => s.map((e) => e.textContent));
   assert.deepEqual(shown, want.pending.suggestions.map((s) => s.sentence));
+  const lands = await page.$$eval(".answers .suggestion", (s) => s.map((e) => e.dataset.landsOn));
+  assert.deepEqual(lands, want.pending.suggestions.map((s) => s.landsOn));
   await shot(page, "answers-pending-1440");
 
   // A cell link selects the cycle and explains the cell.
@@ -129,6 +131,18 @@ test("why pending: the engine's sentences and verified suggestions; Apply schedu
   assert.deepEqual(await page.$$eval(".answers .answer-sentences p", (ps) => ps.map((p) => p.textContent)), here.sentences);
   await shot(page, "answers-applied-1440");
 
+  // Compared with the scenario before the edit, train is the pod that lands differently.
+  const beforeText = joinParts({ nodes: NODES, pods: podsBefore, other: "", config: "", timeline: "" });
+  const edited = oracle("compare", joinParts(await savedParts(page)), ["@before.yaml"], { "before.yaml": beforeText });
+  assert.deepEqual(edited.differing, ["default/train"]);
+  await page.click('[data-action="open-compare"]');
+  await page.waitForSelector(".compare-headline");
+  await page.check('input[name="compare-by"] >> nth=1');
+  await page.click('[data-action="compare"]');
+  await page.waitForFunction(() => /other scenario/.test(document.querySelector(".compare-figures thead")?.textContent || ""));
+  assert.deepEqual(await page.$$eval(".compare-pods tr.differs", (rows) => rows.map((r) => r.dataset.pod)), edited.differing);
+  await page.click('.modal.compare button[aria-label="Close"]');
+
   // Undo in the editor restores the pod as it was.
   before = await runId(page);
   await page.click(".editor-host .cm-content");
@@ -153,11 +167,17 @@ test("compare: MostAllocated against the default, the differing pods as schedlab
     assert.equal(Number(await page.getAttribute(".compare-headline", "data-differing")), want.differing.length);
     assert.match(await page.textContent(".config-diff"), /MostAllocated/);
     // The comparison is in the address: a copy of it opens the same view.
-    assert.match(page.url(), /[?&]compare=config-/);
+    const link = page.url();
+    assert.match(link, /[?&]compare=config-/);
     await shot(page, `compare-${viewport.width}`);
 
+    // Closing the view takes the comparison out of the address; the answers panel at this size.
+    await page.click('.modal.compare button[aria-label="Close"]');
+    await page.waitForFunction(() => !/compare=/.test(location.search));
+    await ask(page, "train");
+    await shot(page, `answers-pending-${viewport.width}`);
     const other = await newPage(env, { viewport });
-    await other.goto(page.url());
+    await other.goto(link);
     await ready(other);
     await other.waitForSelector(".compare-headline");
     assert.deepEqual(await other.$$eval(".compare-pods tr.differs", (rows) => rows.map((r) => r.dataset.pod)), want.differing);

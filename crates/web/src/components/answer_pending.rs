@@ -1,14 +1,10 @@
 //! The pending part of an answer: the last cycle's reasons grouped as the FailedScheduling
-//! message groups them, what preemption tried, and the verified suggestions, each with Apply
-//! (the worker writes its edits into the editor's texts; one undoable edit per tab changed).
+//! message groups them (what preemption tried is in the answer's sentences), and the verified
+//! suggestions (`suggestion`).
 
-use crate::components::answers_panel::cell_links;
-use crate::editor_js::EditorHandle;
-use crate::protocol::Response;
-use crate::scenario::Part;
-use crate::state::{use_app, AppState};
+use crate::components::suggestion::SuggestionItem;
 use leptos::prelude::*;
-use schedlab_view::answer::{Edit, Suggestion, WhyPending};
+use schedlab_view::answer::WhyPending;
 
 #[component]
 pub fn PendingAnswer(pending: WhyPending) -> impl IntoView {
@@ -31,80 +27,8 @@ pub fn PendingAnswer(pending: WhyPending) -> impl IntoView {
         .collect_view();
     view! {
         {(!pending.reasons.is_empty()).then(|| view! { <h5>"Reasons in cycle "{pending.cycle}</h5><ul class="answer-reasons">{reasons}</ul> })}
-        {(!pending.preemption.is_empty()).then(|| view! {
-            <h5>"Preemption"</h5>
-            <ul>{pending.preemption.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}</ul>
-        })}
         <h5>{format!("Changes that make it schedule: {count} verified of {tried} tried, smallest first")}</h5>
         {(count == 0).then(|| view! { <p class="muted">"None of the changes tried made it schedule."</p> })}
         <ol class="suggestions">{suggestions}</ol>
     }
-}
-
-#[component]
-fn SuggestionItem(index: usize, suggestion: Suggestion) -> impl IntoView {
-    let st = use_app();
-    let edits = suggestion.edits.clone();
-    view! {
-        <li class="suggestion" data-index=index>
-            <span class="suggestion-text">{suggestion.sentence.clone()}</span>
-            " "<span class="muted">"(verified: it then runs on "{suggestion.lands_on.clone()}")"</span>
-            " "<button class="btn small" data-action="apply-suggestion" title="Write this change into the scenario (Ctrl+Z undoes it)"
-                on:click=move |_| apply(st, edits.clone())>"Apply"</button>
-            <div>{cell_links(st, suggestion.cells.clone())}</div>
-        </li>
-    }
-}
-
-/// The tab a document of `kind` belongs in (new documents go there; the worker finds the
-/// document a patch names wherever it is).
-fn part_for(e: &Edit) -> Part {
-    let kind = match e {
-        Edit::Patch { kind, .. } => kind.as_str(),
-        Edit::Add { document } => document["kind"].as_str().unwrap_or_default(),
-    };
-    crate::scenario::part_of(Some(kind))
-}
-
-/// Has the worker apply `edits` to the editor's tabs, then writes each changed tab as one
-/// undoable edit and shows the first of them.
-fn apply(st: AppState, edits: Vec<Edit>) {
-    let ed: EditorHandle = expect_context();
-    ed.with_value(|e| {
-        if let Some(e) = e {
-            e.flush()
-        }
-    });
-    let parts = st.saved.with_untracked(|s| s.parts.clone());
-    let texts = Part::ALL
-        .iter()
-        .map(|&p| (parts.get(p).to_string(), edits.iter().filter(|e| part_for(e) == p).cloned().collect()))
-        .collect();
-    st.apply_edits(texts, move |r| match r {
-        Response::Edited { texts, .. } => {
-            let mut first = None;
-            let mut next = parts.clone();
-            for (p, t) in Part::ALL.into_iter().zip(texts) {
-                if parts.get(p) != t {
-                    first.get_or_insert(p);
-                    ed.with_value(|e| {
-                        if let Some(e) = e {
-                            e.replace_doc(p.id(), &t)
-                        }
-                    });
-                    next.set(p, t);
-                }
-            }
-            if let Some(p) = first {
-                st.set_tab.set(p);
-                st.set_saved.update(|s| {
-                    s.parts = next;
-                    s.preset = None;
-                });
-                st.flash(format!("Applied in the {} tab: Ctrl+Z there undoes it", p.label()));
-            }
-        }
-        Response::Failed { message, .. } => st.flash(format!("Not applied: {message}")),
-        _ => {}
-    });
 }
