@@ -330,10 +330,7 @@ mod tests {
             object: Some(pod.clone()),
             boxed: Some(Box::new(node.clone())),
         };
-        assert_eq!(
-            serde_json::to_string(&t).unwrap(),
-            r#"{"object":"Pod/default/web-1","boxed":"Node/node-a"}"#
-        );
+        assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"object":"Pod/default/web-1","boxed":"Node/node-a"}"#);
         // The page receives it as data.
         let back: ObjectRef = serde_json::from_str(&serde_json::to_string(&pod).unwrap()).unwrap();
         assert_eq!(back, pod);
