@@ -55,6 +55,11 @@ pub fn ClusterView() -> impl IntoView {
                 <span class="chip-legend victim">"⚔ victim"</span>
                 <span class="chip-legend nominated">"⚑ nominated"</span>
             </span>
+            // The compare view (components/compare_dialog.rs); not in an embed.
+            {use_context::<crate::components::answers_panel::Questions>().filter(|_| !st.embed).map(|q| view! {
+                <button class="btn small" data-action="open-compare" aria-haspopup="dialog" title="Run this scenario beside another configuration, the scenario before the last edit, or another seed: the pods that land differently, per-pod scores, summary figures, the configuration diff"
+                    on:click=move |_| { st.close_popovers(); q.set_compare.set(true) }>"Compare…"</button>
+            })}
         </div>
         <div class="cluster-body">
             <Story/>

@@ -144,10 +144,6 @@ pub fn TopBar() -> impl IntoView {
                 "Large cluster…"
             </button>
             <crate::components::import_dialog::ImportButton/>
-            {use_context::<crate::components::answers_panel::Questions>().map(|q| view! {
-                <button class="btn" data-action="open-compare" aria-haspopup="dialog" title="Run this scenario beside another configuration or seed: the pods that land differently, per-pod scores, summary figures, the configuration diff"
-                    on:click=move |_| { st.close_popovers(); q.set_compare.set(true) }>"Compare…"</button>
-            })}
             <span class="status muted" role="status" aria-live="polite" data-busy=move || (st.busy.get() != Busy::Idle).to_string() data-run=move || st.run.get().to_string()>
                 {status_view}
             </span>
