@@ -6,6 +6,7 @@
 //! variant is decoded, which compiled every view type's decoder a second time into the page's
 //! wasm and copied every frame once more on arrival.
 
+use crate::answer::{Answer, Comparison, Edit};
 use crate::import::ImportReport;
 use crate::lesson::LessonRun;
 use crate::version::KubeVersion;
@@ -93,6 +94,18 @@ pub enum Request {
     /// `Response::Failed` saying why not.
     #[serde(rename_all = "camelCase")]
     Solve { id: u64, text: String, exercise: u32 },
+    /// Why pod `pod` (`namespace/name`) of run `run` is on its node, or why it is pending with
+    /// the verified changes that would schedule it (`Response::Answered`). The worker re-runs the
+    /// scenario (and each candidate change): asked only when the user asks.
+    #[serde(rename_all = "camelCase")]
+    Why { id: u64, run: u64, pod: String },
+    /// Run `run`'s scenario side by side with a second run of it (`Response::Compared`).
+    #[serde(rename_all = "camelCase")]
+    Compare { id: u64, run: u64, with: CompareWith },
+    /// Each text with its edits applied, only the documents edited rewritten
+    /// (`Response::Edited`; `Failed` when an edit finds no document).
+    #[serde(rename_all = "camelCase")]
+    ApplyEdits { id: u64, texts: Vec<(String, Vec<Edit>)> },
     /// This worker replaces one that stopped: its runs are numbered after `run` (the last
     /// run the page was given), so a run number never names two runs. Not answered.
     #[serde(rename_all = "camelCase")]
@@ -116,6 +129,9 @@ impl Request {
             | Request::Documents { id, .. }
             | Request::Export { id, .. }
             | Request::Solve { id, .. }
+            | Request::Why { id, .. }
+            | Request::Compare { id, .. }
+            | Request::ApplyEdits { id, .. }
             | Request::Crash { id, .. } => Some(*id),
             Request::Continue { .. } => None,
         }
@@ -132,6 +148,18 @@ pub enum ExportFile {
     Manifests,
     /// The same, the nodes marked as KWOK fake nodes.
     ManifestsKwok,
+}
+
+/// The second run of a `Request::Compare`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CompareWith {
+    /// The scenario with its KubeSchedulerConfiguration replaced by this one (YAML).
+    Config(String),
+    /// The scenario with another seed.
+    Seed(u64),
+    /// Another scenario text (say, the scenario before the last edit).
+    Text(String),
 }
 
 /// How a `Request::Crash` stops the worker.
@@ -258,6 +286,26 @@ pub enum Response {
     Exported {
         id: u64,
         file: Result<String, String>,
+    },
+    /// The answer to a `Why`.
+    #[serde(rename_all = "camelCase")]
+    Answered {
+        id: u64,
+        run: u64,
+        answer: Box<Answer>,
+    },
+    /// The answer to a `Compare`.
+    #[serde(rename_all = "camelCase")]
+    Compared {
+        id: u64,
+        run: u64,
+        comparison: Box<Comparison>,
+    },
+    /// The texts of an `ApplyEdits`, edited, in order.
+    #[serde(rename_all = "camelCase")]
+    Edited {
+        id: u64,
+        texts: Vec<String>,
     },
     /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
     /// place; documents that do not parse are left out).

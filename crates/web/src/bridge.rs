@@ -38,6 +38,11 @@ pub enum Wait {
     Export,
     /// A lesson's solved text (`Request::Solve`).
     Solve,
+    /// The answers panel's `Why`, the compare view's `Compare`, a suggestion's `ApplyEdits`:
+    /// a `Failed` or `Stale` answer, or the worker stopping, reaches the waiter too.
+    Why,
+    Compare,
+    Edit,
 }
 
 /// What the worker said, for the page.
@@ -106,6 +111,16 @@ impl Bridge {
         }
         self.backlog.clear();
         self.waiters.clear();
+    }
+
+    /// The waiters of requests that fail when the worker stops (`Wait::Why`, `Compare`, `Edit`),
+    /// taken out to be told so.
+    pub fn orphans(&mut self) -> Vec<(u64, Waiter)> {
+        let (gone, keep) = std::mem::take(&mut self.waiters)
+            .into_iter()
+            .partition(|(_, k, _)| matches!(k, Wait::Why | Wait::Compare | Wait::Edit));
+        self.waiters = keep;
+        gone.into_iter().map(|(id, _, w)| (id, w)).collect()
     }
 
     fn waiter(&mut self, id: u64) -> Option<Waiter> {
@@ -230,14 +245,22 @@ fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
             crashed: id,
             cause: crate::recovery::cause(Some(&panic), None),
         }),
-        Response::Documents { id, .. } | Response::Text { id, .. } | Response::Imported { id, .. } | Response::Exported { id, .. } => {
+        Response::Documents { id, .. }
+        | Response::Text { id, .. }
+        | Response::Imported { id, .. }
+        | Response::Exported { id, .. }
+        | Response::Answered { id, .. }
+        | Response::Compared { id, .. }
+        | Response::Edited { id, .. } => {
             if let Some(then) = handle.try_update_value(|b| b.waiter(id)).flatten() {
                 then(r);
             }
         }
-        Response::Failed { id, ref message } => {
-            web_sys::console::warn_1(&format!("schedlab worker: {message}").into());
-            // A waiter's request (a lesson's solution) hears its failure; the player, the rest.
+        // A waiter's request refused: the waiter hears it; else the playback's.
+        Response::Failed { id, .. } | Response::Stale { id, .. } => {
+            if let Response::Failed { message, .. } = &r {
+                web_sys::console::warn_1(&format!("schedlab worker: {message}").into());
+            }
             match handle.try_update_value(|b| b.waiter(id)).flatten() {
                 Some(then) => then(r),
                 None => listen(Event::Answer(r)),

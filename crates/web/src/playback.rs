@@ -43,6 +43,12 @@ impl AppState {
     /// The worker stopped: the old one is terminated, the player says what a new one runs.
     fn lost(&self, crashed: Option<u64>, cause: String) {
         web_sys::console::warn_1(&format!("schedlab: the engine {cause}; starting a new one").into());
+        // A question the worker was answering gets its error answer (never a silent wait).
+        let orphans = self.bridge.try_update_value(|b| b.orphans()).unwrap_or_default();
+        for (id, then) in orphans {
+            let message = format!("The engine stopped while answering this (a bug in schedlab: {cause}) and was started again.");
+            then(Response::Failed { id, message });
+        }
         self.bridge.update_value(|b| b.terminate());
         let Some(outs) = self.player.try_update_value(|p| p.lost(crashed, &cause)) else {
             return;
@@ -278,6 +284,27 @@ impl AppState {
             feature_gates,
         };
         self.ask(req, Wait::Export, then);
+    }
+}
+
+impl AppState {
+    /// Asks why pod `pod` (`namespace/name`) of the run on screen is where it is, or pending
+    /// (only the newest question is answered; `Failed`/`Stale` reach `then` too).
+    pub fn why(&self, pod: String, then: impl FnOnce(Response) + 'static) {
+        let (id, run) = (self.next_id(), self.run.get_untracked());
+        self.ask(Request::Why { id, run, pod }, Wait::Why, Box::new(then));
+    }
+
+    /// Asks for the run on screen beside a second run (only the newest is answered).
+    pub fn compare(&self, with: crate::protocol::CompareWith, then: impl FnOnce(Response) + 'static) {
+        let (id, run) = (self.next_id(), self.run.get_untracked());
+        self.ask(Request::Compare { id, run, with }, Wait::Compare, Box::new(then));
+    }
+
+    /// Asks the worker to apply edits to texts (`Response::Edited`, or `Failed`).
+    pub fn apply_edits(&self, texts: Vec<(String, Vec<schedlab_view::answer::Edit>)>, then: impl FnOnce(Response) + 'static) {
+        let id = self.next_id();
+        self.ask(Request::ApplyEdits { id, texts }, Wait::Edit, Box::new(then));
     }
 }
 

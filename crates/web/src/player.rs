@@ -395,8 +395,10 @@ impl Player {
             | Response::Imported { .. }
             | Response::Documents { .. }
             | Response::Exported { .. }
-            | Response::Crashed { .. } => {
-            }
+            | Response::Crashed { .. }
+            | Response::Answered { .. }
+            | Response::Compared { .. }
+            | Response::Edited { .. } => {}
         }
         self.want_frame();
         std::mem::take(&mut self.out)

@@ -346,7 +346,7 @@ fn doc_kind(doc: &str) -> Option<&str> {
         })
 }
 
-fn part_of(kind: Option<&str>) -> Part {
+pub fn part_of(kind: Option<&str>) -> Part {
     match kind {
         Some("Node") | Some("NodeList") => Part::Nodes,
         Some("Pod") | Some("PodList") => Part::Pods,

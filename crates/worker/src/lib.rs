@@ -4,6 +4,7 @@
 //! it is tested natively. The page (`schedlab-web`) never links this crate nor the engine: it
 //! only talks to the worker.
 
+pub mod answers;
 pub mod generate;
 pub mod lesson;
 
@@ -41,6 +42,8 @@ fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Re
 pub struct WorkerState {
     session: Option<Session>,
     run: u64,
+    /// The text and settings of the run on screen (the answers re-run it).
+    scenario: Option<answers::Scenario>,
 }
 
 impl WorkerState {
@@ -125,6 +128,9 @@ impl WorkerState {
                 id,
                 file: export(&text, file, kubernetes_version, &feature_gates),
             }),
+            Request::Why { id, run, pod } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.why(id, run, &pod))),
+            Request::Compare { id, run, with } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.compare(id, run, &with))),
+            Request::ApplyEdits { id, texts } => post(answers::apply(id, &texts)),
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
                     id,
@@ -148,6 +154,14 @@ impl WorkerState {
                 }),
                 _ => post(Response::Stale { id, run }),
             },
+        }
+    }
+
+    /// The scenario of run `run`, or the answer that says the worker no longer has it.
+    fn scenario_of(&self, id: u64, run: u64) -> Result<&answers::Scenario, Response> {
+        match &self.scenario {
+            Some(sc) if run == self.run => Ok(sc),
+            _ => Err(Response::Stale { id, run }),
         }
     }
 
@@ -196,6 +210,14 @@ impl WorkerState {
                 });
                 let t2 = now();
                 self.run += 1;
+                self.scenario = Some(answers::Scenario {
+                    text: text.to_string(),
+                    opts: schedlab_core::answer::RunOptions {
+                        seed,
+                        controllers,
+                        version: run.version,
+                    },
+                });
                 let summary = session.summary();
                 // The goals are judged on every run: the page shows them live.
                 let lesson = lesson.map(|l| {

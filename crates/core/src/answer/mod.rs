@@ -13,9 +13,11 @@
 
 mod compare;
 mod pending;
+mod text_edit;
 mod versions;
 
 pub use compare::{compare, compare_engines, with_config, Side};
+pub use text_edit::apply_edits_keeping_text;
 pub use versions::compare_versions;
 
 use crate::engine::{Engine, EngineOptions};

@@ -404,6 +404,16 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
                 }>{format!("Why pending? (cycle {c})")}</button>
         }
     });
+    let ask = use_context::<crate::components::answers_panel::Questions>().map(|q| {
+        let key = format!("{}/{}", model.namespace, model.name);
+        view! {
+            <button role="menuitem" data-action="ask-why" title="The engine's answer at the end of the run: why on its node (against the runner-up), or why pending and the smallest verified changes that would schedule it"
+                on:click=move |_| {
+                    st.set_menu.set(None);
+                    q.set_pod.set(Some(key.clone()));
+                }>"Why here / why pending? (the run's end)"</button>
+        }
+    });
     let at_ms = st.frame.with_untracked(|f| f.as_ref().map(|f| f.clock_ms)).unwrap_or(0);
     let owner = actions::owner_workload(&docs, &model.namespace, &model.name, model.created_by.as_ref(), at_ms);
     let (ns, name) = (model.namespace.clone(), model.name.clone());
@@ -435,6 +445,7 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
     view! {
         <div class="menu-title">"Pod "<strong>{model.name.clone()}</strong></div>
         <div class="menu-items">
+            {ask}
             {why}
             {gated.then(|| view! {
                 <button role="menuitem" data-action="lift-gates" title="Patch spec.schedulingGates away: the pod enters the queue"

@@ -4,9 +4,9 @@
 
 use crate::components::embed_shell::EmbedShell;
 use crate::components::{
-    action_menu::ActionMenu, cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel,
-    generate_dialog::GenerateDialog, help::HelpDialog, lesson_list::LessonList, lesson_panel::LessonPanel, notices::Notices,
-    queue::QueuePanel, splitter::Splitter, topbar::TopBar, transport::Transport,
+    action_menu::ActionMenu, answers_panel::{AnswersPanel, Questions}, cluster::ClusterView, compare_dialog::CompareDialog, cycle::LowerPanel, editor::Editor,
+    explain_panel::ExplainPanel, generate_dialog::GenerateDialog, help::HelpDialog, lesson_list::LessonList, lesson_panel::LessonPanel,
+    notices::Notices, queue::QueuePanel, splitter::Splitter, topbar::TopBar, transport::Transport,
 };
 use crate::editor_js::EditorHandle;
 use crate::scenario::{self, Saved};
@@ -33,6 +33,7 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     let editor: EditorHandle = StoredValue::new_local(None);
     provide_context(editor);
+    provide_context(Questions::default());
     if embed {
         playback::watch_visibility(st);
     }
@@ -84,6 +85,8 @@ pub fn App() -> impl IntoView {
             <GenerateDialog/>
             <LessonList/>
             <ActionMenu/>
+            <AnswersPanel/>
+            <CompareDialog/>
             <div class="toast" role="status" aria-live="polite">
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}
             </div>

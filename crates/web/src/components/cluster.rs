@@ -48,6 +48,11 @@ pub fn ClusterView() -> impl IntoView {
     view! {
         <div class="panel-head">
             <h2>"Cluster"</h2>
+            // The compare view (components/compare_dialog.rs); not in an embed. On the left: the answers panel floats on the right.
+            {use_context::<crate::components::answers_panel::Questions>().filter(|_| !st.embed).map(|q| view! {
+                <button class="btn small" data-action="open-compare" aria-haspopup="dialog" title="Run this scenario beside another configuration, the scenario before the last edit, or another seed: the pods that land differently, per-pod scores, summary figures, the configuration diff"
+                    on:click=move |_| { st.close_popovers(); q.set_compare.set(true) }>"Compare…"</button>
+            })}
             <span class="muted counts" data-testid="playhead-counts" title=counts_title>{counts}</span>
             <span class="spacer"></span>
             <span class="legend" aria-label="Legend">

@@ -1,10 +1,16 @@
 //! The playground's components, one per file.
 
 pub mod action_menu;
+pub mod answer_pending;
+pub mod answers_panel;
 pub mod app;
+pub mod cell_links;
 pub mod change_story;
 pub mod claims;
 pub mod cluster;
+pub mod compare_dialog;
+pub mod compare_link;
+pub mod compare_result;
 pub mod controllers_toggle;
 pub mod cycle;
 pub mod devices;
@@ -42,6 +48,7 @@ pub mod recent;
 pub mod score_table;
 pub mod splitter;
 pub mod story;
+pub mod suggestion;
 pub mod timeline;
 pub mod topbar;
 pub mod version_select;

@@ -1,0 +1,124 @@
+//! The compare view: the scenario on screen beside a second run of it — under another
+//! KubeSchedulerConfiguration (pasted or edited here), as it was before the last edit, or
+//! with another seed. The engine runs both and compares them (`Request::Compare`); `CompareResult` shows what it found.
+
+use crate::components::answers_panel::Questions;
+use crate::components::compare_link;
+use crate::components::compare_result::CompareResult;
+use crate::protocol::{CompareWith, Response};
+use crate::scenario::Parts;
+use crate::state::use_app;
+use leptos::prelude::*;
+use schedlab_view::answer::Comparison;
+
+/// The configuration offered first: the default profile scoring with MostAllocated.
+pub const MOST_ALLOCATED: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n";
+
+/// What run B is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Config,
+    Seed,
+    /// The scenario before its last change.
+    Before,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Outcome {
+    None,
+    Running,
+    Done(Box<Comparison>),
+    Failed(String),
+}
+
+#[component]
+pub fn CompareDialog() -> impl IntoView {
+    let st = use_app();
+    let q: Questions = expect_context();
+    let (mode, set_mode) = signal(Mode::Config);
+    let (config, set_config) = signal(MOST_ALLOCATED.to_string());
+    let (seed, set_seed) = signal(2u64);
+    let (outcome, set_outcome) = signal(Outcome::None);
+    // The scenario before its last change (the Before choice compares with it).
+    let (before, set_before) = signal(None::<Parts>);
+    Effect::new(move |prev: Option<Parts>| {
+        let now = st.saved.with(|s| s.parts.clone());
+        if prev.as_ref().is_some_and(|p| *p != now) {
+            set_before.set(prev);
+        }
+        now
+    });
+    // A link's comparison (`compare_link`): the view opens with it.
+    if let Some(with) = compare_link::read() {
+        match with {
+            CompareWith::Seed(n) => {
+                set_mode.set(Mode::Seed);
+                set_seed.set(n);
+            }
+            CompareWith::Config(c) => set_config.set(c),
+            CompareWith::Text(_) => {}
+        }
+        q.set_compare.set(true);
+    }
+    let run_it = move || {
+        let with = match mode.get_untracked() {
+            Mode::Seed => CompareWith::Seed(seed.get_untracked()),
+            Mode::Config => CompareWith::Config(config.get_untracked()),
+            Mode::Before => CompareWith::Text(crate::scenario::join(&before.get_untracked().unwrap_or_default()).0),
+        };
+        compare_link::write(Some(&with));
+        set_outcome.set(Outcome::Running);
+        st.compare(with, move |r| match r {
+            Response::Compared { comparison, .. } => set_outcome.set(Outcome::Done(comparison)),
+            Response::Failed { message, .. } => set_outcome.set(Outcome::Failed(message)),
+            _ => set_outcome.set(Outcome::Failed("the scenario changed while comparing: compare again".into())),
+        });
+    };
+    // Opened (by the button or a link): compare at once; again for each new run while open.
+    Effect::new(move |_| {
+        if q.compare.get() && st.run.get() > 0 {
+            run_it();
+        }
+    });
+    let close = move || {
+        q.set_compare.set(false);
+        set_outcome.set(Outcome::None);
+        compare_link::write(None);
+    };
+    let from_tab = move |_| {
+        let c = st.saved.with_untracked(|s| s.parts.config.clone());
+        set_config.set(if c.trim().is_empty() { MOST_ALLOCATED.to_string() } else { c });
+    };
+    view! {
+        <Show when=move || q.compare.get()>
+            <div class="modal-backdrop" on:click=move |_| close()>
+                <div class="modal compare" role="dialog" aria-modal="true" aria-label="Compare two runs" on:click=|e| e.stop_propagation()>
+                    <button class="btn icon close" aria-label="Close" on:click=move |_| close()>"×"</button>
+                    <h2>"Compare two runs"</h2>
+                    <p class="muted">"A: the scenario on screen. B: the same scenario under the configuration below, the scenario as it was before the last edit, or another seed."</p>
+                    <div class="compare-form">
+                        <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Config on:change=move |_| set_mode.set(Mode::Config)/>" Another configuration"</label>
+                        <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Before disabled=move || before.with(Option::is_none)
+                            on:change=move |_| set_mode.set(Mode::Before)/>" The scenario before the last edit"</label>
+                        <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Seed on:change=move |_| set_mode.set(Mode::Seed)/>" Another seed: "
+                            <input type="number" name="compare-seed" min="0" prop:value=move || seed.get().to_string()
+                                on:input=move |ev| if let Ok(v) = event_target_value(&ev).trim().parse() { set_seed.set(v) }/>
+                        </label>
+                        <button class="btn small" on:click=from_tab title="Start from the Config tab's text">"From the Config tab"</button>
+                        <button class="btn primary" data-action="compare" on:click=move |_| run_it()>"Compare"</button>
+                    </div>
+                    <Show when=move || mode.get() == Mode::Config>
+                        <textarea class="compare-config" name="compare-config" spellcheck="false" rows="9" aria-label="The configuration of run B"
+                            prop:value=move || config.get() on:input=move |ev| set_config.set(event_target_value(&ev))></textarea>
+                    </Show>
+                    {move || match outcome.get() {
+                        Outcome::None => ().into_any(),
+                        Outcome::Running => view! { <p class="muted">"Running both…"</p> }.into_any(),
+                        Outcome::Failed(m) => view! { <p class="explain-failed" role="alert">"No comparison: "{m}</p> }.into_any(),
+                        Outcome::Done(c) => view! { <CompareResult comparison=*c/> }.into_any(),
+                    }}
+                </div>
+            </div>
+        </Show>
+    }
+}
