@@ -124,6 +124,7 @@ mod tests {
                 controllers: true,
                 kubernetes_version: KubeVersion::V1_34,
                 feature_gates: String::new(),
+                lesson_start: None,
             },
         );
         match r.last() {
