@@ -133,3 +133,33 @@ test("the top bar keeps the version selector and the gates at 1280x800", async (
   await shot(page, "versions-1280");
   noErrors(page);
 });
+
+test("the compare view shows v1.34 against v1.35, each difference with the change that explains it, as schedlab compare --against-version does", async () => {
+  const cliPath = process.env.SCHEDLAB_CLI || join(ROOT, "target", "debug", "schedlab");
+  const f = join(mkdtempSync(join(tmpdir(), "schedlab-web-")), "scenario.yaml");
+  writeFileSync(f, TEXT);
+  const want = JSON.parse(
+    execFileSync(cliPath, ["compare", f, "--kubernetes-version", "1.34", "--against-version", "1.35", "--output", "json"]).toString(),
+  );
+  const why = (fd) => (fd.explainedBy.length ? fd.explainedBy.join(", ") : "unexplained (no single change reproduces it)");
+  const rows = want.pods.flatMap((p) => p.fields.map((fd) => `${p.pod} ${fd.field} ${why(fd)}`));
+  assert.ok(rows.some((r) => r.endsWith("message TaintFilterReason")), rows.join("\n"));
+
+  const page = await newPage(env);
+  await page.addInitScript((saved) => {
+    if (!localStorage.getItem("schedlab.scenario.v1")) localStorage.setItem("schedlab.scenario.v1", saved);
+  }, JSON.stringify({ parts: { nodes: TEXT, pods: "", other: "", config: "", timeline: "" }, seed: 1, controllers: true }));
+  // The comparison in the address opens the view at once.
+  await page.goto(`${env.url}?compare=version-1.35`);
+  await ready(page);
+  await page.waitForSelector(".compare-versions .version-pods tbody tr");
+  assert.equal(await page.inputValue('select[name="compare-version"]'), "1.35");
+  const shown = await page.$$eval(".version-pods tbody tr", (trs) =>
+    trs.map((tr) => `${tr.dataset.pod} ${tr.dataset.field} ${tr.querySelector(".why").textContent}`),
+  );
+  assert.deepEqual(shown, rows);
+  assert.match(await page.textContent(".version-changes"), /TaintFilterReason \(kubernetes#134740\)/);
+  assert.match(await page.textContent(".compare-figures thead"), /v1\.34/);
+  await shot(page, "versions-compare-1440");
+  noErrors(page);
+});

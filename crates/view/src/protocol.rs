@@ -6,7 +6,7 @@
 //! variant is decoded, which compiled every view type's decoder a second time into the page's
 //! wasm and copied every frame once more on arrival.
 
-use crate::answer::{Answer, Comparison, Edit};
+use crate::answer::{Answer, Comparison, Edit, VersionComparison};
 use crate::import::ImportReport;
 use crate::lesson::LessonRun;
 use crate::version::KubeVersion;
@@ -160,6 +160,9 @@ pub enum CompareWith {
     Seed(u64),
     /// Another scenario text (say, the scenario before the last edit).
     Text(String),
+    /// The same scenario run by another Kubernetes version's scheduler ("what changes if I
+    /// upgrade?"): the answer also names, per difference, the version change that explains it.
+    Version(KubeVersion),
 }
 
 /// How a `Request::Crash` stops the worker.
@@ -300,6 +303,10 @@ pub enum Response {
         id: u64,
         run: u64,
         comparison: Box<Comparison>,
+        /// For `CompareWith::Version`: what each version changed and which change explains
+        /// each difference (its `runs` is `comparison`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        versions: Option<Box<VersionComparison>>,
     },
     /// The texts of an `ApplyEdits`, edited, in order.
     #[serde(rename_all = "camelCase")]

@@ -3,6 +3,7 @@
 //! engine's `answer` module; an error is the request's `Failed` answer.
 
 use schedlab_core::answer::{self, RunOptions, Side};
+use schedlab_core::version::{Features, KubeVersion};
 use schedlab_view::answer::Edit;
 use schedlab_view::protocol::{CompareWith, Response};
 use serde_json::Value;
@@ -28,7 +29,11 @@ impl Scenario {
     }
 
     pub fn compare(&self, id: u64, run: u64, with: &CompareWith) -> Response {
+        if let CompareWith::Version(to) = with {
+            return self.compare_versions(id, run, *to);
+        }
         let (text, opts, label) = match with {
+            CompareWith::Version(_) => unreachable!("answered above"),
             CompareWith::Config(c) => (answer::with_config(&self.text, c), self.opts, "the other configuration".to_string()),
             CompareWith::Seed(seed) => (self.text.clone(), RunOptions { seed: *seed, ..self.opts }, format!("seed {seed}")),
             CompareWith::Text(t) => (t.clone(), self.opts, "the other scenario".to_string()),
@@ -37,7 +42,7 @@ impl Scenario {
             text: &self.text,
             file: FILE,
             opts: self.opts,
-            label: format!("this scenario, seed {}", self.opts.seed),
+            label: format!("this scenario, v{}, seed {}", self.opts.version, self.opts.seed),
         };
         let b = Side {
             text: &text,
@@ -50,6 +55,22 @@ impl Scenario {
                 id,
                 run,
                 comparison: Box::new(c),
+                versions: None,
+            },
+            Err(message) => Response::Failed { id, message },
+        }
+    }
+
+    /// The scenario on screen run by its version's scheduler and by `to`'s, each difference
+    /// with the version change that reproduces it alone (`answer::compare_versions`).
+    fn compare_versions(&self, id: u64, run: u64, to: KubeVersion) -> Response {
+        let (from, to) = (Features::new(self.opts.version), Features::new(to));
+        match answer::compare_versions(&self.text, FILE, &from, &to, self.opts) {
+            Ok(v) => Response::Compared {
+                id,
+                run,
+                comparison: Box::new(v.runs.clone()),
+                versions: Some(Box::new(v)),
             },
             Err(message) => Response::Failed { id, message },
         }
@@ -256,5 +277,37 @@ mod tests {
             panic!("{r:?}")
         };
         assert!(comparison.differing.is_empty(), "{comparison:?}");
+    }
+
+    #[test]
+    fn compare_with_another_version_names_the_change_that_explains_each_difference() {
+        let mut w = WorkerState::default();
+        let run = loaded(&mut w);
+        let r = ask(
+            &mut w,
+            Request::Compare {
+                id: 5,
+                run,
+                with: CompareWith::Version(KubeVersion::V1_35),
+            },
+        );
+        let [Response::Compared {
+            id: 5,
+            comparison,
+            versions: Some(v),
+            ..
+        }] = &r[..]
+        else {
+            panic!("{r:?}")
+        };
+        // The pending pod's message changes (v1.35's generic taint reason), and that change
+        // alone reproduces it.
+        assert_eq!(v.runs, **comparison);
+        let big = v.pods.iter().find(|p| p.pod == "default/big").expect("big differs");
+        let message = big.fields.iter().find(|f| f.field == "message").expect("its message differs");
+        assert_eq!(message.explained_by, ["TaintFilterReason"], "{message:?}");
+        let change = v.changes.iter().find(|c| c.switch == "TaintFilterReason").expect("a change");
+        assert_eq!(change.upstream.as_deref(), Some("kubernetes#134740"));
+        assert!(comparison.a.label.contains("v1.34"), "{}", comparison.a.label);
     }
 }

@@ -1,15 +1,17 @@
 //! The compare view: the scenario on screen beside a second run of it — under another
 //! KubeSchedulerConfiguration (pasted or edited here), as it was before the last edit, or
-//! with another seed. The engine runs both and compares them (`Request::Compare`); `CompareResult` shows what it found.
+//! with another seed, or by another Kubernetes version's scheduler. The engine runs both and compares them (`Request::Compare`); `CompareResult` shows what it found.
 
 use crate::components::answers_panel::Questions;
 use crate::components::compare_link;
 use crate::components::compare_result::CompareResult;
+use crate::components::compare_versions::CompareVersions;
 use crate::protocol::{CompareWith, Response};
 use crate::scenario::Parts;
 use crate::state::use_app;
 use leptos::prelude::*;
-use schedlab_view::answer::Comparison;
+use schedlab_view::answer::{Comparison, VersionComparison};
+use schedlab_view::KubeVersion;
 
 /// The configuration offered first: the default profile scoring with MostAllocated.
 pub const MOST_ALLOCATED: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n";
@@ -21,13 +23,15 @@ enum Mode {
     Seed,
     /// The scenario before its last change.
     Before,
+    /// Another Kubernetes version.
+    Version,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 enum Outcome {
     None,
     Running,
-    Done(Box<Comparison>),
+    Done(Box<Comparison>, Option<Box<VersionComparison>>),
     Failed(String),
 }
 
@@ -38,6 +42,14 @@ pub fn CompareDialog() -> impl IntoView {
     let (mode, set_mode) = signal(Mode::Config);
     let (config, set_config) = signal(MOST_ALLOCATED.to_string());
     let (seed, set_seed) = signal(2u64);
+    // The other version: the newest other than the scenario's, until one is chosen.
+    let (other, set_other) = signal(None::<KubeVersion>);
+    let other_version = move || {
+        other.get().unwrap_or_else(|| {
+            let own = st.saved.with(|s| s.kubernetes_version);
+            KubeVersion::ALL.iter().rev().copied().find(|v| *v != own).unwrap_or(own)
+        })
+    };
     let (outcome, set_outcome) = signal(Outcome::None);
     // The scenario before its last change (the Before choice compares with it).
     let (before, set_before) = signal(None::<Parts>);
@@ -56,6 +68,10 @@ pub fn CompareDialog() -> impl IntoView {
                 set_seed.set(n);
             }
             CompareWith::Config(c) => set_config.set(c),
+            CompareWith::Version(v) => {
+                set_mode.set(Mode::Version);
+                set_other.set(Some(v));
+            }
             CompareWith::Text(_) => {}
         }
         q.set_compare.set(true);
@@ -64,12 +80,13 @@ pub fn CompareDialog() -> impl IntoView {
         let with = match mode.get_untracked() {
             Mode::Seed => CompareWith::Seed(seed.get_untracked()),
             Mode::Config => CompareWith::Config(config.get_untracked()),
+            Mode::Version => CompareWith::Version(other_version()),
             Mode::Before => CompareWith::Text(crate::scenario::join(&before.get_untracked().unwrap_or_default()).0),
         };
         compare_link::write(Some(&with));
         set_outcome.set(Outcome::Running);
         st.compare(with, move |r| match r {
-            Response::Compared { comparison, .. } => set_outcome.set(Outcome::Done(comparison)),
+            Response::Compared { comparison, versions, .. } => set_outcome.set(Outcome::Done(comparison, versions)),
             Response::Failed { message, .. } => set_outcome.set(Outcome::Failed(message)),
             _ => set_outcome.set(Outcome::Failed("the scenario changed while comparing: compare again".into())),
         });
@@ -95,7 +112,7 @@ pub fn CompareDialog() -> impl IntoView {
                 <div class="modal compare" role="dialog" aria-modal="true" aria-label="Compare two runs" on:click=|e| e.stop_propagation()>
                     <button class="btn icon close" aria-label="Close" on:click=move |_| close()>"×"</button>
                     <h2>"Compare two runs"</h2>
-                    <p class="muted">"A: the scenario on screen. B: the same scenario under the configuration below, the scenario as it was before the last edit, or another seed."</p>
+                    <p class="muted">"A: the scenario on screen. B: the same scenario under the configuration below, the scenario as it was before the last edit, another seed, or another Kubernetes version."</p>
                     <div class="compare-form">
                         <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Config on:change=move |_| set_mode.set(Mode::Config)/>" Another configuration"</label>
                         <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Before disabled=move || before.with(Option::is_none)
@@ -103,6 +120,14 @@ pub fn CompareDialog() -> impl IntoView {
                         <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Seed on:change=move |_| set_mode.set(Mode::Seed)/>" Another seed: "
                             <input type="number" name="compare-seed" min="0" prop:value=move || seed.get().to_string()
                                 on:input=move |ev| if let Ok(v) = event_target_value(&ev).trim().parse() { set_seed.set(v) }/>
+                        </label>
+                        <label><input type="radio" name="compare-by" prop:checked=move || mode.get() == Mode::Version on:change=move |_| set_mode.set(Mode::Version)/>" Kubernetes "
+                            <select name="compare-version" aria-label="The version of run B" on:change=move |ev| set_other.set(KubeVersion::parse(&event_target_value(&ev)))>
+                                {KubeVersion::ALL.iter().map(|v| {
+                                    let v = *v;
+                                    view! { <option value=v.as_str() prop:selected=move || other_version() == v>{format!("v{v}")}</option> }
+                                }).collect_view()}
+                            </select>
                         </label>
                         <button class="btn small" on:click=from_tab title="Start from the Config tab's text">"From the Config tab"</button>
                         <button class="btn primary" data-action="compare" on:click=move |_| run_it()>"Compare"</button>
@@ -115,7 +140,10 @@ pub fn CompareDialog() -> impl IntoView {
                         Outcome::None => ().into_any(),
                         Outcome::Running => view! { <p class="muted">"Running both…"</p> }.into_any(),
                         Outcome::Failed(m) => view! { <p class="explain-failed" role="alert">"No comparison: "{m}</p> }.into_any(),
-                        Outcome::Done(c) => view! { <CompareResult comparison=*c/> }.into_any(),
+                        Outcome::Done(c, v) => view! {
+                            {v.map(|v| view! { <CompareVersions versions=*v/> })}
+                            <CompareResult comparison=*c/>
+                        }.into_any(),
                     }}
                 </div>
             </div>

@@ -1,4 +1,4 @@
-//! The compare view in the address: `?compare=seed-N` or `?compare=config-<the configuration,
+//! The compare view in the address: `?compare=seed-N`, `?compare=version-1.35` or `?compare=config-<the configuration,
 //! URI-encoded>` in the query (which the address keeper leaves as it is while it rewrites the
 //! hash), so copying the address — or Share — opens the same comparison.
 
@@ -11,6 +11,9 @@ pub fn read() -> Option<CompareWith> {
         .trim_start_matches('?')
         .split('&')
         .find_map(|kv| kv.strip_prefix("compare="))?;
+    if let Some(v) = value.strip_prefix("version-") {
+        return schedlab_view::KubeVersion::parse(v).map(CompareWith::Version);
+    }
     if let Some(n) = value.strip_prefix("seed-") {
         return n.parse().ok().map(CompareWith::Seed);
     }
@@ -30,6 +33,7 @@ pub fn write(with: Option<&CompareWith>) {
         .collect();
     match with {
         Some(CompareWith::Seed(n)) => keys.push(format!("compare=seed-{n}")),
+        Some(CompareWith::Version(v)) => keys.push(format!("compare=version-{v}")),
         Some(CompareWith::Config(c)) => keys.push(format!("compare=config-{}", String::from(js_sys::encode_uri_component(c)))),
         Some(CompareWith::Text(_)) | None => {}
     }

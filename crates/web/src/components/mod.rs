@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod compare_dialog;
 pub mod compare_link;
 pub mod compare_result;
+pub mod compare_versions;
 pub mod controllers_toggle;
 pub mod cycle;
 pub mod devices;
