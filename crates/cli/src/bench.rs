@@ -139,17 +139,17 @@ fn scenario(file: &str, seed: u64, features: &schedlab_core::version::Features) 
     let bytes = serde_json::to_vec(&summary).map(|b| b.len()).unwrap_or(0);
     let ser = t2.elapsed();
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-    println!("scenario: {file} ({} bytes)", text.len());
-    println!("kubernetes version: {}", features.version());
-    println!("nodes: {nodes}");
-    println!("pods: {pods}");
-    println!("scheduled: {}", summary.bound);
-    println!("cycles: {}", summary.cycle_pod.len());
-    println!("load: {:.3} s", load.as_secs_f64());
-    println!("scheduling: {:.3} s", run.as_secs_f64());
-    println!("summary: {:.3} s ({bytes} bytes of JSON)", ser.as_secs_f64());
+    outln!("scenario: {file} ({} bytes)", text.len());
+    outln!("kubernetes version: {}", features.version());
+    outln!("nodes: {nodes}");
+    outln!("pods: {pods}");
+    outln!("scheduled: {}", summary.bound);
+    outln!("cycles: {}", summary.cycle_pod.len());
+    outln!("load: {:.3} s", load.as_secs_f64());
+    outln!("scheduling: {:.3} s", run.as_secs_f64());
+    outln!("summary: {:.3} s ({bytes} bytes of JSON)", ser.as_secs_f64());
     if let Some(c) = cpu.filter(|c| *c > 0.0) {
-        println!("cpu time: {c:.2} s");
+        outln!("cpu time: {c:.2} s");
     }
     ExitCode::SUCCESS
 }
@@ -189,21 +189,21 @@ pub fn main(a: Args) -> ExitCode {
     let secs = r.secs;
     let rate = if secs > 0.0 { r.bound as f64 / secs } else { f64::INFINITY };
     let peak = peak_rss_bytes();
-    println!("kubernetes version: {}", features.version());
-    println!("nodes: {nodes}");
-    println!("pods: {pods}");
-    println!("scheduled: {}", r.bound);
-    println!("cycles: {}", r.cycles);
-    println!("trace events: {}", r.events);
-    println!("setup: {:.3} s", r.setup);
-    println!("scheduling: {secs:.3} s");
-    println!("throughput: {rate:.0} pods/s (target: 40000 pods/s at 5000 x 10000)");
+    outln!("kubernetes version: {}", features.version());
+    outln!("nodes: {nodes}");
+    outln!("pods: {pods}");
+    outln!("scheduled: {}", r.bound);
+    outln!("cycles: {}", r.cycles);
+    outln!("trace events: {}", r.events);
+    outln!("setup: {:.3} s", r.setup);
+    outln!("scheduling: {secs:.3} s");
+    outln!("throughput: {rate:.0} pods/s (target: 40000 pods/s at 5000 x 10000)");
     if let Some(c) = r.cpu {
-        println!("cpu time: {c:.2} s ({:.0} pods per cpu-second)", r.bound as f64 / c);
+        outln!("cpu time: {c:.2} s ({:.0} pods per cpu-second)", r.bound as f64 / c);
     }
     match peak {
-        Some(b) => println!("peak memory: {:.1} MB (target: 100 MB at 5000 x 10000)", b as f64 / 1e6),
-        None => println!("peak memory: unknown"),
+        Some(b) => outln!("peak memory: {:.1} MB (target: 100 MB at 5000 x 10000)", b as f64 / 1e6),
+        None => outln!("peak memory: unknown"),
     }
     if r.bound != pods {
         eprintln!("warning: {} pods were not scheduled", pods - r.bound);
@@ -254,9 +254,9 @@ fn synthetic_run(nodes: usize, pods: usize, seed: u64, features: &schedlab_core:
 /// The growth table: how the time per pod grows with the cluster, beside how the nodes each pod
 /// is filtered and scored on grow (the default profile's adaptive percentage).
 fn growth(seed: u64, features: &schedlab_core::version::Features) {
-    println!();
-    println!("growth (2 pods per node, default profile; time per pod in cpu time where known):");
-    println!("{:>7} {:>7} {:>12} {:>12} {:>14} {:>12} {:>10}", "nodes", "pods", "scheduling", "us per pod", "nodes scored", "ns per node", "growth");
+    outln!();
+    outln!("growth (2 pods per node, default profile; time per pod in cpu time where known):");
+    outln!("{:>7} {:>7} {:>12} {:>12} {:>14} {:>12} {:>10}", "nodes", "pods", "scheduling", "us per pod", "nodes scored", "ns per node", "growth");
     let mut first: Option<(f64, usize)> = None;
     for nodes in [1000, 5000, 20000] {
         let pods = 2 * nodes;
@@ -264,7 +264,7 @@ fn growth(seed: u64, features: &schedlab_core::version::Features) {
         let per_pod = r.cpu.unwrap_or(r.secs) / pods as f64;
         let scored = schedlab_core::engine::nodes_to_find(0, nodes);
         let (p0, s0) = *first.get_or_insert((per_pod, scored));
-        println!(
+        outln!(
             "{nodes:>7} {pods:>7} {:>10.3} s {:>12.1} {scored:>14} {:>12.0} {:>4.2}x/{:.2}x",
             r.secs,
             per_pod * 1e6,
@@ -273,6 +273,6 @@ fn growth(seed: u64, features: &schedlab_core::version::Features) {
             scored as f64 / s0 as f64,
         );
     }
-    println!("growth: time per pod / nodes scored per pod, against 1000 nodes");
-    println!("target: time per pod grows no faster than the nodes scored per pod");
+    outln!("growth: time per pod / nodes scored per pod, against 1000 nodes");
+    outln!("target: time per pod grows no faster than the nodes scored per pod");
 }

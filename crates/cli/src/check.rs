@@ -61,15 +61,15 @@ pub(crate) fn main(a: Args) -> ExitCode {
                 .iter()
                 .map(|r| serde_json::json!({"file": r.file, "title": r.title, "topic": r.topic, "pass": r.pass, "exercises": r.exercises}))
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&json).expect("serializable"));
+            outln!("{}", serde_json::to_string_pretty(&json).expect("serializable"));
         }
         Output::Text => {
             for r in &reports {
-                println!("{}: {} ({})", r.file, r.title, r.topic);
+                outln!("{}: {} ({})", r.file, r.title, r.topic);
                 for ex in &r.exercises {
-                    println!("  exercise {}: {}", ex.name, if ex.pass { "pass" } else { "FAIL" });
+                    outln!("  exercise {}: {}", ex.name, if ex.pass { "pass" } else { "FAIL" });
                     for g in &ex.goals {
-                        println!("    {} {}: {}", if g.pass { "pass" } else { "FAIL" }, g.goal, g.reason);
+                        outln!("    {} {}: {}", if g.pass { "pass" } else { "FAIL" }, g.goal, g.reason);
                     }
                 }
             }

@@ -97,12 +97,12 @@ pub fn main(a: Args) -> ExitCode {
         }
     };
     if a.output == crate::TextJson::Json {
-        println!("{}", serde_json::to_string_pretty(&c).expect("serializable"));
+        outln!("{}", serde_json::to_string_pretty(&c).expect("serializable"));
         return ExitCode::SUCCESS;
     }
-    println!("A: {}\nB: {}\n", c.a.label, c.b.label);
-    println!("{:<28} {:>14} {:>14}", "", "A", "B");
-    let row = |name: &str, x: String, y: String| println!("{name:<28} {x:>14} {y:>14}");
+    outln!("A: {}\nB: {}\n", c.a.label, c.b.label);
+    outln!("{:<28} {:>14} {:>14}", "", "A", "B");
+    let row = |name: &str, x: String, y: String| outln!("{name:<28} {x:>14} {y:>14}");
     row(
         "nodes used",
         format!("{}/{}", c.a.nodes_used, c.a.nodes),
@@ -128,10 +128,10 @@ pub fn main(a: Args) -> ExitCode {
             format!("{}", ub.stddev),
         );
     }
-    println!("\n{} pod(s) land differently:", c.differing.len());
+    outln!("\n{} pod(s) land differently:", c.differing.len());
     for p in c.pods.iter().filter(|p| c.differing.contains(&p.pod)) {
         let score = |s: Option<i64>| s.map(|s| format!(" ({s})")).unwrap_or_default();
-        println!(
+        outln!(
             "  {}: {}{} -> {}{}",
             p.pod,
             p.a.as_deref().unwrap_or("pending"),
@@ -147,17 +147,17 @@ pub fn main(a: Args) -> ExitCode {
         .map(|p| format!("  {}: {:+}", p.pod, p.score_difference.unwrap_or(0)))
         .collect();
     if !moved_scores.is_empty() {
-        println!("\nSame node, different score (B - A):");
+        outln!("\nSame node, different score (B - A):");
         for l in moved_scores {
-            println!("{l}");
+            outln!("{l}");
         }
     }
     if c.config_diff.is_empty() {
-        println!("\nThe effective configurations are the same.");
+        outln!("\nThe effective configurations are the same.");
     } else {
-        println!("\nEffective configuration (- A, + B):");
+        outln!("\nEffective configuration (- A, + B):");
         for l in &c.config_diff {
-            println!("  {l}");
+            outln!("  {l}");
         }
     }
     ExitCode::SUCCESS

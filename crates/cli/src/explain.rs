@@ -64,9 +64,9 @@ pub fn main(a: Args) -> ExitCode {
     if a.check {
         let x = s.cross_check();
         for f in &x.failures {
-            println!("{f}");
+            outln!("{f}");
         }
-        println!(
+        outln!(
             "{} cells explained, {} verdicts recomputed and compared, {} disagreement(s)",
             x.cells,
             x.compared,
@@ -116,11 +116,11 @@ pub fn main(a: Args) -> ExitCode {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&items).expect("serializable"));
+        outln!("{}", serde_json::to_string_pretty(&items).expect("serializable"));
     } else {
-        println!("cycle {cycle} · {pod} · {point} · kube-scheduler v{}", s.kubernetes_version());
+        outln!("cycle {cycle} · {pod} · {point} · kube-scheduler v{}", s.kubernetes_version());
         if out.is_empty() {
-            println!(
+            outln!(
                 "\n(no node is listed: {})",
                 if a.score {
                     "the cycle has no score table"
@@ -130,9 +130,9 @@ pub fn main(a: Args) -> ExitCode {
             );
         }
         for (_, x) in &out {
-            println!("\n{}", x.title);
+            outln!("\n{}", x.title);
             for l in &x.lines {
-                println!("  {l}");
+                outln!("  {l}");
             }
         }
     }

@@ -1,5 +1,16 @@
 //! The `schedlab` command: run scenarios natively, print JSON/text/trace, benchmark.
 
+/// Prints to stdout like `print!`, but a reader that went away (`schedlab run … | head`) ends
+/// the program quietly instead of panicking, as Unix tools do.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::emit(format_args!($($t)*), false) };
+}
+/// `println!` with `out!`'s handling of a closed pipe.
+macro_rules! outln {
+    () => { $crate::emit(format_args!(""), true) };
+    ($($t:tt)*) => { $crate::emit(format_args!($($t)*), true) };
+}
+
 mod bench;
 mod check;
 mod compare;
@@ -195,9 +206,9 @@ pub(crate) fn read_text(file: &str) -> Result<String, ExitCode> {
 fn config(file: &str, version: &VersionArgs) -> ExitCode {
     match load_file(file, version) {
         Ok(sc) => {
-            println!("# The effective configuration of kube-scheduler v{}", sc.features().version());
-            print!("{}", sc.config.extension_note());
-            print!("{}", sc.config.to_effective_yaml());
+            outln!("# The effective configuration of kube-scheduler v{}", sc.features().version());
+            out!("{}", sc.config.extension_note());
+            out!("{}", sc.config.to_effective_yaml());
             ExitCode::SUCCESS
         }
         Err(c) => c,
@@ -237,8 +248,8 @@ fn import(args: &[String]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let files: Vec<&str> = args.iter().map(String::as_str).collect();
-    println!("# Imported by `schedlab import {}` (see docs/import.md).", files.join(" "));
-    print!("{}", report.scenario_text);
+    outln!("# Imported by `schedlab import {}` (see docs/import.md).", files.join(" "));
+    out!("{}", report.scenario_text);
     ExitCode::SUCCESS
 }
 
@@ -272,6 +283,21 @@ fn run(a: RunArgs) -> ExitCode {
         RunOutput::Trace => serde_json::to_string(engine.trace()).expect("serializable"),
         RunOutput::Text => schedlab_core::output::describe_text(&engine),
     };
-    println!("{out}");
+    outln!("{out}");
     ExitCode::SUCCESS
+}
+
+/// Writes to stdout; a closed pipe ends the program with status 0 (the reader has what it
+/// wanted), any other write error with a message and status 1.
+pub(crate) fn emit(args: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| if newline { out.write_all(b"\n") } else { Ok(()) });
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing the output: {e}");
+        std::process::exit(1);
+    }
 }

@@ -31,42 +31,42 @@ pub fn main(
         }
     };
     if output == crate::TextJson::Json {
-        println!("{}", serde_json::to_string_pretty(&c).expect("serializable"));
+        outln!("{}", serde_json::to_string_pretty(&c).expect("serializable"));
         return ExitCode::SUCCESS;
     }
     let (a, b) = (format!("v{}", c.from), format!("v{}", c.to));
-    println!("What changes from kube-scheduler {a} to {b} on {file} (seed {}):", opts.seed);
+    outln!("What changes from kube-scheduler {a} to {b} on {file} (seed {}):", opts.seed);
     if c.pods.is_empty() {
-        println!("\nEvery pod answers the same.");
+        outln!("\nEvery pod answers the same.");
     } else {
-        println!("\n{} pod(s) answer differently:", c.pods.len());
+        outln!("\n{} pod(s) answer differently:", c.pods.len());
     }
     let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
     for p in &c.pods {
-        println!("  {}", p.pod);
+        outln!("  {}", p.pod);
         for d in &p.fields {
-            println!("    {}:", d.field);
-            println!("      {a}: {}", show(&d.from));
-            println!("      {b}: {}", show(&d.to));
+            outln!("    {}:", d.field);
+            outln!("      {a}: {}", show(&d.from));
+            outln!("      {b}: {}", show(&d.to));
             if d.explained_by.is_empty() {
-                println!("      because: unexplained (no single change between the versions reproduces it)");
+                outln!("      because: unexplained (no single change between the versions reproduces it)");
             }
             for s in &d.explained_by {
                 let ch = c.changes.iter().find(|ch| &ch.switch == s);
                 let upstream = ch.and_then(|ch| ch.upstream.as_deref()).map(|u| format!("{u}: ")).unwrap_or_default();
-                println!("      because: {upstream}{}", ch.map(|ch| ch.what.as_str()).unwrap_or(s));
+                outln!("      because: {upstream}{}", ch.map(|ch| ch.what.as_str()).unwrap_or(s));
             }
         }
     }
-    println!("\nChanges between {a} and {b} (each tried alone in a run of {a}):");
+    outln!("\nChanges between {a} and {b} (each tried alone in a run of {a}):");
     for ch in &c.changes {
         let upstream = ch.upstream.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-        println!("  {}{upstream}: explains {}", ch.what, ch.explains);
+        outln!("  {}{upstream}: explains {}", ch.what, ch.explains);
     }
     let (fa, fb) = (&c.runs.a, &c.runs.b);
-    println!("\n{:<16} {:>10} {:>10}", "", a, b);
-    println!("{:<16} {:>10} {:>10}", "pods pending", fa.pods_pending, fb.pods_pending);
-    println!("{:<16} {:>10} {:>10}", "preemptions", fa.preemptions, fb.preemptions);
-    println!("{:<16} {:>10} {:>10}", "attempts", fa.attempts, fb.attempts);
+    outln!("\n{:<16} {:>10} {:>10}", "", a, b);
+    outln!("{:<16} {:>10} {:>10}", "pods pending", fa.pods_pending, fb.pods_pending);
+    outln!("{:<16} {:>10} {:>10}", "preemptions", fa.preemptions, fb.preemptions);
+    outln!("{:<16} {:>10} {:>10}", "attempts", fa.attempts, fb.attempts);
     ExitCode::SUCCESS
 }

@@ -52,21 +52,21 @@ pub fn main(a: Args) -> ExitCode {
         }
     };
     if a.output == crate::TextJson::Json {
-        println!("{}", serde_json::to_string_pretty(&answer).expect("serializable"));
+        outln!("{}", serde_json::to_string_pretty(&answer).expect("serializable"));
         return ExitCode::SUCCESS;
     }
     for s in &answer.sentences {
-        println!("{s}");
+        outln!("{s}");
     }
     if let Some(p) = &answer.pending {
         if p.suggestions.len() > 1 {
-            println!(
+            outln!(
                 "\nOther verified changes ({} of {} tried), smallest first:",
                 p.suggestions.len(),
                 p.tried
             );
             for s in &p.suggestions[1..] {
-                println!("  - {}", s.sentence);
+                outln!("  - {}", s.sentence);
             }
         }
     }
