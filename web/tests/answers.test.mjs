@@ -166,7 +166,9 @@ test("compare: MostAllocated against the default, the differing pods as schedlab
     assert.deepEqual(differing, want.differing);
     assert.equal(Number(await page.getAttribute(".compare-headline", "data-differing")), want.differing.length);
     assert.match(await page.textContent(".config-diff"), /MostAllocated/);
-    // The comparison is in the address: a copy of it opens the same view.
+    // The comparison is in the address: a copy of it opens the same view. The address keeper
+    // writes the scenario into the hash debounced: read the address once it holds it.
+    await page.waitForFunction(() => location.hash.length > 1 && /[?&]compare=/.test(location.search));
     const link = page.url();
     assert.match(link, /[?&]compare=config-/);
     await shot(page, `compare-${viewport.width}`);
