@@ -121,6 +121,7 @@ fn names(d: &Value, kind: &str, name: &str, ns: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::tests::{ask, load_text};
     use crate::WorkerState;
     use schedlab_core::version::KubeVersion;
     use schedlab_view::answer::Edit;
@@ -129,29 +130,8 @@ mod tests {
     /// Two nodes, one tainted; a pod too big for the untainted one.
     const TEXT: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: small}\nstatus: {allocatable: {cpu: '1', pods: '10'}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: gpu}\nspec: {taints: [{key: gpu, value: 'true', effect: NoSchedule}]}\nstatus: {allocatable: {cpu: '8', pods: '10'}}\n---\n# the big one\napiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]}\n";
 
-    fn ask(w: &mut WorkerState, req: Request) -> Vec<Response> {
-        let mut out = Vec::new();
-        w.handle(req, &mut |r| out.push(r), &|| 0.0);
-        out
-    }
-
     fn loaded(w: &mut WorkerState) -> u64 {
-        let r = ask(
-            w,
-            Request::Load {
-                id: 1,
-                text: TEXT.into(),
-                seed: 1,
-                controllers: true,
-                kubernetes_version: KubeVersion::V1_34,
-                feature_gates: String::new(),
-                lesson_start: None,
-            },
-        );
-        match r.last() {
-            Some(Response::Loaded { run, .. }) => *run,
-            other => panic!("{other:?}"),
-        }
+        load_text(w, 1, TEXT)
     }
 
     #[test]

@@ -239,10 +239,11 @@ impl WorkerState {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn ask(w: &mut WorkerState, req: Request) -> Vec<Response> {
+    /// The worker's answers to `req` (the test modules' one way to ask).
+    pub(crate) fn ask(w: &mut WorkerState, req: Request) -> Vec<Response> {
         let mut out = Vec::new();
         w.handle(req, &mut |r| out.push(r), &|| 0.0);
         out
@@ -312,12 +313,16 @@ mod tests {
     }
 
     fn load_tiny(w: &mut WorkerState, id: u64) -> u64 {
-        let good = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n";
+        load_text(w, id, "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n")
+    }
+
+    /// Loads `text` at v1.34 (seed 1, controllers on) and returns its run number.
+    pub(crate) fn load_text(w: &mut WorkerState, id: u64, text: &str) -> u64 {
         let r = ask(
             w,
             Request::Load {
                 id,
-                text: good.into(),
+                text: text.into(),
                 seed: 1,
                 controllers: true,
                 kubernetes_version: KubeVersion::V1_34,
