@@ -14,7 +14,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { chromium } from "playwright-core";
-import { ROOT, TIMEOUT, noErrors, ready } from "./helpers.mjs";
+import { ROOT, newPage, noErrors, ready } from "./helpers.mjs";
 import { HASHED, TEXT, files, hashNames } from "../hash-names.mjs";
 
 const DIST = join(ROOT, process.env.DIST || "dist");
@@ -106,14 +106,8 @@ test("a reload after a new release runs the new release's files only, the cached
   assert.equal(wasm(a).length, 2);
   assert.equal(wasm(b).filter((p) => a.has(p)).length, 0, "B's wasm modules have new names");
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(TIMEOUT);
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") page.errors.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => page.errors.push(`pageerror: ${e.message}`));
+  const page = await newPage({ browser }, { viewport: { width: 1280, height: 800 } });
+  const context = page.context();
   // Every response the page and its worker used, from the network or from the cache.
   let used = [];
   page.on("response", (r) => used.push(r));
