@@ -150,7 +150,7 @@ impl Engine {
         let bound_at = self.timeline.instant;
         self.start_running(pi, bound_at);
         let message = format!("Successfully assigned {} to {}", pod.key, node_name);
-        self.kube_event(cycle, EventReason::Scheduled, pi, message);
+        self.kube_event(cycle, EventReason::Scheduled, pi, message, None);
         self.trace.push(TraceEvent::QueueMove {
             pod: pi as u32,
             from: QueueName::InFlight,

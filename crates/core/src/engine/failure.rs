@@ -142,7 +142,7 @@ impl Engine {
 
         // The FailedScheduling event and the status patch.
         self.pods[pi].message = Some(message.clone());
-        self.kube_event(cycle, EventReason::FailedScheduling, pi, message);
+        self.kube_event(cycle, EventReason::FailedScheduling, pi, message, None);
         self.set_nominated_node(pi, target);
 
         // A binding that was rejected: its assumed pod is forgotten now.
@@ -170,6 +170,7 @@ impl Engine {
             for p in lower {
                 self.set_nominated_node(p, None);
             }
+            let by = self.pod_by_key(&preemptor.key);
             for v in &victims {
                 let Some(vi) = self.pod_by_key(v) else { continue };
                 if self.pods[vi].phase != Phase::Running {
@@ -177,7 +178,7 @@ impl Engine {
                 }
                 self.delete_pod(vi);
                 let msg = format!("Preempted by pod {} on node {}", preemptor.uid, node);
-                self.kube_event(cycle, EventReason::Preempted, vi, msg);
+                self.kube_event(cycle, EventReason::Preempted, vi, msg, by);
             }
         }
     }

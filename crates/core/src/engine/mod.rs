@@ -143,6 +143,9 @@ pub struct KubeEvent {
     pub cycle: u32,
     /// Logical time, ms (rounded down).
     pub at_ms: i64,
+    /// For `Preempted`: the index of the pod whose preemption evicted this one (its message
+    /// names it by uid for people; readers in the engine use this instead of the text).
+    pub preemptor: Option<usize>,
 }
 
 /// The scheduler. Its state is read through the accessors below; everything that changes it
@@ -628,7 +631,7 @@ impl Engine {
     }
 
     /// A kubectl-style event about a pod, recorded in the trace and in `events`.
-    fn kube_event(&mut self, cycle: u32, reason: EventReason, pod: usize, message: String) {
+    fn kube_event(&mut self, cycle: u32, reason: EventReason, pod: usize, message: String, preemptor: Option<usize>) {
         self.trace.push(TraceEvent::KubeEvent {
             cycle,
             reason,
@@ -642,6 +645,7 @@ impl Engine {
             message,
             cycle,
             at_ms,
+            preemptor,
         });
     }
 

@@ -79,16 +79,13 @@ impl RunFacts {
                 }
             })
             .collect();
-        let by_uid: BTreeMap<&str, usize> = e.pods().iter().enumerate().map(|(i, p)| (p.info.uid.as_str(), i)).collect();
         let mut victims: Vec<(usize, String)> = Vec::new();
         for ev in e.events() {
             match ev.reason {
                 EventReason::Scheduled => pods[ev.pod].bound_at_ms = Some(ev.at_ms),
                 EventReason::Preempted => {
-                    // "Preempted by pod <uid> on node <node>"
-                    let uid = ev.message.strip_prefix("Preempted by pod ").and_then(|r| r.split(' ').next());
-                    if let Some(&i) = uid.and_then(|u| by_uid.get(u)) {
-                        victims.push((i, e.pods()[ev.pod].info.key.clone()));
+                    if let Some(by) = ev.preemptor {
+                        victims.push((by, e.pods()[ev.pod].info.key.clone()));
                     }
                 }
                 _ => {}
