@@ -102,6 +102,14 @@ pub enum Request {
     /// Run `run`'s scenario side by side with a second run of it (`Response::Compared`).
     #[serde(rename_all = "camelCase")]
     Compare { id: u64, run: u64, with: CompareWith },
+    /// "Play both": the second run of run `run`'s last comparison (`Response::SecondRun`, its
+    /// summary); the worker keeps it beside the run on screen and answers `Both` about it.
+    #[serde(rename_all = "camelCase")]
+    SecondRun { id: u64, run: u64 },
+    /// Both runs of the comparison at the same logical moment: the end of cycle `cycle` (0:
+    /// before the first), a run with fewer cycles at its end (`Response::Both`).
+    #[serde(rename_all = "camelCase")]
+    Both { id: u64, run: u64, cycle: u32 },
     /// Each text with its edits applied, only the documents edited rewritten
     /// (`Response::Edited`; `Failed` when an edit finds no document).
     #[serde(rename_all = "camelCase")]
@@ -131,6 +139,8 @@ impl Request {
             | Request::Solve { id, .. }
             | Request::Why { id, .. }
             | Request::Compare { id, .. }
+            | Request::SecondRun { id, .. }
+            | Request::Both { id, .. }
             | Request::ApplyEdits { id, .. }
             | Request::Crash { id, .. } => Some(*id),
             Request::Continue { .. } => None,
@@ -307,6 +317,22 @@ pub enum Response {
         /// each difference (its `runs` is `comparison`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         versions: Option<Box<VersionComparison>>,
+    },
+    /// The second run of the last comparison (`Request::SecondRun`): its summary, as a load's.
+    #[serde(rename_all = "camelCase")]
+    SecondRun {
+        id: u64,
+        run: u64,
+        summary: Box<Summary>,
+    },
+    /// The two runs' frames at the end of cycle `cycle` (`Request::Both`): the run on screen's
+    /// and the second run's.
+    #[serde(rename_all = "camelCase")]
+    Both {
+        id: u64,
+        run: u64,
+        cycle: u32,
+        frames: Box<[Frame; 2]>,
     },
     /// The texts of an `ApplyEdits`, edited, in order.
     #[serde(rename_all = "camelCase")]

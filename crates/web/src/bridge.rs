@@ -43,6 +43,10 @@ pub enum Wait {
     Why,
     Compare,
     Edit,
+    /// "Play both": the comparison's second run (`Request::SecondRun`) and both runs' frames
+    /// at one cycle (`Request::Both`).
+    Second,
+    Both,
 }
 
 /// What the worker said, for the page.
@@ -113,12 +117,13 @@ impl Bridge {
         self.waiters.clear();
     }
 
-    /// The waiters of requests that fail when the worker stops (`Wait::Why`, `Compare`, `Edit`),
+    /// The waiters of requests that fail when the worker stops (`Wait::Why`, `Compare`, `Edit`,
+    /// `Second`, `Both`),
     /// taken out to be told so.
     pub fn orphans(&mut self) -> Vec<(u64, Waiter)> {
         let (gone, keep) = std::mem::take(&mut self.waiters)
             .into_iter()
-            .partition(|(_, k, _)| matches!(k, Wait::Why | Wait::Compare | Wait::Edit));
+            .partition(|(_, k, _)| matches!(k, Wait::Why | Wait::Compare | Wait::Edit | Wait::Second | Wait::Both));
         self.waiters = keep;
         gone.into_iter().map(|(id, _, w)| (id, w)).collect()
     }
@@ -251,6 +256,8 @@ fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
         | Response::Exported { id, .. }
         | Response::Answered { id, .. }
         | Response::Compared { id, .. }
+        | Response::SecondRun { id, .. }
+        | Response::Both { id, .. }
         | Response::Edited { id, .. } => {
             if let Some(then) = handle.try_update_value(|b| b.waiter(id)).flatten() {
                 then(r);

@@ -301,6 +301,19 @@ impl AppState {
         self.ask(Request::Compare { id, run, with }, Wait::Compare, Box::new(then));
     }
 
+    /// "Play both": asks for the second run of the last comparison (`Response::SecondRun`, or
+    /// `Failed`/`Stale`).
+    pub fn second_run(&self, then: impl FnOnce(Response) + 'static) {
+        let (id, run) = (self.next_id(), self.run.get_untracked());
+        self.ask(Request::SecondRun { id, run }, Wait::Second, Box::new(then));
+    }
+
+    /// Both runs of the comparison at the end of cycle `cycle` (only the newest is answered).
+    pub fn both_at(&self, cycle: u32, then: impl FnOnce(Response) + 'static) {
+        let (id, run) = (self.next_id(), self.run.get_untracked());
+        self.ask(Request::Both { id, run, cycle }, Wait::Both, Box::new(then));
+    }
+
     /// Asks the worker to apply edits to texts (`Response::Edited`, or `Failed`).
     pub fn apply_edits(&self, texts: Vec<(String, Vec<schedlab_view::answer::Edit>)>, then: impl FnOnce(Response) + 'static) {
         let id = self.next_id();

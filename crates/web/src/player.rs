@@ -398,6 +398,8 @@ impl Player {
             | Response::Crashed { .. }
             | Response::Answered { .. }
             | Response::Compared { .. }
+            | Response::SecondRun { .. }
+            | Response::Both { .. }
             | Response::Edited { .. } => {}
         }
         self.want_frame();

@@ -4,6 +4,7 @@
 
 use schedlab_core::answer::{self, RunOptions, Side};
 use schedlab_core::version::{Features, KubeVersion};
+use schedlab_core::view::{Frame, Session, SessionOptions};
 use schedlab_view::answer::Edit;
 use schedlab_view::protocol::{CompareWith, Response};
 use serde_json::Value;
@@ -28,37 +29,46 @@ impl Scenario {
         }
     }
 
-    pub fn compare(&self, id: u64, run: u64, with: &CompareWith) -> Response {
-        if let CompareWith::Version(to) = with {
-            return self.compare_versions(id, run, *to);
-        }
-        let (text, opts, label) = match with {
-            CompareWith::Version(_) => unreachable!("answered above"),
+    /// Run B of a comparison with `with`: its text, how it runs, and its label.
+    fn second(&self, with: &CompareWith) -> (String, RunOptions, String) {
+        match with {
             CompareWith::Config(c) => (answer::with_config(&self.text, c), self.opts, "the other configuration".to_string()),
             CompareWith::Seed(seed) => (self.text.clone(), RunOptions { seed: *seed, ..self.opts }, format!("seed {seed}")),
             CompareWith::Text(t) => (t.clone(), self.opts, "the other scenario".to_string()),
-        };
-        let a = Side {
-            text: &self.text,
-            file: FILE,
-            opts: self.opts,
-            label: format!("this scenario, v{}, seed {}", self.opts.version, self.opts.seed),
-        };
-        let b = Side {
-            text: &text,
-            file: FILE,
-            opts,
-            label,
-        };
-        match answer::compare(&a, &b) {
-            Ok(c) => Response::Compared {
-                id,
-                run,
-                comparison: Box::new(c),
-                versions: None,
-            },
-            Err(message) => Response::Failed { id, message },
+            CompareWith::Version(v) => (self.text.clone(), RunOptions { version: *v, ..self.opts }, format!("v{v}")),
         }
+    }
+
+    /// The comparison's answer, and its run B for "Play both" when there is one.
+    pub fn compare(&self, id: u64, run: u64, with: &CompareWith) -> (Response, Option<Second>) {
+        let (text, opts, label) = self.second(with);
+        let answer = if let CompareWith::Version(to) = with {
+            self.compare_versions(id, run, *to)
+        } else {
+            let a = Side {
+                text: &self.text,
+                file: FILE,
+                opts: self.opts,
+                label: format!("this scenario, v{}, seed {}", self.opts.version, self.opts.seed),
+            };
+            let b = Side {
+                text: &text,
+                file: FILE,
+                opts,
+                label,
+            };
+            match answer::compare(&a, &b) {
+                Ok(c) => Response::Compared {
+                    id,
+                    run,
+                    comparison: Box::new(c),
+                    versions: None,
+                },
+                Err(message) => Response::Failed { id, message },
+            }
+        };
+        let second = matches!(answer, Response::Compared { .. }).then_some(Second { text, opts, session: None });
+        (answer, second)
     }
 
     /// The scenario on screen run by its version's scheduler and by `to`'s, each difference
@@ -75,6 +85,39 @@ impl Scenario {
             Err(message) => Response::Failed { id, message },
         }
     }
+}
+
+/// Run B of the last comparison, for "Play both": run as the comparison ran it (its own
+/// version's default gates), into a `Session` only when the page first asks for it.
+pub struct Second {
+    text: String,
+    opts: RunOptions,
+    session: Option<Session>,
+}
+
+impl Second {
+    /// Its session, run now if it has not been yet (`Err`: the text does not load).
+    pub fn session(&mut self) -> Result<&mut Session, String> {
+        if self.session.is_none() {
+            let features = Features::new(self.opts.version);
+            let sc = schedlab_core::load::load_str_for(&self.text, FILE, &features).map_err(|e| e.to_string())?;
+            let opts = SessionOptions {
+                seed: self.opts.seed,
+                controllers: self.opts.controllers,
+            };
+            self.session = Some(Session::with_options(sc, opts, &mut |_| {}));
+        }
+        Ok(self.session.as_mut().expect("just run"))
+    }
+}
+
+/// A run's frame at the end of cycle `cycle`: the stop just before the next cycle begins (so
+/// the cycle's pod is placed, or back in the queue), the run's last stop after its last cycle
+/// (a run with fewer cycles stays at its end); cycle 0 is the moment before the first.
+pub fn frame_after_cycle(s: &mut Session, cycle: u32) -> Frame {
+    let last = s.stops().len().saturating_sub(1) as u32;
+    let stop = s.cycle_stop(cycle.saturating_add(1)).map_or(last, |next| next.saturating_sub(1));
+    s.frame(stop, false)
 }
 
 /// Each text with its edits applied (`answer::apply_edits_keeping_text`). A patch goes to the
@@ -289,5 +332,130 @@ mod tests {
         let change = v.changes.iter().find(|c| c.switch == "TaintFilterReason").expect("a change");
         assert_eq!(change.upstream.as_deref(), Some("kubernetes#134740"));
         assert!(comparison.a.label.contains("v1.34"), "{}", comparison.a.label);
+    }
+
+    /// Two equal nodes and three pods: LeastAllocated spreads them, MostAllocated packs them.
+    const SPREAD: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '10'}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '10'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p1}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p2}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p3}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]}\n";
+    const MOST: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n";
+
+    /// Each pod's node in a frame (`name → node`), by the run's model.
+    fn placed(model: &schedlab_view::view::Model, f: &schedlab_view::view::Frame) -> std::collections::BTreeMap<String, String> {
+        let mut out = std::collections::BTreeMap::new();
+        for (n, live) in f.nodes.iter().enumerate() {
+            for &p in &live.pods {
+                out.insert(model.pods[p as usize].name.clone(), model.nodes[n].name.clone());
+            }
+        }
+        out
+    }
+
+    /// The same scenario run natively by the engine, `cycles` steps in (`None`: to the end).
+    fn native(text: &str, cycles: Option<u32>) -> std::collections::BTreeMap<String, String> {
+        let sc = schedlab_core::load::load_str_for(text, "x.yaml", &schedlab_core::version::Features::new(KubeVersion::V1_34)).unwrap();
+        let mut e = schedlab_core::engine::Engine::new(
+            sc,
+            schedlab_core::engine::EngineOptions {
+                seed: 1,
+                detail: schedlab_core::trace::Detail::None,
+            },
+        );
+        match cycles {
+            Some(n) => (0..n).for_each(|_| {
+                e.step();
+            }),
+            None => {
+                e.run();
+            }
+        }
+        e.pods()
+            .iter()
+            .filter_map(|p| Some((p.info.name().to_string(), p.node.clone()?)))
+            .collect()
+    }
+
+    fn both(w: &mut WorkerState, run: u64, cycle: u32) -> Box<[schedlab_view::view::Frame; 2]> {
+        match ask(w, Request::Both { id: 9, run, cycle }).pop() {
+            Some(Response::Both { cycle: c, frames, .. }) if c == cycle => frames,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn play_both_answers_both_runs_at_the_end_of_the_same_cycle_as_the_engine_runs_them() {
+        let mut w = WorkerState::default();
+        let run = load_text(&mut w, 1, SPREAD);
+        // Nothing compared yet: nothing to play.
+        assert!(matches!(
+            &ask(&mut w, Request::SecondRun { id: 2, run })[..],
+            [Response::Failed { id: 2, .. }]
+        ));
+        let r = ask(
+            &mut w,
+            Request::Compare {
+                id: 3,
+                run,
+                with: CompareWith::Config(MOST.into()),
+            },
+        );
+        let [Response::Compared { comparison, .. }] = &r[..] else {
+            panic!("{r:?}")
+        };
+        assert!(!comparison.differing.is_empty(), "{comparison:?}");
+        let second = match ask(&mut w, Request::SecondRun { id: 4, run }).pop() {
+            Some(Response::SecondRun { id: 4, summary, .. }) => summary,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(second.cycle_pod.len(), 3);
+        let first = w.session.as_ref().unwrap().model.clone();
+        let most = schedlab_core::answer::with_config(SPREAD, MOST);
+        for cycle in [0, 1, 2, 3] {
+            let f = both(&mut w, run, cycle);
+            assert_eq!(placed(&first, &f[0]), native(SPREAD, Some(cycle)), "A at cycle {cycle}");
+            assert_eq!(placed(&second.model, &f[1]), native(&most, Some(cycle)), "B at cycle {cycle}");
+        }
+        let end = both(&mut w, run, 3);
+        assert_eq!(placed(&first, &end[0]), native(SPREAD, None));
+        assert_eq!(placed(&second.model, &end[1]), native(&most, None));
+        // MostAllocated packs the three pods on one node; LeastAllocated does not.
+        let nodes = |m: &std::collections::BTreeMap<String, String>| m.values().collect::<std::collections::BTreeSet<_>>().len();
+        assert_eq!((nodes(&placed(&first, &end[0])), nodes(&placed(&second.model, &end[1]))), (2, 1));
+        // A new run drops the second one: its questions are stale.
+        let run2 = load_text(&mut w, 5, SPREAD);
+        assert!(matches!(
+            &ask(&mut w, Request::Both { id: 6, run, cycle: 1 })[..],
+            [Response::Stale { id: 6, .. }]
+        ));
+        assert!(matches!(
+            &ask(&mut w, Request::SecondRun { id: 7, run: run2 })[..],
+            [Response::Failed { id: 7, .. }]
+        ));
+    }
+
+    #[test]
+    fn the_shorter_run_stays_at_its_end_while_the_longer_one_plays_on() {
+        let mut w = WorkerState::default();
+        let run = load_text(&mut w, 1, SPREAD);
+        let longer =
+            format!("{SPREAD}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p4}}\nspec: {{containers: [{{name: c, image: x}}]}}\n");
+        ask(
+            &mut w,
+            Request::Compare {
+                id: 2,
+                run,
+                with: CompareWith::Text(longer.clone()),
+            },
+        );
+        let second = match ask(&mut w, Request::SecondRun { id: 3, run }).pop() {
+            Some(Response::SecondRun { summary, .. }) => summary,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(second.cycle_pod.len(), 4);
+        let first = w.session.as_ref().unwrap().model.clone();
+        let at3 = both(&mut w, run, 3);
+        let at4 = both(&mut w, run, 4);
+        assert_eq!(at4[0], at3[0], "A has 3 cycles: at cycle 4 it shows its end");
+        assert_eq!(placed(&first, &at4[0]).len(), 3);
+        assert_eq!(placed(&second.model, &at4[1]), native(&longer, None));
+        assert_eq!(placed(&second.model, &at4[1]).len(), 4);
     }
 }

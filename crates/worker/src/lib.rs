@@ -44,6 +44,8 @@ pub struct WorkerState {
     run: u64,
     /// The text and settings of the run on screen (the answers re-run it).
     scenario: Option<answers::Scenario>,
+    /// Run B of the run on screen's last comparison ("Play both"; a new run drops it).
+    second: Option<answers::Second>,
 }
 
 impl WorkerState {
@@ -129,7 +131,42 @@ impl WorkerState {
                 file: export(&text, file, kubernetes_version, &feature_gates),
             }),
             Request::Why { id, run, pod } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.why(id, run, &pod))),
-            Request::Compare { id, run, with } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.compare(id, run, &with))),
+            Request::Compare { id, run, with } => match self.scenario_of(id, run) {
+                Ok(sc) => {
+                    let (answer, second) = sc.compare(id, run, &with);
+                    self.second = second;
+                    post(answer)
+                }
+                Err(stale) => post(stale),
+            },
+            Request::SecondRun { id, run } => post(match self.second_of(id, run) {
+                Ok(second) => match second.session() {
+                    Ok(s) => Response::SecondRun {
+                        id,
+                        run,
+                        summary: Box::new(s.summary()),
+                    },
+                    Err(message) => Response::Failed { id, message },
+                },
+                Err(r) => r,
+            }),
+            Request::Both { id, run, cycle } => {
+                let main = self.session.as_mut().filter(|_| run == self.run);
+                let answer = match (main, self.second.as_mut().and_then(|s| s.session().ok())) {
+                    (Some(a), Some(b)) => Response::Both {
+                        id,
+                        run,
+                        cycle,
+                        frames: Box::new([answers::frame_after_cycle(a, cycle), answers::frame_after_cycle(b, cycle)]),
+                    },
+                    (Some(_), None) => Response::Failed {
+                        id,
+                        message: "no comparison to play: compare first".into(),
+                    },
+                    (None, _) => Response::Stale { id, run },
+                };
+                post(answer)
+            }
             Request::ApplyEdits { id, texts } => post(answers::apply(id, &texts)),
             Request::Frame { id, run, stop, detail } => match self.session.as_mut() {
                 Some(s) if run == self.run => post(Response::Frame {
@@ -163,6 +200,17 @@ impl WorkerState {
             Some(sc) if run == self.run => Ok(sc),
             _ => Err(Response::Stale { id, run }),
         }
+    }
+
+    /// The second run of run `run`'s last comparison, or the answer that says there is none.
+    fn second_of(&mut self, id: u64, run: u64) -> Result<&mut answers::Second, Response> {
+        if run != self.run || self.scenario.is_none() {
+            return Err(Response::Stale { id, run });
+        }
+        self.second.as_mut().ok_or_else(|| Response::Failed {
+            id,
+            message: "no comparison to play: compare first".into(),
+        })
     }
 
     fn load(&mut self, id: u64, text: &str, run: &Run, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
@@ -210,6 +258,7 @@ impl WorkerState {
                 });
                 let t2 = now();
                 self.run += 1;
+                self.second = None;
                 self.scenario = Some(answers::Scenario {
                     text: text.to_string(),
                     opts: schedlab_core::answer::RunOptions {
@@ -269,7 +318,10 @@ pub(crate) mod tests {
         let config = ask_for(&mut w, text, ExportFile::Config).unwrap();
         assert!(config.starts_with("# kube-scheduler v1.34's configuration"), "{config}");
         let kwok = ask_for(&mut w, text, ExportFile::ManifestsKwok).unwrap();
-        assert!(kwok.contains("kwok.x-k8s.io/node: fake") && !kwok.contains("kind: Timeline"), "{kwok}");
+        assert!(
+            kwok.contains("kwok.x-k8s.io/node: fake") && !kwok.contains("kind: Timeline"),
+            "{kwok}"
+        );
         let plain = ask_for(&mut w, text, ExportFile::Manifests).unwrap();
         assert!(!plain.contains("kwok.x-k8s.io/node: fake"), "{plain}");
         let err = ask_for(&mut w, "kind: Pod\n", ExportFile::Config).unwrap_err();
@@ -313,7 +365,11 @@ pub(crate) mod tests {
     }
 
     fn load_tiny(w: &mut WorkerState, id: u64) -> u64 {
-        load_text(w, id, "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n")
+        load_text(
+            w,
+            id,
+            "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n",
+        )
     }
 
     /// Loads `text` at v1.34 (seed 1, controllers on) and returns its run number.

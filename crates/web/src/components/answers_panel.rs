@@ -18,13 +18,31 @@ pub struct Questions {
     /// The compare view is open.
     pub compare: ReadSignal<bool>,
     pub set_compare: WriteSignal<bool>,
+    /// The last comparison made (the Embed dialog offers to include it).
+    pub compared: ReadSignal<Option<crate::protocol::CompareWith>>,
+    pub set_compared: WriteSignal<Option<crate::protocol::CompareWith>>,
+    /// The Embed dialog is open; `Some(true)`: opened from the compare view, the comparison
+    /// included at first.
+    pub embed: ReadSignal<Option<bool>>,
+    pub set_embed: WriteSignal<Option<bool>>,
 }
 
 impl Default for Questions {
     fn default() -> Questions {
         let (pod, set_pod) = signal(None);
         let (compare, set_compare) = signal(false);
-        Questions { pod, set_pod, compare, set_compare }
+        let (compared, set_compared) = signal(None);
+        let (embed, set_embed) = signal(None);
+        Questions {
+            pod,
+            set_pod,
+            compare,
+            set_compare,
+            compared,
+            set_compared,
+            embed,
+            set_embed,
+        }
     }
 }
 

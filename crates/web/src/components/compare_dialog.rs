@@ -4,6 +4,7 @@
 
 use crate::components::answers_panel::Questions;
 use crate::components::compare_link;
+use crate::components::compare_play::ComparePlay;
 use crate::components::compare_result::CompareResult;
 use crate::components::compare_versions::CompareVersions;
 use crate::protocol::{CompareWith, Response};
@@ -51,6 +52,8 @@ pub fn CompareDialog() -> impl IntoView {
         })
     };
     let (outcome, set_outcome) = signal(Outcome::None);
+    // "Play both" is open (below the comparison's figures).
+    let (play, set_play) = signal(false);
     // The scenario before its last change (the Before choice compares with it).
     let (before, set_before) = signal(None::<Parts>);
     Effect::new(move |prev: Option<Parts>| {
@@ -84,6 +87,7 @@ pub fn CompareDialog() -> impl IntoView {
             Mode::Before => CompareWith::Text(crate::scenario::join(&before.get_untracked().unwrap_or_default()).0),
         };
         compare_link::write(Some(&with));
+        q.set_compared.set(Some(with.clone()));
         set_outcome.set(Outcome::Running);
         st.compare(with, move |r| match r {
             Response::Compared { comparison, versions, .. } => set_outcome.set(Outcome::Done(comparison, versions)),
@@ -100,6 +104,7 @@ pub fn CompareDialog() -> impl IntoView {
     let close = move || {
         q.set_compare.set(false);
         set_outcome.set(Outcome::None);
+        set_play.set(false);
         compare_link::write(None);
     };
     let from_tab = move |_| {
@@ -140,10 +145,22 @@ pub fn CompareDialog() -> impl IntoView {
                         Outcome::None => ().into_any(),
                         Outcome::Running => view! { <p class="muted">"Running both…"</p> }.into_any(),
                         Outcome::Failed(m) => view! { <p class="explain-failed" role="alert">"No comparison: "{m}</p> }.into_any(),
-                        Outcome::Done(c, v) => view! {
+                        Outcome::Done(c, v) => {
+                            let (a_label, b_label, differing) = (c.a.label.clone(), c.b.label.clone(), c.differing.clone());
+                            view! {
+                            <div class="compare-actions">
+                                <button class="btn" data-action="play-both" aria-pressed=move || play.get().to_string()
+                                    title="Both runs side by side under one transport, at the same cycle" on:click=move |_| set_play.update(|p| *p = !*p)>"Play both"</button>
+                                <button class="btn" data-action="embed-compare" title="An <iframe> showing this comparison in a docs page"
+                                    on:click=move |_| { close(); q.set_embed.set(Some(true)) }>"Embed…"</button>
+                            </div>
+                            <Show when=move || play.get()>
+                                <ComparePlay a_label=a_label.clone() b_label=b_label.clone() differing=differing.clone()/>
+                            </Show>
                             {v.map(|v| view! { <CompareVersions versions=*v/> })}
                             <CompareResult comparison=*c/>
-                        }.into_any(),
+                        }.into_any()
+                        }
                     }}
                 </div>
             </div>

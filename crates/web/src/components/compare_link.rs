@@ -21,9 +21,22 @@ pub fn read() -> Option<CompareWith> {
     Some(CompareWith::Config(text))
 }
 
+/// The query's `compare=…` pair for a comparison (none for another scenario text, which no
+/// address carries).
+pub fn pair(with: &CompareWith) -> Option<String> {
+    match with {
+        CompareWith::Seed(n) => Some(format!("compare=seed-{n}")),
+        CompareWith::Version(v) => Some(format!("compare=version-{v}")),
+        CompareWith::Config(c) => Some(format!("compare=config-{}", String::from(js_sys::encode_uri_component(c)))),
+        CompareWith::Text(_) => None,
+    }
+}
+
 /// Writes (or, with `None`, removes) the comparison in the address.
 pub fn write(with: Option<&CompareWith>) {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
     let search = loc.search().unwrap_or_default();
     let mut keys: Vec<String> = search
         .trim_start_matches('?')
@@ -31,13 +44,12 @@ pub fn write(with: Option<&CompareWith>) {
         .filter(|kv| !kv.is_empty() && !kv.starts_with("compare="))
         .map(str::to_string)
         .collect();
-    match with {
-        Some(CompareWith::Seed(n)) => keys.push(format!("compare=seed-{n}")),
-        Some(CompareWith::Version(v)) => keys.push(format!("compare=version-{v}")),
-        Some(CompareWith::Config(c)) => keys.push(format!("compare=config-{}", String::from(js_sys::encode_uri_component(c)))),
-        Some(CompareWith::Text(_)) | None => {}
-    }
-    let query = if keys.is_empty() { String::new() } else { format!("?{}", keys.join("&")) };
+    keys.extend(with.and_then(pair));
+    let query = if keys.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", keys.join("&"))
+    };
     crate::storage::replace_url(&format!(
         "{}{}{}",
         loc.pathname().unwrap_or_default(),

@@ -1,6 +1,8 @@
 //! The Embed dialog: choose how an embedded playground opens (autoplay, speed, start cycle and
 //! phase, panels, theme, size), see it live at that size, and copy the `<iframe>` snippet.
 
+use crate::components::answers_panel::Questions;
+use crate::components::compare_link;
 use crate::components::embed_shell::with_query;
 use crate::embed::{EmbedOptions, Panels};
 use crate::state::{use_app, Theme, SPEEDS};
@@ -24,8 +26,13 @@ pub fn snippet(src: &str, width: u32, height: u32) -> String {
 // form over the same six signals (options, start, size); the preview and the snippet are
 // derived from all of them.
 #[component]
-pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl IntoView {
+pub fn EmbedDialog() -> impl IntoView {
     let st = use_app();
+    let q: Questions = expect_context();
+    let show = Signal::derive(move || q.embed.with(Option::is_some));
+    // The last comparison, in the embed's address when included (`?embed&compare=…`).
+    let compare = move || q.compared.with(|c| c.as_ref().and_then(compare_link::pair));
+    let (include, set_include) = signal(false);
     let (opts, set_opts) = signal(EmbedOptions::default());
     let (start_on, set_start_on) = signal(true);
     let (width, set_width) = signal(800u32);
@@ -46,6 +53,7 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
             o.speed = st.speed.get_untracked();
         });
         set_copied.set(None);
+        set_include.set(q.embed.get_untracked() == Some(true));
         let saved = st.saved.get_untracked();
         spawn_local(async move { set_payload.set(storage::encode(&saved).await) });
     });
@@ -64,7 +72,11 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
             payload: Some(p),
             ..Default::default()
         };
-        Some(with_query(&storage::share_url(&link, None), &effective().to_query()))
+        let mut query = effective().to_query();
+        if let Some(pair) = compare().filter(|_| include.get()) {
+            query = format!("{query}&{pair}");
+        }
+        Some(with_query(&storage::share_url(&link, None), &query))
     };
     let code = move || src().map(|s| snippet(&s, width.get(), height.get())).unwrap_or_default();
     let copy = move |_| {
@@ -75,7 +87,7 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
             set_copied.set(Some(ok));
         });
     };
-    let close = move || set_show.set(false);
+    let close = move || q.set_embed.set(None);
     let check = move |label: &'static str, get: Signal<bool>, set: Callback<bool>| {
         view! {
             <label class="check">
@@ -176,6 +188,12 @@ pub fn EmbedDialog(show: ReadSignal<bool>, set_show: WriteSignal<bool>) -> impl 
                                     </label>
                                 </div>
                             </fieldset>
+                            {move || compare().is_some().then(|| view! {
+                                <fieldset>
+                                    <legend>"Comparison"</legend>
+                                    {check("Show the comparison (summary, differing pods, both runs played together)", include.into(), Callback::new(move |on| set_include.set(on)))}
+                                </fieldset>
+                            })}
                             <fieldset>
                                 <legend>"Panels"</legend>
                                 <div class="checks">{Panels::NAMES.iter().map(|&n| panel_check(n)).collect_view()}</div>

@@ -5,7 +5,9 @@
 
 use crate::components::{
     cluster::ClusterView,
+    compare_link,
     cycle::CycleBody,
+    embed_compare::EmbedCompare,
     embed_summary::{EmbedSummary, QueueStrip},
     events::Events,
     explain_panel::ExplainPanel,
@@ -85,6 +87,17 @@ pub fn EmbedShell(opts: EmbedOptions) -> impl IntoView {
             set_size.set(s);
         }
     });
+    // `?embed&compare=…`: the comparison instead of the panels (and no transport of run A's).
+    if let Some(with) = compare_link::read() {
+        let autoplay = opts.autoplay && !crate::embed::reduced_motion();
+        return view! {
+            <div class="app embed" data-size=move || size.get().name() data-compare="true">
+                <EmbedBar compare=true/>
+                <EmbedCompare with=with autoplay=autoplay/>
+            </div>
+        }
+        .into_any();
+    }
     let Panels {
         cluster,
         queue,
@@ -160,6 +173,7 @@ pub fn EmbedShell(opts: EmbedOptions) -> impl IntoView {
             <Transport/>
         </div>
     }
+    .into_any()
 }
 
 /// The cycle in a small embed: the pipeline, the summary line and the message (and the queue
@@ -180,9 +194,9 @@ fn CompactCycle(queue: bool) -> impl IntoView {
 }
 
 /// The header: where the playhead is, and "Open in schedlab ↗", a real link to the full
-/// playground with this scenario at this cycle and phase.
+/// playground with this scenario at this cycle and phase (with `compare`: the compare view).
 #[component]
-fn EmbedBar() -> impl IntoView {
+fn EmbedBar(#[prop(optional)] compare: bool) -> impl IntoView {
     let st = use_app();
     // The scenario's share payload, encoded again whenever the scenario changes.
     let (payload, set_payload) = signal(None::<String>);
@@ -202,9 +216,17 @@ fn EmbedBar() -> impl IntoView {
             phase: (cycle > 0).then(|| phase.label().to_string()),
             ..Default::default()
         };
-        Some(with_query(&storage::share_url(&link, None), ""))
+        let query = compare
+            .then(compare_link::read)
+            .flatten()
+            .and_then(|w| compare_link::pair(&w))
+            .unwrap_or_default();
+        Some(with_query(&storage::share_url(&link, None), &query))
     };
     let title = move || {
+        if compare {
+            return (String::new(), "Two runs compared".to_string(), String::new());
+        }
         st.frame.with(|f| {
             let Some(f) = f.as_ref() else {
                 return ("".to_string(), "Loading…".to_string(), String::new());

@@ -36,7 +36,7 @@ pub fn TopBar() -> impl IntoView {
     let exercise = RwSignal::new(false);
     let share = move |_| share_link(st, exercise.get_untracked());
     // The Embed dialog: options, a live preview and an <iframe> snippet for a docs page.
-    let (show_embed, set_show_embed) = signal(false);
+    let q: crate::components::answers_panel::Questions = expect_context();
     let toggle_theme = move |_| {
         let next = if st.theme.get_untracked() == Theme::Dark {
             Theme::Light
@@ -152,11 +152,11 @@ pub fn TopBar() -> impl IntoView {
             {move || st.share.get().map(|url| view! { <SharePopover url=url exercise=exercise close=move || st.set_share.set(None)/> })}
             <button class="btn" on:click=move |_| {
                 st.close_popovers();
-                set_show_embed.set(true)
+                q.set_embed.set(Some(false))
             } aria-label="Embed" aria-haspopup="dialog" title="An <iframe> that shows this scenario in a docs page: options, preview, code">"Embed…"</button>
             <crate::components::export_menu::ExportMenu/>
             {theme_button}
-            <EmbedDialog show=show_embed set_show=set_show_embed/>
+            <EmbedDialog/>
         </header>
     }
 }

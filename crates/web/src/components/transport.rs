@@ -114,7 +114,7 @@ pub fn Transport() -> impl IntoView {
 }
 
 #[derive(Clone, Copy)]
-enum Icon {
+pub enum Icon {
     First,
     PrevPod,
     Prev,
@@ -126,7 +126,7 @@ enum Icon {
 }
 
 /// Transport icons as inline SVG (no icon font: they render the same everywhere).
-fn svg(icon: Icon) -> impl IntoView {
+pub fn svg(icon: Icon) -> impl IntoView {
     let d = match icon {
         Icon::First => "M5 4h2v16H5zM19 4v16L8 12z",
         Icon::PrevPod => "M12 4v16L3 12zM21 4v16l-9-8z",

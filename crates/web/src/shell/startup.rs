@@ -84,7 +84,10 @@ pub fn read_address(st: AppState, autosaved: bool) -> (StartUp, ReadSignal<bool>
     let mut start = StartUp {
         // `?cycle=N&phase=Filter`: the first run opens there.
         at: embed::start_from_query(&search),
-        embed: st.embed_opts.map(|o| o.autoplay && !embed::reduced_motion()),
+        // A comparison in an embed plays its two runs itself (components/embed_compare.rs).
+        embed: st
+            .embed_opts
+            .map(|o| o.autoplay && !embed::reduced_motion() && !embed::query_pairs(&search).iter().any(|(k, _)| k == "compare")),
         link: None,
     };
     if let Some(o) = st.embed_opts {
