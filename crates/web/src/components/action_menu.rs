@@ -384,7 +384,8 @@ fn PodActions(pod: u32, docs: Arc<Docs>) -> impl IntoView {
     });
     let last_failed = pending
         .then(|| {
-            let now = st.cycle_of(st.stop.get_untracked());
+            // The menu is a snapshot of the moment it opened: nothing here re-renders it.
+            let now = untrack(|| st.cycle_of(st.stop.get_untracked()));
             st.summary.with_untracked(|s| {
                 let s = s.as_ref()?;
                 let markers: Vec<char> = s.cycle_markers.chars().collect();
