@@ -39,7 +39,7 @@ fn every_suggestion_for_a_cel_rejection_schedules_the_pod_in_schedlab_run() {
     let table = [
         (rejected.to_string_lossy().into_owned(), "default/web", "Label node spot-1 lifecycle=on-demand"),
         // The filter fails on node legacy (no lifecycle label): an Error status, which stops the cycle.
-        (explained.to_string_lossy().into_owned(), "default/checkout", "Label default/checkout"),
+        (explained.to_string_lossy().into_owned(), "default/checkout", "Label node legacy lifecycle=on-demand"),
     ];
     for (file, key, smallest) in table {
         assert_eq!(node_of(&file, key), Value::Null, "{file}: {key} is pending before");

@@ -158,13 +158,37 @@ fn label_changes(text: &str, who: &str, labels: &crate::api::Labels, words: &[St
     keys.truncate(MAX_WORDS);
     let mut out = Vec::new();
     for k in &keys {
-        for v in words.iter().filter(|v| is_label_value(v) && *v != k) {
+        // The literals the expression compares the label with, else every literal.
+        let compared = compared_with(text, k);
+        let values = if compared.is_empty() { words } else { &compared[..] };
+        for v in values.iter().filter(|v| is_label_value(v) && *v != k) {
             if labels.get(k) != Some(v) {
                 out.push((k.clone(), Some(v.clone())));
             }
         }
         if labels.contains_key(k) {
             out.push((k.clone(), None));
+        }
+    }
+    out
+}
+
+/// The literals label `k` is compared with (`labels.k == "v"`, `labels["k"] != 'v'`).
+fn compared_with(text: &str, k: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for reference in [format!("labels.{k}"), format!("labels[\"{k}\"]"), format!("labels['{k}']")] {
+        for (i, _) in text.match_indices(&reference) {
+            let rest = &text[i + reference.len()..];
+            if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue; // labels.tiers, not labels.tier
+            }
+            let rest = rest.trim_start();
+            let Some(rest) = rest.strip_prefix("==").or_else(|| rest.strip_prefix("!=")) else { continue };
+            if let Some(v) = literals(rest.trim_start()).into_iter().next().filter(|_| rest.trim_start().starts_with(['"', '\''])) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
         }
     }
     out
@@ -245,5 +269,13 @@ mod tests {
         assert!(changes.contains(&("lifecycle".into(), Some("on-demand".into()))), "{changes:?}");
         assert!(changes.contains(&("lifecycle".into(), None)), "{changes:?}");
         assert_eq!(literals(r#"'a\'b' + "c""#), [r"a\'b", "c"]);
+        // A label compared with a literal is tried with that literal only.
+        assert_eq!(compared_with(text, "tier"), ["critical"]);
+        assert_eq!(compared_with(text, "lifecycle"), ["on-demand"]);
+        assert_eq!(compared_with("node.metadata.labels[\"zone\"] != 'a' && x.labels.zones == \"b\"", "zone"), ["a"]);
+        let pod: crate::api::Labels = [("tier".to_string(), "critical".to_string())].into();
+        let changes = label_changes(text, "pod", &pod, &literals(text));
+        assert_eq!(changes[0], ("tier".to_string(), None), "{changes:?}");
+        assert!(!changes.iter().any(|(k, v)| k == "tier" && v.is_some()), "{changes:?}");
     }
 }
