@@ -324,7 +324,8 @@ mod tests {
             allocatable,
         };
         // cpu, memory, pods, gpu: (node, allocatable, used, the bars wanted)
-        let table: [(&str, Vec<i64>, Vec<i64>, Vec<usize>); 4] = [
+        type Case = (&'static str, Vec<i64>, Vec<i64>, Vec<usize>);
+        let table: [Case; 4] = [
             ("plain", vec![4000, 1 << 33, 110, 0], vec![500, 0, 1, 0], vec![0, 1, 2]),
             ("gpu", vec![4000, 1 << 33, 110, 2], vec![0, 0, 0, 1], vec![0, 1, 2, 3]),
             ("asked", vec![4000, 1 << 33, 110, 0], vec![0, 0, 1, 1], vec![0, 1, 2, 3]),
