@@ -178,6 +178,14 @@ test("compare: MostAllocated against the default, the differing pods as schedlab
     await page.waitForFunction(() => !/compare=/.test(location.search));
     await ask(page, "train");
     await shot(page, `answers-pending-${viewport.width}`);
+    // The panel is docked beside the cluster: it covers no node card, and the cards are whole.
+    const panel = await page.locator(".answers").boundingBox();
+    const cards = await page.$$eval(".node-card", (cs) => cs.map((c) => c.getBoundingClientRect().toJSON()));
+    assert.equal(cards.length, 3);
+    for (const c of cards) {
+      const apart = c.right <= panel.x || c.left >= panel.x + panel.width || c.bottom <= panel.y || c.top >= panel.y + panel.height;
+      assert.ok(apart, `a node card at ${JSON.stringify(c)} under the answers at ${JSON.stringify(panel)}`);
+    }
     const other = await newPage(env, { viewport });
     await other.goto(link);
     await ready(other);

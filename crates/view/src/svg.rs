@@ -80,7 +80,8 @@ const CARDS_PER_ROW: usize = 4;
 const CHIPS_SHOWN: usize = 8;
 
 /// The cluster at `frame`: each zone's nodes (in the page's display order) with a bar per
-/// resource the node has (used of allocatable) and its pods; a large cluster (no per-node
+/// resource the node allocates or something on it requests (`NodeModel::bars`: used of
+/// allocatable) and its pods; a large cluster (no per-node
 /// detail) as its heatmap. `title` heads the picture (the scenario's name, say).
 pub fn cluster_svg(model: &Model, frame: &Frame, title: &str) -> String {
     let mut c = Canvas { body: String::new() };
@@ -110,10 +111,14 @@ pub fn cluster_svg(model: &Model, frame: &Frame, title: &str) -> String {
         let h = y + rows * 14.0 + PAD as f64;
         return c.finish(width.max(PAD * 2 + 60 * 14), h as u32, &heading);
     }
-    let resources: Vec<usize> = (0..model.resources.len()).take(4).collect();
-    let card_h = |pods: usize| -> f64 {
-        let chip_rows = pods.min(CHIPS_SHOWN + 1).div_ceil(2) as f64;
-        30.0 + resources.len() as f64 * 18.0 + chip_rows * 20.0 + 8.0
+    // The bars each node shows (`NodeModel::bars`, as the page), of the model's columns.
+    let bars = |n: usize| -> Vec<usize> {
+        let b = model.nodes[n].bars(&frame.nodes[n]);
+        b.into_iter().filter(|&r| r < model.resources.len()).collect()
+    };
+    let card_h = |n: usize| -> f64 {
+        let chip_rows = frame.nodes[n].pods.len().min(CHIPS_SHOWN + 1).div_ceil(2) as f64;
+        30.0 + bars(n).len() as f64 * 18.0 + chip_rows * 20.0 + 8.0
     };
     for (zi, zone) in model.zones.iter().enumerate() {
         let nodes: Vec<u32> = model
@@ -131,11 +136,11 @@ pub fn cluster_svg(model: &Model, frame: &Frame, title: &str) -> String {
         for row in nodes.chunks(CARDS_PER_ROW) {
             let h = row
                 .iter()
-                .map(|&n| card_h(frame.nodes[n as usize].pods.len()))
+                .map(|&n| card_h(n as usize))
                 .fold(0.0, f64::max);
             for (k, &n) in row.iter().enumerate() {
                 let x = (PAD + 110) as f64 + k as f64 * (CARD_W + 10) as f64;
-                node_card(&mut c, model, frame, n as usize, x, y, h, &resources);
+                node_card(&mut c, model, frame, n as usize, x, y, h, &bars(n as usize));
             }
             y += h + 10.0;
         }
@@ -156,7 +161,8 @@ fn node_card(c: &mut Canvas, model: &Model, frame: &Frame, n: usize, x: f64, y: 
         let col = &model.resources[r];
         let alloc = node.allocatable.get(r).copied().unwrap_or(0);
         let used = live.used.get(r).copied().unwrap_or(0);
-        let share = if alloc > 0 { (used as f64 / alloc as f64).clamp(0.0, 1.0) } else { 0.0 };
+        // A request with nothing allocatable is over: a full bar.
+        let share = if alloc > 0 { (used as f64 / alloc as f64).clamp(0.0, 1.0) } else { 1.0 };
         let bar_w = 90.0;
         c.text(x + 8.0, yy + 10.0, 10, MUTED, "normal", &fit(&col.name, 52.0));
         c.rect(x + 62.0, yy + 2.0, bar_w, 9.0, "#e5e7eb", "none");
@@ -300,6 +306,75 @@ mod tests {
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
         assert_eq!(fit("abcdefghij", 5.0 * CHAR_W), "abcd…");
         assert_eq!(fit("abc", 100.0), "abc");
+    }
+
+    /// A bar where the node allocates the resource or something on it requests it (over when
+    /// nothing is allocatable), none for a resource neither (no "0/0"), and the export draws
+    /// exactly the bars `NodeModel::bars` gives, as the page does.
+    #[test]
+    fn bars_only_for_resources_allocated_or_requested() {
+        use crate::view::{NodeLive, NodeModel, ResourceCol, Unit};
+        let col = |name: &str, unit| ResourceCol { name: name.into(), unit };
+        let node = |name: &str, allocatable: Vec<i64>| NodeModel {
+            name: name.into(),
+            zone: 0,
+            labels: vec![],
+            taints: vec![],
+            unschedulable: false,
+            allocatable,
+        };
+        // cpu, memory, pods, gpu: (node, allocatable, used, the bars wanted)
+        type Case = (&'static str, Vec<i64>, Vec<i64>, Vec<usize>);
+        let table: [Case; 4] = [
+            ("plain", vec![4000, 1 << 33, 110, 0], vec![500, 0, 1, 0], vec![0, 1, 2]),
+            ("gpu", vec![4000, 1 << 33, 110, 2], vec![0, 0, 0, 1], vec![0, 1, 2, 3]),
+            ("asked", vec![4000, 1 << 33, 110, 0], vec![0, 0, 1, 1], vec![0, 1, 2, 3]),
+            ("short", vec![4000, 1 << 33, 110], vec![0, 0, 0, 0], vec![0, 1, 2]),
+        ];
+        let mut model = Model {
+            resources: vec![
+                col("cpu", Unit::MilliCpu),
+                col("memory", Unit::Bytes),
+                col("pods", Unit::Count),
+                col("example.com/gpu", Unit::Count),
+            ],
+            zones: vec![String::new()],
+            nodes: vec![],
+            display_order: vec![],
+            pods: vec![],
+            profiles: vec![],
+            large: false,
+            dra: None,
+            initial_claims: vec![],
+            created_pods_from: None,
+            created_nodes_from: None,
+            plugin_labels: vec![],
+        };
+        let mut lives = Vec::new();
+        for (i, (name, alloc, used, want)) in table.iter().enumerate() {
+            let n = node(name, alloc.clone());
+            let live = NodeLive {
+                used: used.clone(),
+                ..NodeLive::default()
+            };
+            assert_eq!(&n.bars(&live), want, "{name}");
+            model.nodes.push(n);
+            model.display_order.push(i as u32);
+            lives.push(serde_json::to_value(live).unwrap());
+        }
+        let frame: Frame = serde_json::from_value(serde_json::json!({
+            "stop": 0, "stage": "Ready", "cycle": 0, "clockMs": 0, "nodes": lives, "heat": [], "marks": [],
+            "queue": {"active": [], "activeTotal": 0, "backoff": [], "backoffTotal": 0, "unschedulable": [],
+                "unschedulableTotal": 0, "gated": [], "gatedTotal": 0, "inFlight": null, "foreign": []},
+            "cycleView": null, "bound": null, "running": 0, "pending": 0, "evicted": 0, "events": [], "eventsTotal": 0
+        }))
+        .unwrap();
+        let svg = cluster_svg(&model, &frame, "bars");
+        // A gpu bar on "gpu" (1/2) and on "asked" (1/0, over: a full red bar), none elsewhere.
+        let tracks = svg.matches(r##"width="90.0" height="9.0" rx="3" fill="#e5e7eb""##).count();
+        assert_eq!(tracks, table.iter().map(|t| t.3.len()).sum::<usize>(), "{svg}");
+        assert!(svg.contains(">1/2<") && svg.contains(">1/0<"), "{svg}");
+        assert!(!svg.contains(">0/0<"), "{svg}");
     }
 
     #[test]

@@ -52,6 +52,19 @@ pub struct NodeModel {
     pub allocatable: Vec<i64>,
 }
 
+impl NodeModel {
+    /// The `Model::resources` columns this node shows a used/allocatable bar for at a stop
+    /// (`live`): those it allocates, and those something on it requests (with nothing
+    /// allocatable such a bar is over). No "0/0" bar for a resource nothing allocates. The
+    /// page's node card and the SVG export (`svg::cluster_svg`) both draw exactly these.
+    pub fn bars(&self, live: &NodeLive) -> Vec<usize> {
+        let n = self.allocatable.len().max(live.used.len());
+        (0..n)
+            .filter(|&i| self.allocatable.get(i).is_some_and(|&a| a > 0) || live.used.get(i).is_some_and(|&u| u > 0))
+            .collect()
+    }
+}
+
 /// A pod. Fields at their usual value are left out of the JSON (large runs send thousands).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -155,10 +155,11 @@ pub fn apply(id: u64, texts: &[(String, Vec<Edit>)]) -> Response {
     }
 }
 
-/// Whether document `d` is the `kind` named `name` in namespace `ns` (none: `default`).
+/// Whether document `d` is the `kind` named `name` in namespace `ns` (none: `default`); a
+/// nameless document (the KubeSchedulerConfiguration) is named `""`.
 fn names(d: &Value, kind: &str, name: &str, ns: Option<&str>) -> bool {
     d["kind"].as_str() == Some(kind)
-        && d["metadata"]["name"].as_str() == Some(name)
+        && d["metadata"]["name"].as_str().unwrap_or("") == name
         && d["metadata"]["namespace"].as_str().unwrap_or("default") == ns.unwrap_or("default")
 }
 

@@ -6,11 +6,13 @@
 //! Nothing here schedules: the numbers are the trace's. Suggestions are generated from the
 //! recorded Filter reasons, node by node and plugin by plugin (a resource shortfall, an
 //! untolerated taint, a cordon, a node selector or required node-affinity term, a topology
-//! spread constraint, a victim's priority, or, for any rejection, one more node like a rejecting
-//! node), each written as edits of the scenario's documents (a JSON merge patch of a named
-//! document, or a new document) and kept only if re-running the edited scenario with the same
-//! seed and controllers schedules the pod.
+//! spread constraint, a victim's priority, the `schedlab.dev/CEL` filter (`cel.rs`: a label its
+//! expression reads, or the plugin's Filter turned off), or, for any rejection, one more node
+//! like a rejecting node), each written as edits of the scenario's documents (a JSON merge
+//! patch of a named document, or a new document) and kept only if re-running the edited
+//! scenario with the same seed and controllers schedules the pod.
 
+mod cel;
 mod compare;
 mod pending;
 mod text_edit;
@@ -320,11 +322,12 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> Result<String, String> {
 }
 
 /// Whether document `d` is the `kind` named `name` in namespace `ns` (default: `default`; for
-/// cluster-scoped kinds both sides have none).
+/// cluster-scoped kinds both sides have none). A nameless document, the
+/// KubeSchedulerConfiguration, is named `""`.
 pub(crate) fn same(d: &Value, kind: &str, name: &str, ns: Option<&str>) -> bool {
     let meta = d.get("metadata");
     d.get("kind").and_then(Value::as_str) == Some(kind)
-        && meta.and_then(|m| m.get("name")).and_then(Value::as_str) == Some(name)
+        && meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("") == name
         && ns.unwrap_or("default") == meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).unwrap_or("default")
 }
 

@@ -16,11 +16,11 @@ const MAX_CANDIDATES: usize = 24;
 const MAX_SKEW_STEP: i64 = 3;
 
 /// A candidate change before it is verified.
-struct Candidate {
-    sentence: String,
-    edits: Vec<Edit>,
-    size: (u32, i64),
-    cells: Vec<CellRef>,
+pub(super) struct Candidate {
+    pub sentence: String,
+    pub edits: Vec<Edit>,
+    pub size: (u32, i64),
+    pub cells: Vec<CellRef>,
 }
 
 pub(super) fn why_pending(text: &str, e: &Engine, key: &str, opts: RunOptions) -> WhyPending {
@@ -98,7 +98,16 @@ pub(super) fn why_pending(text: &str, e: &Engine, key: &str, opts: RunOptions) -
         }
     }
     out.reasons = groups;
-    let mut cands = candidates(text, e, key, cycle, &rejected);
+    let errored = cycle_events(e, cycle).any(|ev| {
+        matches!(
+            ev,
+            TraceEvent::CycleEnd {
+                outcome: crate::trace::CycleOutcome::Error,
+                ..
+            }
+        )
+    });
+    let mut cands = candidates(text, e, key, cycle, &rejected, errored.then_some(out.message.as_str()));
     cands.sort_by(|a, b| a.size.cmp(&b.size).then_with(|| a.sentence.cmp(&b.sentence)));
     let mut seen = Vec::new();
     cands.retain(|c| {
@@ -141,7 +150,17 @@ fn push_group(groups: &mut Vec<ReasonGroup>, plugin: PluginName, reason: &str, n
 }
 
 /// The candidate changes, from the rejections of the pod's last cycle.
-fn candidates(text: &str, e: &Engine, key: &str, cycle: u32, rejected: &[(String, PluginName, Vec<String>)]) -> Vec<Candidate> {
+///
+/// `failed`: the cycle's error, if it ended with one (a plugin's Error status stops the cycle
+/// before its verdicts are recorded).
+fn candidates(
+    text: &str,
+    e: &Engine,
+    key: &str,
+    cycle: u32,
+    rejected: &[(String, PluginName, Vec<String>)],
+    failed: Option<&str>,
+) -> Vec<Candidate> {
     let docs = crate::load::documents(text);
     let (ns, name) = key.split_once('/').unwrap_or(("default", key));
     let pod_doc = docs.iter().find(|d| same(d, "Pod", name, Some(ns))).cloned();
@@ -160,6 +179,8 @@ fn candidates(text: &str, e: &Engine, key: &str, cycle: u32, rejected: &[(String
     let pod = &e.pods()[e.pod_by_key(key).expect("found")].info;
     let mut out = Vec::new();
     let mut copied = Vec::new();
+    let by_cel: Vec<&str> = rejected.iter().filter(|r| r.1 == PluginName::Cel).map(|r| r.0.as_str()).collect();
+    out.extend(super::cel::candidates(&docs, e, key, cycle, &by_cel, failed));
     for (node, plugin, reasons) in rejected {
         let cells = vec![cell(cycle, node, plugin.as_str(), "Filter")];
         let ni = e.snapshot().get(node);
@@ -404,7 +425,9 @@ pub(super) fn sentences(key: &str, p: &WhyPending) -> Vec<String> {
         "{key} is pending after {} attempt(s); in its last cycle ({}) {}.",
         p.attempts,
         p.cycle,
-        if groups.is_empty() {
+        if groups.is_empty() && !p.message.is_empty() {
+            format!("no node was rejected by a plugin; it ended with: {}", p.message)
+        } else if groups.is_empty() {
             "no node was rejected by a plugin".to_string()
         } else {
             groups.join("; ")

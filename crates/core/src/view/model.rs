@@ -251,8 +251,10 @@ impl BuildModel for Model {
                     .map(|&p| (p.as_str().to_string(), pl.list(p).iter().map(|n| n.as_str().to_string()).collect()))
                     .collect();
                 let mut notes = Vec::new();
-                // What a scoring plugin says of its args (NodeResourcesFit: the strategy).
-                for name in &pl.score {
+                // What a scoring plugin says of its args (NodeResourcesFit: the strategy), and
+                // a schedlab extension enabled at Filter only (what it is, where it comes from).
+                let extensions = pl.filter.iter().filter(|n| n.is_schedlab_extension() && !pl.score.contains(n));
+                for name in pl.score.iter().chain(extensions) {
                     if let Some(note) = IN_TREE.get(*name).explain.profile {
                         notes.push(note(&fw.profile.args));
                     }

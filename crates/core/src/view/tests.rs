@@ -1147,3 +1147,22 @@ fn changes_are_stops_with_live_cluster_and_sentences() {
 fn the_view_crate_knows_the_default_scheduler_name() {
     assert_eq!(schedlab_view::view::DEFAULT_SCHEDULER_NAME, crate::config::DEFAULT_SCHEDULER_NAME);
 }
+
+/// A profile that enables schedlab.dev/CEL says it is a schedlab extension, whether at Score
+/// (with its expressions) or at Filter only.
+#[test]
+fn a_profile_with_the_cel_plugin_notes_it_is_a_schedlab_extension() {
+    let node = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus: {capacity: {cpu: '1', pods: '10'}}\n";
+    for (plugins, has_score) in [("{filter: {enabled: [{name: schedlab.dev/CEL}]}}", false), ("{multiPoint: {enabled: [{name: schedlab.dev/CEL}]}}", true)] {
+        let yaml = format!(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins: {plugins}\n  pluginConfig:\n  - name: schedlab.dev/CEL\n    args: {{filter: 'true'}}\n---\n{node}"
+        );
+        let s = session_of(&yaml);
+        let notes = &s.model.profiles[0].notes;
+        let cel: Vec<&String> = notes.iter().filter(|n| n.starts_with("schedlab.dev/CEL filters with true")).collect();
+        assert_eq!(cel.len(), 1, "{plugins}: {notes:?}");
+        assert!(cel[0].contains("a schedlab extension"), "{plugins}: {notes:?}");
+        let scores = s.model.profiles[0].points.iter().any(|(p, v)| p == "Score" && v.iter().any(|n| n == "schedlab.dev/CEL"));
+        assert_eq!(scores, has_score, "{plugins}");
+    }
+}

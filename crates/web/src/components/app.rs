@@ -59,8 +59,11 @@ pub fn App() -> impl IntoView {
                     </section>
                     <Splitter/>
                 })}
+                // The answers dock beside the cluster (style.css): open, they take a column of the
+                // cluster panel instead of floating over its nodes.
                 <section class="panel cluster-panel" aria-label="Cluster">
                     <ClusterView/>
+                    <AnswersPanel/>
                 </section>
                 <section class="panel queue-panel" aria-label="Scheduling queue">
                     <QueuePanel/>
@@ -85,7 +88,6 @@ pub fn App() -> impl IntoView {
             <GenerateDialog/>
             <LessonList/>
             <ActionMenu/>
-            <AnswersPanel/>
             <CompareDialog/>
             <div class="toast" role="status" aria-live="polite">
                 {move || st.toast.get().map(|t| view! { <span>{t}</span> })}

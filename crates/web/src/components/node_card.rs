@@ -131,13 +131,10 @@ pub fn NodeCard(node: u32) -> impl IntoView {
     let bars = move || {
         let cols = cols.get();
         let l: NodeLive = live.get();
-        let alloc = model.with(|m| m.as_ref().map(|m| m.allocatable.clone()).unwrap_or_default());
-        cols.iter()
-            .enumerate()
-            .filter(|(i, c)| {
-                // Extended resources only where the node has them or a pod uses them.
-                i < &3 || alloc.get(*i).copied().unwrap_or(0) > 0 || l.used.get(*i).copied().unwrap_or(0) > 0 || c.name == "ephemeral-storage"
-            })
+        let (alloc, shown) = model.with(|m| m.as_ref().map(|m| (m.allocatable.clone(), m.bars(&l))).unwrap_or_default());
+        shown
+            .into_iter()
+            .filter_map(|i| cols.get(i).map(|c| (i, c)))
             .map(|(i, c)| {
                 let used = l.used.get(i).copied().unwrap_or(0);
                 let total = alloc.get(i).copied().unwrap_or(0);
