@@ -50,30 +50,36 @@ pub fn main(a: Args) -> ExitCode {
         Ok(t) => t,
         Err(c) => return c,
     };
+    // Both runs use --kubernetes-version with --feature-gates (a comparison of versions
+    // applies the gates to each).
+    let features = match a.version.features() {
+        Ok(f) => f,
+        Err(c) => return c,
+    };
     let opts = RunOptions {
         seed: 1,
         controllers: a.controllers.on(),
-        version: a.version.kubernetes_version,
+        features,
     };
     if let Some(v) = a.against_version {
-        return crate::upgrade::main(&a.file, &text, &a.version, v, opts, a.output);
+        return crate::upgrade::main(&a.file, &text, &a.version, v, &opts, a.output);
     }
     let (second_text, second_file, second_opts, label) = if let Some(c) = &a.config {
         match crate::read_text(c) {
-            Ok(t) => (with_config(&text, &t), a.file.clone(), opts, format!("{} with {c}", a.file)),
+            Ok(t) => (with_config(&text, &t), a.file.clone(), opts.clone(), format!("{} with {c}", a.file)),
             Err(c) => return c,
         }
     } else if let Some(seed) = a.seed {
         (
             text.clone(),
             a.file.clone(),
-            RunOptions { seed, ..opts },
+            opts.with_seed(seed),
             format!("{} seed {seed}", a.file),
         )
     } else {
         let f = a.second.clone().unwrap_or_default();
         match crate::read_text(&f) {
-            Ok(t) => (t, f.clone(), opts, f),
+            Ok(t) => (t, f.clone(), opts.clone(), f),
             Err(c) => return c,
         }
     };

@@ -9,7 +9,7 @@ pub fn main(
     text: &str,
     version: &crate::VersionArgs,
     against: KubeVersion,
-    opts: RunOptions,
+    opts: &RunOptions,
     output: crate::TextJson,
 ) -> ExitCode {
     let from = match version.features() {

@@ -39,12 +39,16 @@ pub fn main(a: Args) -> ExitCode {
     } else {
         format!("default/{}", a.pod)
     };
+    let features = match a.version.features() {
+        Ok(f) => f,
+        Err(c) => return c,
+    };
     let opts = schedlab_core::answer::RunOptions {
         seed: a.seed,
         controllers: a.controllers.on(),
-        version: a.version.kubernetes_version,
+        features,
     };
-    let answer = match schedlab_core::answer::why(&text, &a.file, &key, opts) {
+    let answer = match schedlab_core::answer::why(&text, &a.file, &key, &opts) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");

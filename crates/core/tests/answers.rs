@@ -37,7 +37,7 @@ fn scenarios(sub: &str, limit: usize) -> Vec<(String, String)> {
 
 /// An independent run (the test's own): controllers on as `schedlab run` runs by default.
 fn run(text: &str, seed: u64) -> Engine {
-    let mut sc = schedlab_core::load::load_str_for(text, "t.yaml", &schedlab_core::version::Features::new(OPTS.version)).expect("loads");
+    let mut sc = schedlab_core::load::load_str_for(text, "t.yaml", &schedlab_core::version::Features::new(VERSION)).expect("loads");
     let mut c = schedlab_core::controllers::Controllers::new(seed);
     c.reconcile(&mut sc);
     let mut e = Engine::new(sc, EngineOptions { seed, detail: Detail::All });
@@ -46,11 +46,11 @@ fn run(text: &str, seed: u64) -> Engine {
     e
 }
 
-const OPTS: RunOptions = RunOptions {
-    seed: 1,
-    controllers: true,
-    version: schedlab_view::KubeVersion::V1_34,
-};
+const VERSION: schedlab_view::KubeVersion = schedlab_view::KubeVersion::V1_34;
+
+fn opts() -> RunOptions {
+    RunOptions::new(1, true, VERSION)
+}
 
 /// Every pending pod of the hand-written, timeline and workload corpora (and the first random
 /// scenarios): each suggestion, applied and re-run independently, schedules the pod where the
@@ -71,7 +71,7 @@ fn every_suggestion_schedules_the_pod() {
             let keys: Vec<String> = e.pods().iter().filter(|p| p.ran_on.is_none()).map(|p| p.info.key.clone()).collect();
             for key in keys {
                 pending += 1;
-                let a = why(&text, &name, &key, OPTS).unwrap_or_else(|err| panic!("{name} {key}: {err}"));
+                let a = why(&text, &name, &key, &opts()).unwrap_or_else(|err| panic!("{name} {key}: {err}"));
                 assert_eq!(a.node, None, "{name} {key}");
                 let p = a.pending.expect("a pending answer");
                 assert!(p.suggestions.len() <= p.tried, "{name} {key}");
@@ -113,7 +113,7 @@ fn smallest_fixes() {
     ];
     for (file, key, want) in table {
         let text = std::fs::read_to_string(corpus_dir("").join(format!("{file}.yaml"))).expect("read");
-        let a = why(&text, file, key, OPTS).expect("answer");
+        let a = why(&text, file, key, &opts()).expect("answer");
         let p = a.pending.expect("pending");
         let first = p.suggestions.first().unwrap_or_else(|| panic!("{file} {key}: no suggestion"));
         assert!(first.sentence.contains(want), "{file} {key}: {}", first.sentence);
@@ -130,7 +130,7 @@ fn why_here_names_the_plugins_that_made_the_difference() {
     for (name, text) in scenarios("", usize::MAX) {
         let e = run(&text, 1);
         for p in e.pods().iter().filter(|p| p.ran_on.is_some() && p.attempts > 0) {
-            let a = why(&text, &name, &p.info.key, OPTS).expect("answer");
+            let a = why(&text, &name, &p.info.key, &opts()).expect("answer");
             let h = a.here.expect("here");
             assert_eq!(a.node.as_deref(), p.ran_on.as_deref());
             let Some(runner) = &h.runner_up else { continue };

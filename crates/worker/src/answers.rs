@@ -3,7 +3,7 @@
 //! engine's `answer` module; an error is the request's `Failed` answer.
 
 use schedlab_core::answer::{self, RunOptions, Side};
-use schedlab_core::version::{Features, KubeVersion};
+use schedlab_core::version::Features;
 use schedlab_core::view::{Frame, Session, SessionOptions};
 use schedlab_view::answer::Edit;
 use schedlab_view::protocol::{CompareWith, Response};
@@ -13,13 +13,16 @@ use serde_json::Value;
 pub struct Scenario {
     pub text: String,
     pub opts: RunOptions,
+    /// The run's `--feature-gates` settings, as the page sent them: a comparison with another
+    /// version applies them there too (as `schedlab compare --against-version` does).
+    pub gates: String,
 }
 
 const FILE: &str = "scenario.yaml";
 
 impl Scenario {
     pub fn why(&self, id: u64, run: u64, pod: &str) -> Response {
-        match answer::why(&self.text, FILE, pod, self.opts) {
+        match answer::why(&self.text, FILE, pod, &self.opts) {
             Ok(a) => Response::Answered {
                 id,
                 run,
@@ -29,32 +32,43 @@ impl Scenario {
         }
     }
 
-    /// Run B of a comparison with `with`: its text, how it runs, and its label.
-    fn second(&self, with: &CompareWith) -> (String, RunOptions, String) {
-        match with {
-            CompareWith::Config(c) => (answer::with_config(&self.text, c), self.opts, "the other configuration".to_string()),
-            CompareWith::Seed(seed) => (self.text.clone(), RunOptions { seed: *seed, ..self.opts }, format!("seed {seed}")),
-            CompareWith::Text(t) => (t.clone(), self.opts, "the other scenario".to_string()),
-            CompareWith::Version(v) => (self.text.clone(), RunOptions { version: *v, ..self.opts }, format!("v{v}")),
-        }
+    /// Run B of a comparison with `with`: its text, how it runs, and its label (`Err`: the
+    /// gates set here do not exist in the other version).
+    fn second(&self, with: &CompareWith) -> Result<(String, RunOptions, String), String> {
+        Ok(match with {
+            CompareWith::Config(c) => (answer::with_config(&self.text, c), self.opts.clone(), "the other configuration".to_string()),
+            CompareWith::Seed(seed) => (self.text.clone(), self.opts.with_seed(*seed), format!("seed {seed}")),
+            CompareWith::Text(t) => (t.clone(), self.opts.clone(), "the other scenario".to_string()),
+            CompareWith::Version(v) => (
+                self.text.clone(),
+                RunOptions {
+                    features: Features::with_gates(*v, &self.gates).map_err(|e| format!("feature gates for v{v}: {e}"))?,
+                    ..self.opts.clone()
+                },
+                format!("v{v}"),
+            ),
+        })
     }
 
     /// The comparison's answer, and its run B for "Play both" when there is one.
     pub fn compare(&self, id: u64, run: u64, with: &CompareWith) -> (Response, Option<Second>) {
-        let (text, opts, label) = self.second(with);
-        let answer = if let CompareWith::Version(to) = with {
-            self.compare_versions(id, run, *to)
+        let (text, opts, label) = match self.second(with) {
+            Ok(x) => x,
+            Err(message) => return (Response::Failed { id, message }, None),
+        };
+        let answer = if let CompareWith::Version(_) = with {
+            self.compare_versions(id, run, &opts.features)
         } else {
             let a = Side {
                 text: &self.text,
                 file: FILE,
-                opts: self.opts,
-                label: format!("this scenario, v{}, seed {}", self.opts.version, self.opts.seed),
+                opts: self.opts.clone(),
+                label: format!("this scenario, v{}, seed {}", self.opts.features.version(), self.opts.seed),
             };
             let b = Side {
                 text: &text,
                 file: FILE,
-                opts,
+                opts: opts.clone(),
                 label,
             };
             match answer::compare(&a, &b) {
@@ -73,9 +87,8 @@ impl Scenario {
 
     /// The scenario on screen run by its version's scheduler and by `to`'s, each difference
     /// with the version change that reproduces it alone (`answer::compare_versions`).
-    fn compare_versions(&self, id: u64, run: u64, to: KubeVersion) -> Response {
-        let (from, to) = (Features::new(self.opts.version), Features::new(to));
-        match answer::compare_versions(&self.text, FILE, &from, &to, self.opts) {
+    fn compare_versions(&self, id: u64, run: u64, to: &Features) -> Response {
+        match answer::compare_versions(&self.text, FILE, &self.opts.features, to, &self.opts) {
             Ok(v) => Response::Compared {
                 id,
                 run,
@@ -87,8 +100,8 @@ impl Scenario {
     }
 }
 
-/// Run B of the last comparison, for "Play both": run as the comparison ran it (its own
-/// version's default gates), into a `Session` only when the page first asks for it.
+/// Run B of the last comparison, for "Play both": run as the comparison ran it (its version
+/// and gates), into a `Session` only when the page first asks for it.
 pub struct Second {
     text: String,
     opts: RunOptions,
@@ -99,8 +112,7 @@ impl Second {
     /// Its session, run now if it has not been yet (`Err`: the text does not load).
     pub fn session(&mut self) -> Result<&mut Session, String> {
         if self.session.is_none() {
-            let features = Features::new(self.opts.version);
-            let sc = schedlab_core::load::load_str_for(&self.text, FILE, &features).map_err(|e| e.to_string())?;
+            let sc = schedlab_core::load::load_str_for(&self.text, FILE, &self.opts.features).map_err(|e| e.to_string())?;
             let opts = SessionOptions {
                 seed: self.opts.seed,
                 controllers: self.opts.controllers,
@@ -217,13 +229,9 @@ mod tests {
             "{}",
             texts[0]
         );
-        let opts = schedlab_core::answer::RunOptions {
-            seed: 1,
-            controllers: true,
-            version: KubeVersion::V1_34,
-        };
+        let opts = schedlab_core::answer::RunOptions::new(1, true, KubeVersion::V1_34);
         assert_eq!(
-            schedlab_core::answer::lands_on(&texts[0], "default/big", opts).unwrap().as_deref(),
+            schedlab_core::answer::lands_on(&texts[0], "default/big", &opts).unwrap().as_deref(),
             Some("gpu")
         );
     }

@@ -261,11 +261,9 @@ impl WorkerState {
                 self.second = None;
                 self.scenario = Some(answers::Scenario {
                     text: text.to_string(),
-                    opts: schedlab_core::answer::RunOptions {
-                        seed,
-                        controllers,
-                        version: run.version,
-                    },
+                    // The answers' re-runs run as this run did: its version and its gates.
+                    opts: schedlab_core::answer::RunOptions { seed, controllers, features },
+                    gates: run.feature_gates.to_string(),
                 });
                 let summary = session.summary();
                 // The goals are judged on every run: the page shows them live.

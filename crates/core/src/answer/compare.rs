@@ -15,8 +15,8 @@ pub struct Side<'a> {
 
 /// Runs both sides and compares them.
 pub fn compare(a: &Side, b: &Side) -> Result<Comparison, String> {
-    let ea = run_text(a.text, a.file, a.opts).map_err(|e| e.to_string())?;
-    let eb = run_text(b.text, b.file, b.opts).map_err(|e| e.to_string())?;
+    let ea = run_text(a.text, a.file, &a.opts).map_err(|e| e.to_string())?;
+    let eb = run_text(b.text, b.file, &b.opts).map_err(|e| e.to_string())?;
     Ok(compare_engines(&ea, &a.label, &eb, &b.label))
 }
 

@@ -25,37 +25,50 @@ pub use versions::compare_versions;
 use crate::engine::{Engine, EngineOptions};
 use crate::load::{LoadErrors, Scenario};
 use crate::trace::{CycleOutcome, Detail, TraceEvent};
+use crate::version::Features;
 use schedlab_view::answer::{Answer, CellRef, Edit, PluginDifference, WhyHere};
 use serde_json::Value;
 
 /// How a scenario is run for an answer (as `schedlab run` and the playground run it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunOptions {
     pub seed: u64,
     /// Whether the workload controllers create (and keep managing) pods.
     pub controllers: bool,
-    /// The Kubernetes version whose scheduler runs (its default feature gates).
-    pub version: schedlab_view::KubeVersion,
+    /// The Kubernetes version whose scheduler runs, with the run's feature gates (the user's
+    /// `--feature-gates` over the version's defaults): every re-run of an answer uses them.
+    pub features: Features,
+}
+
+impl RunOptions {
+    /// A run of `version` with its default gates.
+    pub fn new(seed: u64, controllers: bool, version: schedlab_view::KubeVersion) -> RunOptions {
+        RunOptions {
+            seed,
+            controllers,
+            features: Features::new(version),
+        }
+    }
+
+    /// The same run with another seed.
+    pub fn with_seed(&self, seed: u64) -> RunOptions {
+        RunOptions { seed, ..self.clone() }
+    }
 }
 
 /// Loads `text` and runs it to the end with full detail.
-pub fn run_text(text: &str, file: &str, opts: RunOptions) -> Result<Engine, LoadErrors> {
-    run_text_with(text, file, &crate::version::Features::new(opts.version), opts)
+pub fn run_text(text: &str, file: &str, opts: &RunOptions) -> Result<Engine, LoadErrors> {
+    run_text_with(text, file, &opts.features, opts)
 }
 
-/// Loads `text` for `features` (a version with its gates; `opts.version` is not read) and
+/// Loads `text` for `features` (a version with its gates; `opts.features` is not read) and
 /// runs it to the end with full detail.
-pub fn run_text_with(
-    text: &str,
-    file: &str,
-    features: &crate::version::Features,
-    opts: RunOptions,
-) -> Result<Engine, LoadErrors> {
+pub fn run_text_with(text: &str, file: &str, features: &Features, opts: &RunOptions) -> Result<Engine, LoadErrors> {
     Ok(run_scenario(crate::load::load_str_for(text, file, features)?, opts))
 }
 
 /// Runs a loaded scenario to the end with full detail (controllers first, when on).
-pub fn run_scenario(mut sc: Scenario, opts: RunOptions) -> Engine {
+pub fn run_scenario(mut sc: Scenario, opts: &RunOptions) -> Engine {
     let mut ctl = None;
     if opts.controllers {
         let mut c = crate::controllers::Controllers::new(opts.seed);
@@ -77,13 +90,13 @@ pub fn run_scenario(mut sc: Scenario, opts: RunOptions) -> Engine {
 }
 
 /// The node pod `key` ran on at the end of a run of `text` (`Ok(None)`: it never ran).
-pub fn lands_on(text: &str, key: &str, opts: RunOptions) -> Result<Option<String>, String> {
+pub fn lands_on(text: &str, key: &str, opts: &RunOptions) -> Result<Option<String>, String> {
     let e = run_text(text, "edited", opts).map_err(|e| e.to_string())?;
     Ok(e.pod_by_key(key).and_then(|i| e.pods()[i].ran_on.clone()))
 }
 
 /// The answer for pod `key` (`namespace/name`) of scenario `text`.
-pub fn why(text: &str, file: &str, key: &str, opts: RunOptions) -> Result<Answer, String> {
+pub fn why(text: &str, file: &str, key: &str, opts: &RunOptions) -> Result<Answer, String> {
     let e = run_text(text, file, opts).map_err(|e| e.to_string())?;
     let Some(i) = e.pod_by_key(key) else {
         return Err(format!("the run has no pod {key}"));

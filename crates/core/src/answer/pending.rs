@@ -23,7 +23,7 @@ pub(super) struct Candidate {
     pub cells: Vec<CellRef>,
 }
 
-pub(super) fn why_pending(text: &str, e: &Engine, key: &str, opts: RunOptions) -> WhyPending {
+pub(super) fn why_pending(text: &str, e: &Engine, key: &str, opts: &RunOptions) -> WhyPending {
     let idx = e.pod_by_key(key).expect("the caller found the pod");
     let p = &e.pods()[idx];
     let cycle = cycles_of(e, key).last().copied().unwrap_or(0);

@@ -30,11 +30,7 @@ fn edits_patch_named_documents_and_add_new_ones() {
 
 #[test]
 fn a_pod_short_of_cpu_gets_the_shortfall_verified() {
-    let opts = RunOptions {
-        seed: 1,
-        controllers: false,
-        version: schedlab_view::KubeVersion::V1_34,
-    };
+    let opts = &RunOptions::new(1, false, schedlab_view::KubeVersion::V1_34);
     let a = why(TEXT, "t.yaml", "default/big", opts).expect("answer");
     assert_eq!(a.node, None);
     let p = a.pending.expect("pending");
@@ -71,11 +67,7 @@ fn cel_scenario(plugins: &str, filter: &str) -> String {
 /// and as the page applies it, keeping the text — and re-run here, schedules the pod.
 #[test]
 fn a_pod_rejected_by_the_cel_filter_gets_fitting_suggestions() {
-    let opts = RunOptions {
-        seed: 1,
-        controllers: false,
-        version: schedlab_view::KubeVersion::V1_34,
-    };
+    let opts = &RunOptions::new(1, false, schedlab_view::KubeVersion::V1_34);
     let multi = "{multiPoint: {enabled: [{name: schedlab.dev/CEL, weight: 2}]}}";
     let split = "{filter: {enabled: [{name: schedlab.dev/CEL}]}, score: {enabled: [{name: schedlab.dev/CEL}]}}";
     let node_label = "node.metadata.labels.lifecycle == \"on-demand\"";

@@ -20,7 +20,7 @@ pub fn compare_versions(
     file: &str,
     from: &Features,
     to: &Features,
-    opts: RunOptions,
+    opts: &RunOptions,
 ) -> Result<VersionComparison, String> {
     let run = |f: &Features| run_text_with(text, file, f, opts).map_err(|e| e.to_string());
     let (ea, eb) = (run(from)?, run(to)?);

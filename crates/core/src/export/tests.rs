@@ -29,7 +29,7 @@ steps:
 
 fn runs_on(text: &str) -> BTreeMap<String, Option<String>> {
     let sc = load_str(text, "t.yaml").unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let e = run_scenario(sc, RunOptions { seed: 1, controllers: true, version: schedlab_view::KubeVersion::NEWEST });
+    let e = run_scenario(sc, &RunOptions::new(1, true, schedlab_view::KubeVersion::NEWEST));
     crate::output::conformance_json(&e)["pods"]
         .as_array()
         .expect("pods")
