@@ -1,8 +1,53 @@
 //! Autosave (localStorage) and share links (the scenario compressed into the URL hash).
 
+use crate::lessons::GalleryLesson;
 use crate::recent::{self, Kept};
-use crate::scenario::Saved;
+use crate::scenario::{Preset, Saved, DEFAULT_PRESET, DEFAULT_TEXT};
 use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Downloads a file of the site by its key (`preset:<id>`, `lesson:<id>`), once (again after a
+    /// failure): web/index.html defines it, with the files' content-hashed addresses, and starts
+    /// the download of a `?preset=` or a `?lesson=` at once, beside the wasm's.
+    #[wasm_bindgen(js_name = schedlabFetchText, catch)]
+    async fn fetch_text(key: &str) -> Result<JsValue, JsValue>;
+}
+
+/// A preset's text: the default one's is in the wasm; the others are downloaded. The error
+/// says what could not be downloaded and why.
+pub async fn preset_text(p: &Preset) -> Result<String, String> {
+    if p.id == DEFAULT_PRESET {
+        return Ok(DEFAULT_TEXT.to_string());
+    }
+    download(&format!("preset:{}", p.id))
+        .await
+        .map_err(|why| format!("The preset “{}” could not be downloaded ({why})", p.title))
+}
+
+/// A gallery lesson's text as shipped (downloaded once, then kept: `crate::lessons::shipped`).
+pub async fn lesson_text(l: &'static GalleryLesson) -> Result<String, String> {
+    if let Some(text) = crate::lessons::shipped(l.id) {
+        return Ok(text.to_string());
+    }
+    let text = download(&format!("lesson:{}", l.id))
+        .await
+        .map_err(|why| format!("The lesson “{}” could not be downloaded ({why})", l.title))?;
+    crate::lessons::keep_shipped(l, &text);
+    Ok(text)
+}
+
+async fn download(key: &str) -> Result<String, String> {
+    match fetch_text(key).await {
+        Ok(text) => text.as_string().ok_or_else(|| "not a text".into()),
+        Err(e) => Err(e
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "the download failed".into())),
+    }
+}
 
 const KEY: &str = "schedlab.scenario.v1";
 /// Who wrote the autosave last, and how many times: `<tab id>:<count>`. A tab writes only over
