@@ -67,6 +67,12 @@ const RECENT_KEY: &str = "schedlab.recent.v1";
 /// The learner's progress in each lesson (`crate::lessons::AllProgress`).
 const LESSONS_KEY: &str = "schedlab.lessons.v1";
 
+/// JSON read as bytes, as the worker's answers are (`crate::bridge`): one copy of serde_json's
+/// reader in the wasm, not a second one for `&str`.
+fn from_json<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    serde_json::from_slice(text.as_bytes())
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
@@ -87,7 +93,7 @@ pub fn load_saved() -> Option<Saved> {
     let s = storage()?;
     let text = s.get_item(KEY).ok()??;
     SEEN_REV.with(|r| *r.borrow_mut() = current_rev());
-    serde_json::from_str(&text).ok()
+    from_json(&text).ok()
 }
 
 /// What an autosave did.
@@ -137,7 +143,7 @@ pub fn changed_elsewhere(key: Option<String>, ours: &Saved) -> bool {
         return false;
     }
     let stored = storage().and_then(|s| s.get_item(KEY).ok().flatten());
-    let same = stored.is_some_and(|t| serde_json::from_str::<Saved>(&t).is_ok_and(|theirs| theirs == *ours));
+    let same = stored.is_some_and(|t| from_json::<Saved>(&t).is_ok_and(|theirs| theirs == *ours));
     if same {
         SEEN_REV.with(|r| *r.borrow_mut() = rev);
     }
@@ -157,7 +163,7 @@ pub fn save_good(saved: &Saved) {
 
 pub fn load_good() -> Option<Saved> {
     let text = storage()?.get_item(GOOD_KEY).ok()??;
-    serde_json::from_str(&text).ok()
+    from_json(&text).ok()
 }
 
 /// The user's recent scenarios (`recent`), newest first. A scenario kept by an older version
@@ -168,12 +174,12 @@ pub fn load_recent() -> Vec<Kept> {
         .get_item(RECENT_KEY)
         .ok()
         .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| from_json(&t).ok())
         .unwrap_or_default();
     if !list.is_empty() {
         return list;
     }
-    let old: Option<Saved> = s.get_item(MINE_KEY).ok().flatten().and_then(|t| serde_json::from_str(&t).ok());
+    let old: Option<Saved> = s.get_item(MINE_KEY).ok().flatten().and_then(|t| from_json(&t).ok());
     match old {
         Some(saved) => recent::keep(Vec::new(), &saved, js_sys::Date::now()).0,
         None => Vec::new(),
@@ -309,14 +315,14 @@ pub async fn decode(payload: &str) -> Result<Saved, String> {
         .ok()
         .and_then(|v| v.as_string())
         .ok_or_else(|| "its scenario data is cut short or damaged (it does not decompress)".to_string())?;
-    serde_json::from_str(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
+    from_json(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
 }
 
 /// The learner's progress in every lesson (empty when none is kept or it cannot be read).
 pub fn load_progress() -> crate::lessons::AllProgress {
     storage()
         .and_then(|s| s.get_item(LESSONS_KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| from_json(&t).ok())
         .unwrap_or_default()
 }
 
