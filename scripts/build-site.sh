@@ -2,8 +2,9 @@
 # Builds the playground's release site into OUT (default dist/): static files for any static
 # host (docs/hosting.md). Every file but index.html has a content-hashed name (web/hash-names.mjs),
 # so a cached earlier release never mixes with this one. Prints each file's size and gzip -9 size,
-# then what a visitor downloads: the playground all of it, an embed (?embed) all but CodeMirror's
-# editor bundle.
+# then what a visitor downloads at start: the playground all of it but the files fetched on
+# demand (the presets' and lessons' texts, each when it is opened; listed apart); an embed (?embed) the same
+# but CodeMirror's editor bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
@@ -14,12 +15,18 @@ echo "== trunk build --release (into $out)"
 trunk build --release --dist "$out"
 
 echo "== sizes (bytes, gzip -9)"
-all=0; editor=0
+all=0; editor=0; later=0; later_list=""
 while IFS= read -r f; do
   gz=$(gzip -9c "$f" | wc -c)
   printf '%-52s %9d %9d\n' "${f#"$out"/}" "$(stat -c%s "$f")" "$gz"
+  case "${f#"$out"/}" in
+    # Fetched on demand, when the visitor opens one (web/index.html: schedlabFetchText).
+    presets/*|lessons/*) later=$((later + gz)); later_list+="  ${f#"$out"/} $gz"$'\n'; continue ;;
+  esac
   all=$((all + gz))
   case "$(basename "$f")" in editor-*.js) editor=$gz ;; esac
 done < <(find "$out" -type f | sort)
-echo "playground downloads (file by file, gzip): $all (budget 1,600,000)"
-echo "an embed downloads (all but the editor):   $((all - editor)) (budget 1,450,000)"
+echo "playground downloads at start (file by file, gzip): $all (budget 1,600,000)"
+echo "an embed downloads at start (all but the editor):   $((all - editor)) (budget 1,450,000)"
+echo "fetched on demand, each when opened (gzip, $later in all):"
+printf '%s' "$later_list"

@@ -61,7 +61,10 @@ export function hashNames(dir) {
     const from = rel(path);
     const to = rel(next);
     const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const pattern = new RegExp(`(["'/])(${esc(from)}|${esc(basename(from))})(?=["'?#)])`, "g");
+    // The bare name only when no other file has it (presets/drain.yaml, lessons/drain.yaml).
+    const alone = all.filter((p) => basename(p) === basename(path)).length === 1;
+    const names = alone ? `${esc(from)}|${esc(basename(from))}` : esc(from);
+    const pattern = new RegExp(`(["'/])(${names})(?=["'?#)])`, "g");
     for (const [p, text] of texts) {
       if (p === next) continue;
       texts.set(p, text.replace(pattern, (_, lead, name) => lead + (name === from ? to : basename(to))));

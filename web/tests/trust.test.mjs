@@ -308,6 +308,56 @@ test("an editor that cannot be downloaded is said, the scenario still runs, and 
   assert.ok(page.errors.every((e) => /Failed to load resource|editor\.js/.test(e)), page.errors.join("\n"));
 });
 
+test("a preset whose text cannot be downloaded is said; the scenario on screen stays; it opens once it can be", async () => {
+  // The presets' texts (all but the tour's) are files of the site, fetched when opened.
+  const page = await newPage(env);
+  await page.route("**/presets/*.yaml", (r) => r.abort("internetdisconnected"));
+  await page.goto(`${env.url}?preset=spread`);
+  await ready(page);
+  await page.waitForSelector(".notice.error");
+  const said = await page.textContent(".notice.error");
+  assert.match(said, /The preset “Topology spread \+ anti-affinity over three zones” could not be downloaded/);
+  assert.match(said, /the tour instead/);
+  const tour = await page.locator(".node-card").count();
+  assert.ok(tour > 0, "the tour runs");
+  await page.selectOption('select[aria-label="Preset scenario"]', "preemption");
+  await page.waitForFunction(() => [...document.querySelectorAll(".notice.error")].some((n) => n.textContent.includes("“Preemption: choosing victims by priority” could not be downloaded")));
+  assert.equal(await page.inputValue('select[aria-label="Preset scenario"]'), "tour", "the menu shows what is on screen");
+  assert.equal(await page.locator(".node-card").count(), tour, "the scenario on screen is unchanged");
+  await shot(page, "37-preset-unavailable");
+  await page.unroute("**/presets/*.yaml");
+  await page.selectOption('select[aria-label="Preset scenario"]', "preemption");
+  await page.waitForFunction(() => document.querySelectorAll(".node-card").length === 2);
+  await ready(page);
+  assert.ok((await savedParts(page)).pods.includes("urgent"));
+  assert.ok(page.errors.every((e) => /Failed to load resource/.test(e)), page.errors.join("\n"));
+});
+
+test("a lesson whose text cannot be downloaded is said, the list stays; a restored lesson runs without it and says so", async () => {
+  // The lessons' texts are files of the site, fetched when one is opened.
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  await page.route("**/lessons/*.yaml", (r) => r.abort("internetdisconnected"));
+  await page.click("button:has-text('Lessons')");
+  await page.click(".lesson-row[data-lesson=taints] .lesson-open");
+  await page.waitForSelector(".notice.error");
+  assert.match(await page.textContent(".notice.error"), /The lesson “A node reserved with a taint” could not be downloaded/);
+  assert.equal(await page.locator(".lesson-list[role=dialog]").count(), 1, "the list stays open");
+  assert.equal(await page.locator(".lesson-panel").count(), 0);
+  await page.unroute("**/lessons/*.yaml");
+  await page.click(".lesson-row[data-lesson=taints] .lesson-open");
+  await page.waitForSelector(".lesson-panel .lesson-goals[data-pass=false]");
+  await page.waitForFunction(() => (localStorage.getItem("schedlab.scenario.v1") || "").includes('"lesson":"taints"'));
+  // Reloaded (the autosave holds the lesson), its text cannot be downloaded: it runs without.
+  await page.route("**/lessons/*.yaml", (r) => r.abort("internetdisconnected"));
+  await page.reload();
+  await ready(page);
+  await page.waitForSelector(".lesson-panel .lesson-goals[data-pass=false]");
+  await page.waitForFunction(() => [...document.querySelectorAll(".notice.error")].some((n) => /A node reserved with a taint.* could not be downloaded.*checked without it/.test(n.textContent)));
+  assert.ok(page.errors.every((e) => /Failed to load resource/.test(e)), page.errors.join("\n"));
+});
+
 test("?preset= with a name that is no preset says so and names the presets", async () => {
   const page = await newPage(env);
   await page.goto(`${env.url}?preset=deployment-zones`);

@@ -634,7 +634,7 @@ mod tests {
     fn drain_parts() -> Parts {
         let preset = crate::scenario::PRESETS.iter().find(|p| p.id == "drain").expect("drain preset");
         let extra = "\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: scratch}\nspec:\n  nodeName: node-a\n  containers: [{name: c, image: busybox}]\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: legacy-7c9f-x1\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: legacy-7c9f, controller: true}]\nspec:\n  nodeName: node-a\n  containers: [{name: c, image: busybox}]\n";
-        let mut parts = split(&format!("{}{extra}", preset.text));
+        let mut parts = split(&format!("{}{extra}", preset.text()));
         parts.timeline = String::new();
         parts
     }

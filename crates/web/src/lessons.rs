@@ -1,11 +1,14 @@
-//! The lesson gallery (assets/lessons, embedded as the presets are) and the learner's progress
+//! The lesson gallery (assets/lessons: files of the site, downloaded when a lesson is opened, as
+//! the presets are; the texts downloaded are kept here) and the learner's progress
 //! per lesson (exercises passed, hints revealed, solutions shown), kept in localStorage by
 //! `crate::storage`. Text and bookkeeping only: the lesson itself (its exercises, goals and
 //! their verdicts) comes from the worker with every run.
 
 use schedlab_view::KubeVersion;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A lesson of the gallery. `title`, `topic`, `version` and `exercises` repeat its Lesson document's (the
 /// page has no YAML reader; a test holds them together).
@@ -18,7 +21,33 @@ pub struct GalleryLesson {
     pub version: KubeVersion,
     /// How many exercises it has.
     pub exercises: usize,
-    pub text: &'static str,
+}
+
+impl GalleryLesson {
+    /// Its text, read from assets/lessons (native tests only; the page downloads it:
+    /// `crate::storage::lesson_text`).
+    #[cfg(test)]
+    pub fn text(&self) -> String {
+        let path = format!("{}/../../assets/lessons/{}.yaml", env!("CARGO_MANIFEST_DIR"), self.id);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+}
+
+thread_local! {
+    /// The gallery's texts as shipped that this page has (downloaded, or opened).
+    static SHIPPED: RefCell<BTreeMap<&'static str, Rc<str>>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Gallery lesson `id`'s text as shipped, when this page has it (`keep_shipped`).
+pub fn shipped(id: &str) -> Option<Rc<str>> {
+    SHIPPED.with(|s| s.borrow().get(id).cloned())
+}
+
+/// Keeps `text` as gallery lesson `l`'s text as shipped.
+pub fn keep_shipped(l: &'static GalleryLesson, text: &str) {
+    SHIPPED.with(|s| {
+        s.borrow_mut().entry(l.id).or_insert_with(|| text.into());
+    });
 }
 
 macro_rules! lesson {
@@ -30,7 +59,6 @@ macro_rules! lesson {
             title: $title,
             version: KubeVersion::V1_34,
             exercises: $exercises,
-            text: include_str!(concat!("../../../assets/lessons/", $id, ".yaml")),
         }
     };
 }
@@ -270,7 +298,7 @@ mod tests {
         ids.sort();
         assert_eq!(ids, files);
         for l in GALLERY {
-            let sc = schedlab_core::load::load_str(l.text, l.id).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+            let sc = schedlab_core::load::load_str(&l.text(), l.id).unwrap_or_else(|e| panic!("{}: {e}", l.id));
             let lesson = sc.lesson.unwrap_or_else(|| panic!("{}: no Lesson", l.id));
             assert_eq!((lesson.title.as_str(), lesson.topic.as_str()), (l.title, l.topic), "{}", l.id);
             assert_eq!(KubeVersion::parse(&lesson.kubernetes_version), Some(l.version), "{}", l.id);

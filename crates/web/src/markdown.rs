@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn every_gallery_text_parses_without_losing_words() {
         for l in crate::lessons::GALLERY {
-            let sc = schedlab_core::load::load_str(l.text, l.id).unwrap();
+            let sc = schedlab_core::load::load_str(&l.text(), l.id).unwrap();
             let lesson = sc.lesson.unwrap();
             let mut texts = vec![lesson.story.clone()];
             for e in &lesson.exercises {

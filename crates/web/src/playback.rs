@@ -350,11 +350,40 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
         st.bridge.update_value(|b| b.dead = Some(why));
     }
 
-    // Run the scenario whenever it changes (edits are debounced by the editor).
+    // Run the scenario whenever it changes (edits are debounced by the editor). A gallery
+    // lesson runs once the page has its text as shipped (its exercises' edit scope is judged
+    // against it): one restored from the autosave or a link waits for its download; when that
+    // fails, it runs without (and says so).
+    let (downloaded, set_downloaded) = signal(0u32);
+    let downloads = StoredValue::new(std::collections::BTreeMap::<&'static str, bool>::new());
     Effect::new(move |_| {
         let source = st.saved.get();
         if link_pending.get() {
             return;
+        }
+        downloaded.track();
+        let lesson = source.lesson.as_deref().and_then(crate::lessons::find);
+        if let Some(l) = lesson.filter(|l| crate::lessons::shipped(l.id).is_none()) {
+            // false: under way; true: failed.
+            match downloads.with_value(|d| d.get(l.id).copied()) {
+                Some(true) => {}
+                Some(false) => return,
+                None => {
+                    downloads.update_value(|d| {
+                        d.insert(l.id, false);
+                    });
+                    leptos::task::spawn_local(async move {
+                        if let Err(why) = crate::storage::lesson_text(l).await {
+                            downloads.update_value(|d| {
+                                d.insert(l.id, true);
+                            });
+                            st.set_notice.set(Some(format!("{why}: its exercises are checked without it, every edit in scope.")));
+                        }
+                        set_downloaded.update(|n| *n += 1);
+                    });
+                    return;
+                }
+            }
         }
         let fresh = st.fresh.get_untracked();
         st.act(Intent::Load { source, fresh });

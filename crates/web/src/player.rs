@@ -497,7 +497,7 @@ impl Player {
                     kubernetes_version: source.kubernetes_version,
                     feature_gates: source.feature_gates.clone(),
                     // A gallery lesson's edit scope is judged against the lesson as shipped.
-                    lesson_start: source.lesson.as_deref().and_then(crate::lessons::find).map(|l| l.text.to_string()),
+                    lesson_start: source.lesson.as_deref().and_then(crate::lessons::shipped).map(|t| t.to_string()),
                 };
                 (req, map)
             }

@@ -432,13 +432,28 @@ pub fn split(text: &str) -> Parts {
     parts
 }
 
-/// A preset scenario (assets/presets).
+/// A preset scenario (assets/presets). Its text is a file of the site, fetched when it is
+/// opened (`crate::storage::preset_text`), not part of the page's wasm; the default preset's
+/// text is in the wasm too, so the first run never waits for a download.
 pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
     /// The Kubernetes version the preset is written for: it opens (and runs) at this version.
     pub version: KubeVersion,
-    pub text: &'static str,
+    /// Its file's name in assets/presets and in the site's `presets/` (without `.yaml`).
+    pub file: &'static str,
+}
+
+/// The default preset's text, in the wasm.
+pub const DEFAULT_TEXT: &str = include_str!("../../../assets/presets/tour.yaml");
+
+impl Preset {
+    /// Its text, read from assets/presets (native tests only; the page fetches it).
+    #[cfg(test)]
+    pub fn text(&self) -> String {
+        let path = format!("{}/../../assets/presets/{}.yaml", env!("CARGO_MANIFEST_DIR"), self.file);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -446,103 +461,103 @@ pub const PRESETS: &[Preset] = &[
         id: "tour",
         title: "Tour: zones, spread, taints, a preemption, a failure",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/tour.yaml"),
+        file: "tour",
     },
     Preset {
         id: "preemption",
         title: "Preemption: choosing victims by priority",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/preemption.yaml"),
+        file: "preemption",
     },
     Preset {
         id: "spread",
         title: "Topology spread + anti-affinity over three zones",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/spread.yaml"),
+        file: "spread",
     },
     Preset {
         id: "scoring",
         title: "Scoring: LeastAllocated vs balanced allocation",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/scoring.yaml"),
+        file: "scoring",
     },
     Preset {
         id: "profiles",
         title: "Two profiles: a bin-packing scheduler next to the default",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/profiles.yaml"),
+        file: "profiles",
     },
     Preset {
         id: "queue",
         title: "Queue: PrioritySort decides who goes first",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/queue.yaml"),
+        file: "queue",
     },
     Preset {
         id: "reasons",
         title: "Why not? One pod, five nodes, five different reasons",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/reasons.yaml"),
+        file: "reasons",
     },
     Preset {
         id: "autoscaler",
         title: "Over time: a node added for pending pods (cluster autoscaler)",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/autoscaler.yaml"),
+        file: "autoscaler",
     },
     Preset {
         id: "drain",
         title: "Over time: draining a node under a Deployment with a PodDisruptionBudget",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/drain.yaml"),
+        file: "drain",
     },
     Preset {
         id: "batch-jobs",
         title: "Over time: a batch queue of Jobs with durations",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/batch-jobs.yaml"),
+        file: "batch-jobs",
     },
     Preset {
         id: "quota-gate",
         title: "Over time: scheduling gates lifted by a quota controller",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/quota-gate.yaml"),
+        file: "quota-gate",
     },
     Preset {
         id: "retry-5min",
         title: "Over time: the 5-minute retry of a pod nothing wakes",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/retry-5min.yaml"),
+        file: "retry-5min",
     },
     Preset {
         id: "imported",
         title: "Imported from a kind cluster: why is trainer Pending?",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/imported.yaml"),
+        file: "imported",
     },
     Preset {
         id: "deployment",
         title: "Deployment: six replicas spread over zones (system default spreading)",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/deployment-zones.yaml"),
+        file: "deployment-zones",
     },
     Preset {
         id: "daemonset",
         title: "DaemonSet: one pod per node, and a tainted node",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/daemonset-taint.yaml"),
+        file: "daemonset-taint",
     },
     Preset {
         id: "statefulset",
         title: "StatefulSet: ordinal pods kept apart by anti-affinity",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/statefulset-anti.yaml"),
+        file: "statefulset-anti",
     },
     Preset {
         id: "gpu",
         title: "GPU training job: DRA, a claim template and a CEL selector",
         version: KubeVersion::V1_34,
-        text: include_str!("../../../assets/presets/gpu-training.yaml"),
+        file: "gpu-training",
     },
 ];
 
@@ -617,17 +632,19 @@ impl Saved {
         self.preset.is_none() && self.generated.is_none() && !self.is_shipped_lesson()
     }
 
-    /// A gallery lesson exactly as shipped (the learner has not edited it).
+    /// A gallery lesson exactly as shipped (the learner has not edited it). False while the
+    /// page does not have its text as shipped (`crate::lessons::shipped`).
     pub fn is_shipped_lesson(&self) -> bool {
         self.lesson
             .as_deref()
-            .and_then(crate::lessons::find)
-            .is_some_and(|l| split(l.text) == self.parts)
+            .and_then(crate::lessons::shipped)
+            .is_some_and(|text| split(&text) == self.parts)
     }
 
-    pub fn from_preset(p: &Preset) -> Saved {
+    /// Preset `p` with its text.
+    pub fn from_preset(p: &Preset, text: &str) -> Saved {
         Saved {
-            parts: split(p.text),
+            parts: split(text),
             seed: 1,
             preset: Some(p.id.to_string()),
             generated: None,
@@ -638,10 +655,12 @@ impl Saved {
         }
     }
 
-    /// A gallery lesson as shipped, on the Kubernetes version it is written for.
-    pub fn from_lesson(l: &crate::lessons::GalleryLesson) -> Saved {
+    /// Gallery lesson `l` as shipped (`text`, which the page keeps: `crate::lessons::shipped`),
+    /// on the Kubernetes version it is written for.
+    pub fn from_lesson(l: &'static crate::lessons::GalleryLesson, text: &str) -> Saved {
+        crate::lessons::keep_shipped(l, text);
         Saved {
-            parts: split(l.text),
+            parts: split(text),
             seed: 1,
             preset: None,
             generated: None,
@@ -934,10 +953,33 @@ mod tests {
         assert_eq!(split(&joined), parts, "split ∘ join is the identity on parts");
     }
 
+    /// The default preset's text is the one in the wasm; every other preset is a file of the
+    /// site that web/index.html names (its download table), and the site has no other.
+    #[test]
+    fn the_presets_are_the_sites_files() {
+        let tour = preset(DEFAULT_PRESET).unwrap();
+        assert_eq!(tour.text(), DEFAULT_TEXT);
+        let index = include_str!("../../../web/index.html");
+        let named = index.matches("\": \"./presets/").count();
+        for p in PRESETS.iter().filter(|p| p.id != DEFAULT_PRESET) {
+            let entry = format!("\"preset:{}\": \"./presets/{}.yaml\"", p.id, p.file);
+            assert!(index.contains(&entry), "web/index.html does not name {entry}");
+            assert!(!p.text().is_empty(), "{}", p.id);
+        }
+        assert_eq!(named, PRESETS.len() - 1, "web/index.html names a preset that is none");
+        for l in crate::lessons::GALLERY {
+            let entry = format!("\"lesson:{}\": \"./lessons/{}.yaml\"", l.id, l.id);
+            assert!(index.contains(&entry), "web/index.html does not name {entry}");
+        }
+        let named = index.matches("\": \"./lessons/").count();
+        assert_eq!(named, crate::lessons::GALLERY.len(), "web/index.html names a lesson that is none");
+    }
+
     #[test]
     fn every_preset_splits_and_loads() {
         for p in PRESETS {
-            let parts = split(p.text);
+            let text = p.text();
+            let parts = split(&text);
             let (joined, _) = join(&parts);
             // At the version the preset is written for (the one it opens at).
             let features = schedlab_core::version::Features::new(p.version);
@@ -966,7 +1008,7 @@ mod tests {
                 out.sort();
                 out
             };
-            assert_eq!(run(&joined), run(p.text), "{}", p.id);
+            assert_eq!(run(&joined), run(&text), "{}", p.id);
         }
     }
 
@@ -976,9 +1018,9 @@ mod tests {
     #[test]
     fn a_gallery_lesson_splits_joins_and_travels() {
         for l in crate::lessons::GALLERY {
-            let s = Saved::from_lesson(l);
+            let s = Saved::from_lesson(l, &l.text());
             let (joined, _) = join(&s.parts);
-            let a = schedlab_core::load::load_str(l.text, l.id).unwrap().lesson.unwrap();
+            let a = schedlab_core::load::load_str(&l.text(), l.id).unwrap().lesson.unwrap();
             let b = schedlab_core::load::load_str(&joined, l.id)
                 .unwrap_or_else(|e| panic!("{}: {e}", l.id))
                 .lesson
@@ -1018,7 +1060,7 @@ mod tests {
         let s = Saved {
             kubernetes_version: KubeVersion::V1_35,
             feature_gates: "GangScheduling=true".into(),
-            ..Saved::from_preset(preset(DEFAULT_PRESET).unwrap())
+            ..Saved::from_preset(preset(DEFAULT_PRESET).unwrap(), DEFAULT_TEXT)
         };
         let json = serde_json::to_string(&s).unwrap();
         assert!(json.contains(r#""kubernetesVersion":"1.35""#), "{json}");
@@ -1031,7 +1073,7 @@ mod tests {
         );
         // Presets run as the version they are written for.
         for p in PRESETS {
-            assert_eq!(Saved::from_preset(p).kubernetes_version, p.version, "{}", p.id);
+            assert_eq!(Saved::from_preset(p, "").kubernetes_version, p.version, "{}", p.id);
         }
     }
 

@@ -1,8 +1,53 @@
 //! Autosave (localStorage) and share links (the scenario compressed into the URL hash).
 
+use crate::lessons::GalleryLesson;
 use crate::recent::{self, Kept};
-use crate::scenario::Saved;
+use crate::scenario::{Preset, Saved, DEFAULT_PRESET, DEFAULT_TEXT};
 use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Downloads a file of the site by its key (`preset:<id>`, `lesson:<id>`), once (again after a
+    /// failure): web/index.html defines it, with the files' content-hashed addresses, and starts
+    /// the download of a `?preset=` or a `?lesson=` at once, beside the wasm's.
+    #[wasm_bindgen(js_name = schedlabFetchText, catch)]
+    async fn fetch_text(key: &str) -> Result<JsValue, JsValue>;
+}
+
+/// A preset's text: the default one's is in the wasm; the others are downloaded. The error
+/// says what could not be downloaded and why.
+pub async fn preset_text(p: &Preset) -> Result<String, String> {
+    if p.id == DEFAULT_PRESET {
+        return Ok(DEFAULT_TEXT.to_string());
+    }
+    download(&format!("preset:{}", p.id))
+        .await
+        .map_err(|why| format!("The preset “{}” could not be downloaded ({why})", p.title))
+}
+
+/// A gallery lesson's text as shipped (downloaded once, then kept: `crate::lessons::shipped`).
+pub async fn lesson_text(l: &'static GalleryLesson) -> Result<String, String> {
+    if let Some(text) = crate::lessons::shipped(l.id) {
+        return Ok(text.to_string());
+    }
+    let text = download(&format!("lesson:{}", l.id))
+        .await
+        .map_err(|why| format!("The lesson “{}” could not be downloaded ({why})", l.title))?;
+    crate::lessons::keep_shipped(l, &text);
+    Ok(text)
+}
+
+async fn download(key: &str) -> Result<String, String> {
+    match fetch_text(key).await {
+        Ok(text) => text.as_string().ok_or_else(|| "not a text".into()),
+        Err(e) => Err(e
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "the download failed".into())),
+    }
+}
 
 const KEY: &str = "schedlab.scenario.v1";
 /// Who wrote the autosave last, and how many times: `<tab id>:<count>`. A tab writes only over
@@ -21,6 +66,12 @@ const MINE_KEY: &str = "schedlab.mine.v1";
 const RECENT_KEY: &str = "schedlab.recent.v1";
 /// The learner's progress in each lesson (`crate::lessons::AllProgress`).
 const LESSONS_KEY: &str = "schedlab.lessons.v1";
+
+/// JSON read as bytes, as the worker's answers are (`crate::bridge`): one copy of serde_json's
+/// reader in the wasm, not a second one for `&str`.
+fn from_json<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    serde_json::from_slice(text.as_bytes())
+}
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
@@ -42,7 +93,7 @@ pub fn load_saved() -> Option<Saved> {
     let s = storage()?;
     let text = s.get_item(KEY).ok()??;
     SEEN_REV.with(|r| *r.borrow_mut() = current_rev());
-    serde_json::from_str(&text).ok()
+    from_json(&text).ok()
 }
 
 /// What an autosave did.
@@ -92,7 +143,7 @@ pub fn changed_elsewhere(key: Option<String>, ours: &Saved) -> bool {
         return false;
     }
     let stored = storage().and_then(|s| s.get_item(KEY).ok().flatten());
-    let same = stored.is_some_and(|t| serde_json::from_str::<Saved>(&t).is_ok_and(|theirs| theirs == *ours));
+    let same = stored.is_some_and(|t| from_json::<Saved>(&t).is_ok_and(|theirs| theirs == *ours));
     if same {
         SEEN_REV.with(|r| *r.borrow_mut() = rev);
     }
@@ -112,7 +163,7 @@ pub fn save_good(saved: &Saved) {
 
 pub fn load_good() -> Option<Saved> {
     let text = storage()?.get_item(GOOD_KEY).ok()??;
-    serde_json::from_str(&text).ok()
+    from_json(&text).ok()
 }
 
 /// The user's recent scenarios (`recent`), newest first. A scenario kept by an older version
@@ -123,12 +174,12 @@ pub fn load_recent() -> Vec<Kept> {
         .get_item(RECENT_KEY)
         .ok()
         .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| from_json(&t).ok())
         .unwrap_or_default();
     if !list.is_empty() {
         return list;
     }
-    let old: Option<Saved> = s.get_item(MINE_KEY).ok().flatten().and_then(|t| serde_json::from_str(&t).ok());
+    let old: Option<Saved> = s.get_item(MINE_KEY).ok().flatten().and_then(|t| from_json(&t).ok());
     match old {
         Some(saved) => recent::keep(Vec::new(), &saved, js_sys::Date::now()).0,
         None => Vec::new(),
@@ -264,14 +315,14 @@ pub async fn decode(payload: &str) -> Result<Saved, String> {
         .ok()
         .and_then(|v| v.as_string())
         .ok_or_else(|| "its scenario data is cut short or damaged (it does not decompress)".to_string())?;
-    serde_json::from_str(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
+    from_json(&json).map_err(|e| format!("its scenario data is not a schedlab scenario ({e})"))
 }
 
 /// The learner's progress in every lesson (empty when none is kept or it cannot be read).
 pub fn load_progress() -> crate::lessons::AllProgress {
     storage()
         .and_then(|s| s.get_item(LESSONS_KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| from_json(&t).ok())
         .unwrap_or_default()
 }
 

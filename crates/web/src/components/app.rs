@@ -16,7 +16,7 @@ use crate::{playback, storage};
 use leptos::prelude::*;
 
 fn default_saved() -> Saved {
-    Saved::from_preset(scenario::preset(scenario::DEFAULT_PRESET).expect("the default preset exists"))
+    Saved::from_preset(scenario::preset(scenario::DEFAULT_PRESET).expect("the default preset exists"), scenario::DEFAULT_TEXT)
 }
 
 #[component]
@@ -37,8 +37,8 @@ pub fn App() -> impl IntoView {
     if embed {
         playback::watch_visibility(st);
     }
-    startup::apply_preset(st, autosaved.as_ref());
-    let (start, link_pending) = startup::read_address(st, autosaved.is_some());
+    let preset = startup::apply_preset(st, autosaved.as_ref());
+    let (start, link_pending) = startup::read_address(st, autosaved.is_some(), preset);
     playback::start(st, start, link_pending);
     autosave::install(st, editor);
     address::install(st, link_pending);

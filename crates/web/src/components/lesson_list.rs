@@ -7,11 +7,19 @@ use crate::scenario::Saved;
 use crate::state::{use_app, AppState};
 use leptos::prelude::*;
 
-/// Opens gallery lesson `l` at its first exercise.
-pub fn open_lesson(st: AppState, l: &GalleryLesson) {
-    st.set_show_lessons.set(false);
-    st.set_exercise.set(0);
-    let _ = st.replace_scenario(Saved::from_lesson(l));
+/// Opens gallery lesson `l` at its first exercise, once its text is downloaded (the list stays
+/// open until then, and says why when it cannot be).
+pub fn open_lesson(st: AppState, l: &'static GalleryLesson) {
+    leptos::task::spawn_local(async move {
+        match crate::storage::lesson_text(l).await {
+            Ok(text) => {
+                st.set_show_lessons.set(false);
+                st.set_exercise.set(0);
+                let _ = st.replace_scenario(Saved::from_lesson(l, &text));
+            }
+            Err(why) => st.set_notice.set(Some(format!("{why}. The scenario on screen is unchanged."))),
+        }
+    });
 }
 
 #[component]

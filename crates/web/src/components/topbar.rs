@@ -19,9 +19,21 @@ pub fn TopBar() -> impl IntoView {
         if let Some(i) = recent::from_option_value(&id) {
             st.restore_recent(i);
         } else if let Some(p) = scenario::preset(&id) {
-            let mut saved = Saved::from_preset(p);
-            saved.seed = st.saved.with_untracked(|s| s.seed);
-            let _ = st.replace_scenario(saved);
+            // Its text is downloaded (once): the scenario on screen stays until it is here.
+            let select = event_target::<web_sys::HtmlSelectElement>(&ev);
+            spawn_local(async move {
+                match storage::preset_text(p).await {
+                    Ok(text) => {
+                        let mut saved = Saved::from_preset(p, &text);
+                        saved.seed = st.saved.with_untracked(|s| s.seed);
+                        let _ = st.replace_scenario(saved);
+                    }
+                    Err(why) => {
+                        select.set_value(&st.saved.with_untracked(|s| s.preset.clone().unwrap_or_default()));
+                        st.set_notice.set(Some(format!("{why}. The scenario on screen is unchanged.")));
+                    }
+                }
+            });
         }
     };
     let on_seed = move |ev: leptos::ev::Event| {
@@ -229,13 +241,21 @@ fn SharePopover(url: String, exercise: RwSignal<bool>, close: impl Fn() + Copy +
 fn share_link(st: AppState, exercise: bool) {
     let mut saved = st.saved.get_untracked();
     let shipped = saved.lesson.as_deref().and_then(crate::lessons::find).filter(|_| exercise);
-    if let Some(l) = shipped {
-        saved = Saved {
-            seed: saved.seed,
-            ..Saved::from_lesson(l)
-        };
-    }
     spawn_local(async move {
+        if let Some(l) = shipped {
+            match storage::lesson_text(l).await {
+                Ok(text) => {
+                    saved = Saved {
+                        seed: saved.seed,
+                        ..Saved::from_lesson(l, &text)
+                    }
+                }
+                Err(why) => {
+                    st.flash(why);
+                    return;
+                }
+            }
+        }
         let Some(payload) = storage::encode(&saved).await else {
             st.flash("Could not encode the scenario");
             return;

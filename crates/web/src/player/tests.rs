@@ -43,7 +43,7 @@ fn frame_at(stop: u32, cycle: u32) -> Frame {
 }
 
 fn scenario(seed: u64) -> Saved {
-    let mut s = Saved::from_preset(scenario::preset(scenario::DEFAULT_PRESET).expect("the default preset"));
+    let mut s = Saved::from_preset(scenario::preset(scenario::DEFAULT_PRESET).expect("the default preset"), scenario::DEFAULT_TEXT);
     s.seed = seed;
     s
 }
@@ -917,14 +917,14 @@ fn a_lessons_verdicts_show_with_its_run() {
     let lesson = crate::lessons::find("taints").expect("in the gallery");
     let mut p = Player::new(false);
     let outs = p.act(Intent::Load {
-        source: Saved::from_lesson(lesson),
+        source: Saved::from_lesson(lesson, &lesson.text()),
         fresh: true,
     });
     let start = outs.iter().find_map(|o| match o {
         Out::Send(Request::Load { lesson_start, .. }) => Some(lesson_start.clone()),
         _ => None,
     });
-    assert_eq!(start, Some(Some(lesson.text.to_string())));
+    assert_eq!(start, Some(Some(lesson.text())));
     let run = schedlab_view::lesson::LessonRun {
         info: schedlab_view::lesson::LessonInfo {
             title: lesson.title.into(),

@@ -17,68 +17,96 @@ pub fn embed_options(embed: bool) -> Option<EmbedOptions> {
     embed.then(|| EmbedOptions::from_query(&search))
 }
 
-/// The scenario the page opens with, before any link is read: `?preset=<id>` (a docs page can
-/// link straight to one) over the autosaved one (never read when embedded) over the tour.
-/// `autosaved` is the visitor's own.
-pub fn apply_preset(st: AppState, autosaved: Option<&Saved>) {
-    if let Some(id) = storage::query_param("lesson") {
-        return apply_lesson(st, autosaved, &id);
-    }
-    let Some(id) = storage::query_param("preset") else { return };
-    match scenario::preset(&id).map(Saved::from_preset) {
-        Some(p) => {
-            if autosaved.is_none_or(|a| a.parts != p.parts) {
-                let _ = st.replace_scenario(p);
-            }
-            if !st.embed {
-                storage::clear_query();
-            }
-        }
-        None => {
-            // A preset name that is none: said, rather than silently showing something else.
+/// The scenario the page opens with, before any link is read: `?preset=<id>` or `?lesson=<id>`
+/// (a docs page can link straight to one) over the autosaved one (never read when embedded)
+/// over the tour. `autosaved` is the visitor's own. Their texts are downloaded: the one returned
+/// is opened by `read_address`, before the link and before anything runs.
+pub fn apply_preset(st: AppState, autosaved: Option<&Saved>) -> Option<Download> {
+    let (shipped, id) = if let Some(id) = storage::query_param("lesson") {
+        (crate::lessons::find(&id).map(Shipped::Lesson), id)
+    } else {
+        let id = storage::query_param("preset")?;
+        (scenario::preset(&id).map(Shipped::Preset), id)
+    };
+    let Some(shipped) = shipped else {
+        // A name that is none: said, rather than silently showing something else.
+        let said = if storage::query_param("lesson").is_some() {
+            let ids: Vec<&str> = crate::lessons::GALLERY.iter().map(|l| l.id).collect();
+            format!("There is no lesson named “{id}” (the lessons are {}).", ids.join(", "))
+        } else {
             let ids: Vec<&str> = scenario::PRESETS.iter().map(|p| p.id).collect();
-            let shown = if st.embed {
-                "Nothing from it is shown."
-            } else if autosaved.is_some() {
-                "You are seeing your own saved scenario instead."
-            } else {
-                "You are seeing the tour instead."
-            };
-            st.set_notice.set(Some(format!(
-                "There is no preset named “{id}” (the presets are {}). {shown}",
-                ids.join(", ")
-            )));
-        }
+            format!(
+                "There is no preset named “{id}” (the presets are {}). {}",
+                ids.join(", "),
+                instead(st, autosaved.is_some())
+            )
+        };
+        st.set_notice.set(Some(said));
+        return None;
+    };
+    if !st.embed {
+        storage::clear_query();
+    }
+    Some(Download {
+        shipped,
+        autosaved: autosaved.cloned(),
+    })
+}
+
+/// What is on screen when the address's preset is not.
+fn instead(st: AppState, autosaved: bool) -> &'static str {
+    if st.embed {
+        "Nothing from it is shown."
+    } else if autosaved {
+        "You are seeing your own saved scenario instead."
+    } else {
+        "You are seeing the tour instead."
     }
 }
 
-/// `?lesson=<id>`: a gallery lesson (the learner's own edits of it, when the autosave holds
-/// them, are kept).
-fn apply_lesson(st: AppState, autosaved: Option<&Saved>, id: &str) {
-    match crate::lessons::find(id) {
-        Some(l) => {
-            if autosaved.is_none_or(|a| a.lesson.as_deref() != Some(l.id)) {
-                let _ = st.replace_scenario(Saved::from_lesson(l));
+/// A preset or a gallery lesson, shipped with the site.
+enum Shipped {
+    Preset(&'static scenario::Preset),
+    Lesson(&'static crate::lessons::GalleryLesson),
+}
+
+/// The address's preset or lesson, to open once its text is downloaded.
+pub struct Download {
+    shipped: Shipped,
+    /// The autosaved scenario: when it is the preset, or the lesson (the learner's own edits of
+    /// it are kept), it is not opened anew.
+    autosaved: Option<Saved>,
+}
+
+impl Download {
+    async fn open(self, st: AppState) {
+        let autosaved = self.autosaved.as_ref();
+        let opened = match self.shipped {
+            Shipped::Preset(p) => storage::preset_text(p).await.map(|text| {
+                let p = Saved::from_preset(p, &text);
+                autosaved.is_none_or(|a| a.parts != p.parts).then_some(p)
+            }),
+            Shipped::Lesson(l) => storage::lesson_text(l).await.map(|text| {
+                let shipped = Saved::from_lesson(l, &text);
+                autosaved.is_none_or(|a| a.lesson.as_deref() != Some(l.id)).then_some(shipped)
+            }),
+        };
+        match opened {
+            Ok(Some(saved)) => {
+                let _ = st.replace_scenario(saved);
             }
-            if !st.embed {
-                storage::clear_query();
-            }
-        }
-        None => {
-            let ids: Vec<&str> = crate::lessons::GALLERY.iter().map(|l| l.id).collect();
-            st.set_notice.set(Some(format!(
-                "There is no lesson named “{id}” (the lessons are {}).",
-                ids.join(", ")
-            )));
+            Ok(None) => {}
+            Err(why) => st.set_notice.set(Some(format!("{why}. {}", instead(st, autosaved.is_some())))),
         }
     }
 }
 
 /// Reads the address's playhead and share link. A link's scenario replaces the autosaved one
 /// (which is kept as "my scenario"), and its view (editor tab, lower panel, playhead) is
-/// restored. Returns where the first run opens and a signal that holds true until the link's
-/// scenario is read: nothing runs before, so the visitor's own scenario does not flash by.
-pub fn read_address(st: AppState, autosaved: bool) -> (StartUp, ReadSignal<bool>) {
+/// restored. Returns where the first run opens and a signal that holds true until the
+/// address's preset or lesson (`preset`, once downloaded) and the link's scenario are read: nothing runs
+/// before, so the visitor's own scenario does not flash by.
+pub fn read_address(st: AppState, autosaved: bool, preset: Option<Download>) -> (StartUp, ReadSignal<bool>) {
     let embed = st.embed;
     let search = window().location().search().unwrap_or_default();
     let mut start = StartUp {
@@ -101,30 +129,55 @@ pub fn read_address(st: AppState, autosaved: bool) -> (StartUp, ReadSignal<bool>
         Err(e) => {
             st.set_notice
                 .set(Some(format!("This link could not be read: {e}. {}", own_words(embed))));
-            return (start, link_pending);
+            None
         }
-        Ok(None) => return (start, link_pending),
-        Ok(Some(ls)) => ls,
+        Ok(ls) => ls,
     };
-    if let Some(tab) = ls.tab.as_deref().and_then(Part::from_id) {
-        st.set_tab.set(tab);
+    if let Some(ls) = &ls {
+        if let Some(tab) = ls.tab.as_deref().and_then(Part::from_id) {
+            st.set_tab.set(tab);
+        }
+        if let Some(v) = ls.view.as_deref().and_then(LowerTab::from_id) {
+            st.set_lower.set(v);
+        }
+        start.link = ls.cycle.map(|c| (c, ls.phase.as_deref().and_then(Stage::from_label)));
     }
-    if let Some(v) = ls.view.as_deref().and_then(LowerTab::from_id) {
-        st.set_lower.set(v);
+    // This tab's own address from before a reload: the autosave is at least as new (the
+    // address is updated after a debounce), so it wins. (An embed has no autosave: its
+    // address is all it has.)
+    let own = ls.as_ref().and_then(|ls| ls.payload.as_deref()).is_some_and(|payload| {
+        !embed && autosaved && storage::own_address_payload().as_deref() == Some(payload)
+    });
+    match preset {
+        None => open_link(st, ls, own, set_link_pending),
+        Some(preset) => {
+            set_link_pending.set(true);
+            spawn_local(async move {
+                preset.open(st).await;
+                open_link(st, ls, own, set_link_pending);
+            });
+        }
     }
-    start.link = ls.cycle.map(|c| (c, ls.phase.as_deref().and_then(Stage::from_label)));
+    (start, link_pending)
+}
+
+/// Opens the link's scenario (none when `own`) and settings; `set_pending` is set false once
+/// they are read.
+fn open_link(st: AppState, ls: Option<link::LinkState>, own: bool, set_pending: WriteSignal<bool>) {
+    let embed = st.embed;
+    let Some(ls) = ls else {
+        set_pending.set(false);
+        return;
+    };
     let ctl = ls.controllers;
     let Some(payload) = ls.payload else {
         if let Some(on) = ctl {
             st.set_saved.update(|s| s.controllers = on);
         }
-        return (start, link_pending);
+        set_pending.set(false);
+        return;
     };
-    set_link_pending.set(true);
-    // This tab's own address from before a reload: the autosave is at least as new (the
-    // address is updated after a debounce), so it wins. (An embed has no autosave: its
-    // address is all it has.)
-    let own = !embed && autosaved && storage::own_address_payload().as_deref() == Some(payload.as_str());
+    set_pending.set(true);
     spawn_local(async move {
         match storage::decode(&payload).await {
             Ok(_) if own => {}
@@ -146,9 +199,8 @@ pub fn read_address(st: AppState, autosaved: bool) -> (StartUp, ReadSignal<bool>
                 .set_notice
                 .set(Some(format!("This link could not be read: {why}. {}", own_words(embed)))),
         }
-        set_link_pending.set(false);
+        set_pending.set(false);
     });
-    (start, link_pending)
 }
 
 /// What a visitor is shown instead of a link's scenario that cannot be read.
