@@ -79,7 +79,7 @@ impl RunFacts {
                 }
             })
             .collect();
-        let by_uid: BTreeMap<&str, usize> = e.pods().iter().enumerate().map(|(i, p)| (p.info.uid.as_str(), i)).collect();
+        let by_uid: BTreeMap<&str, usize> = crate::sort::map_of(e.pods().iter().enumerate().map(|(i, p)| (p.info.uid.as_str(), i)));
         let mut victims: Vec<(usize, String)> = Vec::new();
         for ev in e.events() {
             match ev.reason {
@@ -108,7 +108,7 @@ impl RunFacts {
                     .iter()
                     .map(|&pt| (pt.as_str(), p.plugins.list(pt).iter().map(|n| n.as_str().to_string()).collect()))
                     .collect(),
-                weights: p.weights.iter().map(|(n, w)| (n.as_str().to_string(), *w)).collect(),
+                weights: crate::sort::map_of(p.weights.iter().map(|(n, w)| (n.as_str().to_string(), *w))),
                 scoring_strategy: format!("{:?}", p.args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind),
             })
             .collect();
