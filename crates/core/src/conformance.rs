@@ -18,7 +18,7 @@ fn key(p: &Value) -> (String, String) {
 
 fn str_set(v: Option<&Value>) -> BTreeSet<String> {
     v.and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .map(|a| crate::sort::set_of(a.iter().filter_map(|x| x.as_str().map(String::from))))
         .unwrap_or_default()
 }
 
@@ -42,7 +42,7 @@ fn placement_order(expected: &Value) -> Vec<&Value> {
             (last.get(format!("{}/{}", k.0, k.1).as_str()).copied().unwrap_or(cycles.len()), i, p)
         })
         .collect();
-    keyed.sort_by_key(|&(c, i, _)| (c, i));
+    crate::sort::sort_by_key(&mut keyed, |&(c, i, _)| (c, i));
     keyed.into_iter().map(|(_, _, p)| p).collect()
 }
 
@@ -51,13 +51,8 @@ pub fn compare(expected: &Value, actual: &Value, with_scores: bool) -> Vec<Strin
     let mut diffs = Vec::new();
     let empty = vec![];
     let exp_pods = placement_order(expected);
-    let act_pods: BTreeMap<(String, String), &Value> = actual
-        .get("pods")
-        .and_then(Value::as_array)
-        .unwrap_or(&empty)
-        .iter()
-        .map(|p| (key(p), p))
-        .collect();
+    let act_pods: BTreeMap<(String, String), &Value> =
+        crate::sort::map_of(actual.get("pods").and_then(Value::as_array).unwrap_or(&empty).iter().map(|p| (key(p), p)));
     let mut diverged = false;
     for e in exp_pods {
         let k = key(e);
@@ -132,16 +127,11 @@ fn compare_scores(expected: &Value, actual: &Value) -> Vec<String> {
     let null = Value::Null;
     let es = expected.get("scores").unwrap_or(&null);
     let as_ = actual.get("scores").unwrap_or(&null);
-    let act_pods: BTreeMap<String, &Value> = actual
-        .get("pods")
-        .and_then(Value::as_array)
-        .unwrap_or(&empty)
-        .iter()
-        .map(|p| {
+    let act_pods: BTreeMap<String, &Value> =
+        crate::sort::map_of(actual.get("pods").and_then(Value::as_array).unwrap_or(&empty).iter().map(|p| {
             let k = key(p);
             (format!("{}/{}", k.0, k.1), p)
-        })
-        .collect();
+        }));
     for p in placement_order(expected) {
         let k = key(p);
         let who = format!("{}/{}", k.0, k.1);

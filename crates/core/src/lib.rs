@@ -24,6 +24,7 @@ pub mod plugins;
 pub mod quantity;
 pub mod queue;
 pub mod rng;
+pub mod sort;
 pub mod timeline;
 pub mod trace;
 pub mod version;

@@ -147,7 +147,7 @@ impl PluginSet {
     /// Members in name order (as upstream's sorted sets print).
     pub fn sorted_names(&self) -> Vec<&'static str> {
         let mut v: Vec<&'static str> = self.iter().map(|p| p.as_str()).collect();
-        v.sort_unstable();
+        crate::sort::sort(&mut v);
         v
     }
     pub fn iter(&self) -> impl Iterator<Item = PluginName> + '_ {
@@ -417,7 +417,7 @@ impl PluginsCfg {
             .chain(self.multi_point.enabled.iter())
             .map(|r| r.name.clone())
             .collect();
-        names.sort();
+        crate::sort::sort(&mut names);
         names.dedup();
         names
     }

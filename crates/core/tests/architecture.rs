@@ -778,6 +778,47 @@ fn core_has_one_source_of_randomness() {
     report("a second source of randomness", &hits);
 }
 
+/// The slice sorts and array-built ordered collections a file's code calls: `.sort(`,
+/// `.sort_by_key(`, `.sort_unstable_by(`, … and `BTreeMap::from(` / `BTreeSet::from(`.
+fn std_sorts(code: &str) -> Vec<String> {
+    let toks = tokens(code);
+    let text = |k: usize| toks.get(k).map_or("", |t| t.text.as_str());
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let method = i > 0
+            && text(i - 1) == "."
+            && text(i + 1) == "("
+            && matches!(
+                t.text.as_str(),
+                "sort" | "sort_by" | "sort_by_key" | "sort_by_cached_key" | "sort_unstable" | "sort_unstable_by" | "sort_unstable_by_key"
+            );
+        let from_array = matches!(t.text.as_str(), "BTreeMap" | "BTreeSet") && text(i + 1) == "::" && text(i + 2) == "from" && text(i + 3) == "(";
+        if method || from_array {
+            found.push(format!("line {}: {}", t.line, t.text));
+        }
+    }
+    found
+}
+
+/// ARCHITECTURE: core sorts with `sort` (its one stable sort, compiled once): std's slice sorts
+/// compile a whole driftsort or ipnsort into the worker's wasm for every element type and
+/// comparator they are called with. (`collect()` into a `BTreeMap`/`BTreeSet` sorts too, per
+/// pair type and iterator type; `sort::map_of`/`set_of` build them by insertion, which this
+/// reader cannot check: `twiggy top` on the worker's wasm shows what is left.)
+#[test]
+fn core_sorts_with_its_one_sort() {
+    let hits = core_sources()
+        .into_iter()
+        .filter(|(f, _)| f != "sort.rs")
+        .map(|(f, code)| (f, std_sorts(&code)))
+        .collect();
+    report("std's sort called outside sort.rs (use crate::sort)", &hits);
+    let planted = shipping(
+        "fn f(v: &mut Vec<u8>) {\n v.sort();\n v.sort_unstable_by_key(|x| *x);\n let m = BTreeMap::from([(1, 2)]);\n crate::sort::sort(v);\n}\n#[cfg(test)]\nmod tests { fn t(v: &mut [u8]) { v.sort() } }",
+    );
+    assert_eq!(std_sorts(&planted), ["line 2: sort", "line 3: sort_unstable_by_key", "line 4: BTreeMap"]);
+}
+
 /// ARCHITECTURE: core links no crate that wraps every visitor to learn where a decoding error
 /// is or which fields a type ignored (`apimachinery::json::Strict` tracks both itself):
 /// serde_path_to_error and serde_ignored compile every `Deserialize` impl they wrap a second
@@ -1337,6 +1378,7 @@ fn assert_layered(src_dir: &Path, layers: &Layers) {
 
 /// The layers of schedlab-core, lowest first (ARCHITECTURE.md, "Imports run one way").
 const CORE_LAYERS: &Layers = &[
+    ("sort", "the one stable sort, compiled once for every element type"),
     (
         "vocabulary",
         "the words every layer shares: plugin names, extension points, the v1 Plugins shape",

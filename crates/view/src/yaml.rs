@@ -59,7 +59,11 @@ impl Writer {
     fn write_map(&self, m: &serde_json::Map<String, Value>, indent: usize, out: &mut String) {
         let mut keys: Vec<&String> = m.keys().collect();
         if self.sort {
-            keys.sort();
+            // Through a set filled by insertion (the keys are distinct): `sort()` would compile a
+            // whole driftsort for this one element type into the engine's and the page's wasm.
+            let mut sorted = std::collections::BTreeSet::new();
+            sorted.extend(keys);
+            keys = sorted.into_iter().collect();
         }
         for (i, k) in keys.into_iter().enumerate() {
             if i > 0 {

@@ -242,7 +242,7 @@ fn why_here(e: &Engine, key: &str, node: &str) -> WhyHere {
                         here.cells.push(cell(c, &runner, row.plugin.as_str(), "Score"));
                     }
                 }
-                here.plugins.sort_by_key(|p| (std::cmp::Reverse(p.difference), p.plugin.clone()));
+                crate::sort::sort_by_key(&mut here.plugins, |p| (std::cmp::Reverse(p.difference), p.plugin.clone()));
                 here.runner_up = Some(runner);
             }
             _ => {}

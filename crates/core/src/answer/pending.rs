@@ -108,7 +108,7 @@ pub(super) fn why_pending(text: &str, e: &Engine, key: &str, opts: &RunOptions) 
         )
     });
     let mut cands = candidates(text, e, key, cycle, &rejected, errored.then_some(out.message.as_str()));
-    cands.sort_by(|a, b| a.size.cmp(&b.size).then_with(|| a.sentence.cmp(&b.sentence)));
+    crate::sort::sort_by(&mut cands, |a, b| a.size.cmp(&b.size).then_with(|| a.sentence.cmp(&b.sentence)));
     let mut seen = Vec::new();
     cands.retain(|c| {
         let dup = seen.contains(&c.edits);
@@ -389,7 +389,7 @@ fn candidates(
 /// A copy of node `node`'s document under a free name, and that name.
 fn node_copy(docs: &[Value], node: &str, e: &Engine) -> Option<(Value, String)> {
     let mut d = docs.iter().find(|d| same(d, "Node", node, None))?.clone();
-    let taken: BTreeMap<&str, ()> = e.trace().header.nodes.iter().map(|n| (n.as_str(), ())).collect();
+    let taken: BTreeMap<&str, ()> = crate::sort::map_of(e.trace().header.nodes.iter().map(|n| (n.as_str(), ())));
     let name = (2..).map(|i| format!("{node}-{i}")).find(|n| !taken.contains_key(n.as_str()))?;
     d["metadata"]["name"] = json!(name);
     if let Some(l) = d["metadata"]["labels"].as_object_mut() {

@@ -102,7 +102,7 @@ pub fn sorted_json(v: &serde_json::Value) -> serde_json::Value {
         Value::Array(a) => Value::Array(a.iter().map(sorted_json).collect()),
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             Value::Object(keys.into_iter().map(|k| (k.clone(), sorted_json(&m[k]))).collect())
         }
         other => other.clone(),

@@ -57,7 +57,7 @@ fn profile_json(p: &Profile) -> Value {
     }
     m.insert("plugins".into(), plugins_json(&p.plugins_config));
     let mut needed: Vec<PluginName> = p.needed_plugins();
-    needed.sort_by_key(|n| n.as_str());
+    crate::sort::sort_by_key(&mut needed, |n| n.as_str());
     let mut pc = Vec::new();
     for n in needed {
         let args = match IN_TREE.get(n).args {

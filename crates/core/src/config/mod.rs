@@ -405,7 +405,7 @@ impl SchedulerConfig {
             .flat_map(|p| p.needed_plugins())
             .filter(|p| p.is_schedlab_extension())
             .collect();
-        v.sort_unstable();
+        crate::sort::sort(&mut v);
         v.dedup();
         v
     }

@@ -239,7 +239,7 @@ impl Reconciler<'_> {
                 (node.is_some(), std::cmp::Reverse(colocated), std::cmp::Reverse(i))
             })
             .collect();
-        ranked.sort();
+        crate::sort::sort(&mut ranked);
         for r in ranked.into_iter().take(have.len() - want) {
             let k = key(&self.sc.pods[r.2 .0].metadata);
             self.report.deleted.push((format!("{}/{}", k.0, k.1), what.clone()));
@@ -398,7 +398,7 @@ impl Reconciler<'_> {
                         (ordinal < start || ordinal >= start + replicas).then_some((ordinal, i))
                     })
                     .collect();
-                extra.sort_by_key(|&(o, _)| std::cmp::Reverse(o));
+                crate::sort::sort_by_key(&mut extra, |&(o, _)| std::cmp::Reverse(o));
                 for (_, i) in extra {
                     let k = key(&self.sc.pods[i].metadata);
                     self.report.deleted.push((format!("{}/{}", k.0, k.1), what.clone()));

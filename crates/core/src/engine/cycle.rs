@@ -372,7 +372,7 @@ impl Engine {
                 attempt: 0,
                 feasible_nodes: feasible.len(),
                 evaluated_nodes: evaluated,
-                totals: (0..feasible.len()).map(|i| (name(i), sr.totals[i])).collect(),
+                totals: crate::sort::map_of((0..feasible.len()).map(|i| (name(i), sr.totals[i]))),
                 plugins,
                 weights: weights_by_name(fw),
                 tied: self.pods[pod.index].tied_nodes.clone(),
@@ -407,11 +407,7 @@ impl Engine {
 
 /// The profile's score weights, by plugin name (as `AttemptScores` reports them).
 fn weights_by_name(fw: &Framework) -> BTreeMap<String, i64> {
-    fw.profile
-        .weights
-        .iter()
-        .map(|(k, v)| (k.as_str().to_string(), *v as i64))
-        .collect()
+    crate::sort::map_of(fw.profile.weights.iter().map(|(k, v)| (k.as_str().to_string(), *v as i64)))
 }
 
 /// Records a plugin's rejection in the diagnosis sets.

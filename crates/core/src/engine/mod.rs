@@ -295,12 +295,12 @@ impl Engine {
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
         let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
         let snapshot = Snapshot::new(nodes);
-        let frameworks: BTreeMap<String, Framework> = sc
-            .config
-            .profiles
-            .iter()
-            .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone(), &crate::plugins::IN_TREE)))
-            .collect();
+        let frameworks: BTreeMap<String, Framework> = crate::sort::map_of(
+            sc.config
+                .profiles
+                .iter()
+                .map(|p| (p.scheduler_name.clone(), Framework::new(p.clone(), &crate::plugins::IN_TREE))),
+        );
         let queue = SchedulingQueue::with_profiles(
             sc.config.pod_initial_backoff_seconds,
             sc.config.pod_max_backoff_seconds,

@@ -416,7 +416,7 @@ impl Engine {
                     .filter(|(_, p)| p.ran_on.as_deref() == Some(name.as_str()) && (p.phase == Phase::Running || p.phase.is_finished()))
                     .map(|(i, p)| (p.bound_seq.unwrap_or(u64::MAX), i))
                     .collect();
-                on_node.sort();
+                crate::sort::sort(&mut on_node);
                 for (_, pi) in on_node {
                     if self.pods[pi].phase.is_finished() {
                         self.pods[pi].phase = Phase::Deleted;

@@ -22,7 +22,7 @@ pub fn fit_error_message(num_all: usize, pre_filter_msg: &str, diagnosis: &NodeT
             }
         }
         let mut parts: Vec<String> = reasons.into_iter().map(|(r, n)| format!("{n} {r}")).collect();
-        parts.sort();
+        crate::sort::sort(&mut parts);
         if !parts.is_empty() {
             msg.push_str(&format!(" {}.", parts.join(", ")));
         }

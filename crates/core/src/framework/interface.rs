@@ -46,7 +46,7 @@ impl PreFilterResult {
             (None, b) => PreFilterResult { node_names: b },
             (a, None) => PreFilterResult { node_names: a },
             (Some(a), Some(b)) => PreFilterResult {
-                node_names: Some(a.intersection(&b).cloned().collect()),
+                node_names: Some(crate::sort::set_of(a.intersection(&b).cloned())),
             },
         }
     }

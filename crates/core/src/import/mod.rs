@@ -337,7 +337,7 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
 
     // 6. Order: kinds others refer to first, nodes, then pods by their creation time (the
     //    scenario's document order is its creation order and its queue order).
-    objects.sort_by(|a, b| {
+    crate::sort::sort_by(&mut objects, |a, b| {
         let (ra, rb) = (rank(&a.kind), rank(&b.kind));
         ra.cmp(&rb).then_with(|| {
             if a.kind == "Pod" && b.kind == "Pod" {

@@ -105,7 +105,7 @@ impl RunFacts {
                     .iter()
                     .map(|&pt| (pt.as_str(), p.plugins.list(pt).iter().map(|n| n.as_str().to_string()).collect()))
                     .collect(),
-                weights: p.weights.iter().map(|(n, w)| (n.as_str().to_string(), *w)).collect(),
+                weights: crate::sort::map_of(p.weights.iter().map(|(n, w)| (n.as_str().to_string(), *w))),
                 scoring_strategy: format!("{:?}", p.args.get_or_default::<NodeResourcesFitArgs>().scoring_strategy.kind),
             })
             .collect();

@@ -200,7 +200,7 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
                     domains.entry(v.as_str()).or_insert(0);
                 }
             }
-            let node_domain: BTreeMap<&str, &str> = run.nodes.iter().filter_map(|(n, l)| l.get(&x.topology_key).map(|v| (n.as_str(), v.as_str()))).collect();
+            let node_domain: BTreeMap<&str, &str> = crate::sort::map_of(run.nodes.iter().filter_map(|(n, l)| l.get(&x.topology_key).map(|v| (n.as_str(), v.as_str()))));
             let pods = matching(run, &x.selector);
             let mut pending = 0;
             for p in &pods {
@@ -235,7 +235,7 @@ pub(super) fn evaluate(g: &Goal, run: &RunFacts) -> GoalVerdict {
                 Some(s) => matching(run, s),
                 None => run.pods.iter().collect(),
             };
-            let used: std::collections::BTreeSet<&str> = pods.iter().filter(|p| running(p)).filter_map(|p| p.node.as_deref()).collect();
+            let used: std::collections::BTreeSet<&str> = crate::sort::set_of(pods.iter().filter(|p| running(p)).filter_map(|p| p.node.as_deref()));
             let n = used.len() as u32;
             let ok = x.at_least.is_none_or(|l| n >= l) && x.at_most.is_none_or(|h| n <= h);
             let list: Vec<&str> = used.into_iter().collect();

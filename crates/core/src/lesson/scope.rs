@@ -65,7 +65,7 @@ fn remove(v: &mut Value, path: &[Step]) {
 fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            let keys: std::collections::BTreeSet<&String> = crate::sort::set_of(x.keys().chain(y.keys()));
             keys.into_iter().find_map(|k| {
                 let p = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
                 match (x.get(k), y.get(k)) {
@@ -85,9 +85,9 @@ fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
 /// What was edited outside the scopes, in words (`Pod/web changed at spec.nodeSelector`), or
 /// `None` when every edit is allowed.
 pub(super) fn outside(scopes: &[Scope], start: &[Value], current: &[Value]) -> Option<String> {
-    let index = |docs: &[Value]| -> BTreeMap<(String, String, String), Value> { docs.iter().filter_map(|d| key(d).map(|k| (k, d.clone()))).collect() };
+    let index = |docs: &[Value]| -> BTreeMap<(String, String, String), Value> { crate::sort::map_of(docs.iter().filter_map(|d| key(d).map(|k| (k, d.clone())))) };
     let (a, b) = (index(start), index(current));
-    let keys: std::collections::BTreeSet<&(String, String, String)> = a.keys().chain(b.keys()).collect();
+    let keys: std::collections::BTreeSet<&(String, String, String)> = crate::sort::set_of(a.keys().chain(b.keys()));
     for k in keys {
         let (x, y) = (a.get(k), b.get(k));
         if x == y {

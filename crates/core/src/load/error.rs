@@ -86,7 +86,7 @@ impl LoadErrors {
     }
     /// Sorts by position (stable, so errors at one place keep their order) and caps the list.
     pub(crate) fn finish(&mut self) {
-        self.errors.sort_by_key(|e| (e.line == 0, e.line, e.column));
+        crate::sort::sort_by_key(&mut self.errors, |e| (e.line == 0, e.line, e.column));
         self.errors.dedup();
         if self.errors.len() > MAX_ERRORS {
             let more = self.errors.len() - MAX_ERRORS;

@@ -117,7 +117,7 @@ struct State {
 impl State {
     fn new(k: Known) -> State {
         State {
-            pod_names: k.pods.keys().cloned().collect(),
+            pod_names: crate::sort::set_of(k.pods.keys().cloned()),
             nodes: k.nodes,
             pods: k.pods,
             others: k.others,

@@ -111,12 +111,10 @@ impl ResourceAllocationScorer {
         let non_missing = if self.use_requested {
             None
         } else {
-            defaults = [
+            defaults = crate::sort::map_of([
                 (RESOURCE_CPU.to_string(), Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST)),
                 (RESOURCE_MEMORY.to_string(), Quantity::from_value(DEFAULT_MEMORY_REQUEST)),
-            ]
-            .into_iter()
-            .collect();
+            ]);
             Some(&defaults)
         };
         let reqs = pod_requests_with(&pod.pod, non_missing, !self.pod_level_resources);

@@ -490,12 +490,8 @@ fn translate_topology(na: &mut Option<VolumeNodeAffinity>, labels: &Labels, csi_
     if !topology_values(na, zone_label).is_empty() {
         replace_topology(na, zone_label, csi_key);
     } else if let Some(label) = labels.get(zone_label) {
-        let zones: BTreeSet<String> = label
-            .split(MULTI_ZONE_DELIMITER)
-            .map(str::trim)
-            .filter(|z| !z.is_empty())
-            .map(String::from)
-            .collect();
+        let zones: BTreeSet<String> =
+            crate::sort::set_of(label.split(MULTI_ZONE_DELIMITER).map(str::trim).filter(|z| !z.is_empty()).map(String::from));
         if !zones.is_empty() {
             let n = na.get_or_insert_with(VolumeNodeAffinity::default);
             let r = n.required.get_or_insert_with(Default::default);

@@ -296,7 +296,7 @@ impl SchedulingQueue {
                     interested.insert(r.plugin);
                 }
             }
-            let mut keys: BTreeSet<&String> = self.no_rejector.iter().collect();
+            let mut keys: BTreeSet<&String> = crate::sort::set_of(self.no_rejector.iter());
             for p in interested.iter() {
                 keys.extend(self.by_plugin[p as usize].iter());
             }

@@ -70,7 +70,7 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
     let mut out = Changes::default();
     let steps = e.timeline_steps();
     let header = &e.trace.header;
-    let mut nodes: BTreeMap<String, api::Node> = initial_nodes.iter().map(|n| (n.metadata.name.clone(), n.clone())).collect();
+    let mut nodes: BTreeMap<String, api::Node> = crate::sort::map_of(initial_nodes.iter().map(|n| (n.metadata.name.clone(), n.clone())));
     for (i, ev) in e.trace.events.iter().enumerate() {
         let TraceEvent::Change {
             cause,

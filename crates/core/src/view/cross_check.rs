@@ -61,8 +61,8 @@ impl Session {
         // The filter matrix lists exactly the nodes that existed in this cycle.
         if let Some(cv) = self.last_stop_of(c).map(|st| self.cycle_view(st, true)) {
             if let Some(f) = cv.filter.filter(|f| f.detail && (f.rows_total as usize) <= ROW_LIMIT) {
-                let listed: BTreeSet<u32> = f.rows.iter().map(|r| r.node).collect();
-                let existed: BTreeSet<u32> = order.iter().copied().collect();
+                let listed: BTreeSet<u32> = crate::sort::set_of(f.rows.iter().map(|r| r.node));
+                let existed: BTreeSet<u32> = crate::sort::set_of(order.iter().copied());
                 if listed != existed {
                     let names =
                         |s: &BTreeSet<u32>| -> Vec<String> { s.iter().map(|&n| self.model.nodes[n as usize].name.clone()).collect() };

@@ -352,7 +352,7 @@ impl<'a> CycleBuilder<'a> {
             sv.rows_total = rows.len() as u32;
             if rows.len() > ROW_LIMIT {
                 // Keep the best-scored rows (the winner and ties among them).
-                rows.sort_by_key(|r| std::cmp::Reverse(r.total));
+                crate::sort::sort_by_key(&mut rows, |r| std::cmp::Reverse(r.total));
                 rows.truncate(ROW_LIMIT);
             }
             sv.rows = rows;

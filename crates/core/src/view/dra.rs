@@ -127,20 +127,15 @@ fn amount(class: &str, mode: Option<&str>, count: Option<i64>) -> String {
 
 /// The claims before the first cycle.
 pub fn initial_claims(e: &Engine) -> BTreeMap<String, ClaimLive> {
-    e.cluster
-        .dra
-        .claims
-        .iter()
-        .map(|(k, c)| {
-            let (devices, reserved_for) = claim_state(c);
-            (
-                k.clone(),
-                ClaimLive {
-                    key: k.clone(),
-                    devices,
-                    reserved_for,
-                },
-            )
-        })
-        .collect()
+    crate::sort::map_of(e.cluster.dra.claims.iter().map(|(k, c)| {
+        let (devices, reserved_for) = claim_state(c);
+        (
+            k.clone(),
+            ClaimLive {
+                key: k.clone(),
+                devices,
+                reserved_for,
+            },
+        )
+    }))
 }

@@ -176,10 +176,10 @@ impl Session {
             }
         }
         // PrioritySort: higher priority first, then earlier entry into the queue.
-        active.sort_by_key(|&i| (std::cmp::Reverse(model.pods[i as usize].priority), r.pods[i as usize].since));
-        backoff.sort_by_key(|&i| (r.pods[i as usize].backoff_until_ms.unwrap_or(i64::MAX), r.pods[i as usize].since));
-        unsched.sort_by_key(|&i| r.pods[i as usize].since);
-        gated.sort_by_key(|&i| r.pods[i as usize].since);
+        crate::sort::sort_by_key(&mut active, |&i| (std::cmp::Reverse(model.pods[i as usize].priority), r.pods[i as usize].since));
+        crate::sort::sort_by_key(&mut backoff, |&i| (r.pods[i as usize].backoff_until_ms.unwrap_or(i64::MAX), r.pods[i as usize].since));
+        crate::sort::sort_by_key(&mut unsched, |&i| r.pods[i as usize].since);
+        crate::sort::sort_by_key(&mut gated, |&i| r.pods[i as usize].since);
         let message = |i: u32| -> Option<String> {
             let ev = r.pods[i as usize].message?;
             match &self.trace.events[ev as usize] {

@@ -67,7 +67,7 @@ impl Replay {
                 })
                 .collect(),
             cycle: 0,
-            claims: model.initial_claims.iter().map(|c| (c.key.clone(), c.clone())).collect(),
+            claims: crate::sort::map_of(model.initial_claims.iter().map(|c| (c.key.clone(), c.clone()))),
             present: vec![true; model.nodes.len()],
             node_state: model
                 .nodes

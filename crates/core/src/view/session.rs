@@ -118,11 +118,11 @@ impl Session {
             },
         );
         let mut model = Model::build(&keep, &e);
-        let profile_plugins = e
-            .frameworks
-            .values()
-            .map(|fw| (fw.profile.scheduler_name.clone(), fw.profile.plugins.clone()))
-            .collect();
+        let profile_plugins = crate::sort::map_of(
+            e.frameworks
+                .values()
+                .map(|fw| (fw.profile.scheduler_name.clone(), fw.profile.plugins.clone())),
+        );
         if let Some(c) = &ctl {
             e.enable_controllers(c.clone());
         }
@@ -370,7 +370,7 @@ impl Session {
     /// Re-runs the scenario with detail for a batch of cycles starting at `c`.
     pub(super) fn recover_detail(&mut self, c: u32) {
         let last = (c + DETAIL_BATCH - 1).min(self.cycles.len() as u32);
-        let wanted: BTreeSet<u32> = (c..=last).collect();
+        let wanted: BTreeSet<u32> = crate::sort::set_of(c..=last);
         if self.detail_cache.len() > 4 * DETAIL_BATCH as usize {
             self.detail_cache.clear();
         }

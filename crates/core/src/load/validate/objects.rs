@@ -133,7 +133,7 @@ pub(crate) fn validate_pv(cx: &mut Ctx, pv: &PersistentVolume) {
         cx.push(required(&cap, ""));
     }
     if !s.capacity.contains_key("storage") || s.capacity.len() > 1 {
-        let shown: BTreeMap<&String, String> = s.capacity.iter().map(|(k, q)| (k, cx.qty(*q, &cap.key(k)))).collect();
+        let shown: BTreeMap<&String, String> = crate::sort::map_of(s.capacity.iter().map(|(k, q)| (k, cx.qty(*q, &cap.key(k)))));
         cx.push(not_supported(
             &cap,
             Bad::Json(serde_json::to_string(&shown).unwrap_or_default()),

@@ -52,7 +52,7 @@ pub(crate) fn validate_pod_spec(cx: &mut Ctx, spec: &PodSpec, path: &FieldPath) 
             }
         }
     }
-    let claim_names: BTreeSet<&str> = spec.resource_claims.iter().map(|c| c.name.as_str()).collect();
+    let claim_names: BTreeSet<&str> = crate::sort::set_of(spec.resource_claims.iter().map(|c| c.name.as_str()));
     for (i, c) in spec.resource_claims.iter().enumerate() {
         let p = path.child("resourceClaims").index(i);
         if c.name.is_empty() {

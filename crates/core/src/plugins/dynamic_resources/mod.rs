@@ -491,7 +491,7 @@ impl Plugin for DynamicResources {
                 to_allocate.len()
             ));
         }
-        found.chosen = to_allocate.into_iter().zip(results).collect();
+        found.chosen = crate::sort::map_of(to_allocate.into_iter().zip(results));
         Status::success()
     }
 

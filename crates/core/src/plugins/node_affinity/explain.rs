@@ -17,7 +17,7 @@ fn term_keys_str(ni: &NodeInfo, terms: &[NodeSelectorTerm]) -> String {
         .iter()
         .flat_map(|t| t.match_expressions.iter().map(|r| r.key.as_str()))
         .collect();
-    keys.sort_unstable();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys.iter()
         .map(|k| match ni.labels().get(*k) {

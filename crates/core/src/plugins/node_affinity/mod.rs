@@ -126,10 +126,10 @@ fn pinned_node_names(pod: &Pod) -> Option<BTreeSet<String>> {
             if r.key != OBJECT_NAME_FIELD || r.operator != "In" {
                 continue;
             }
-            let vals: BTreeSet<String> = r.values.iter().cloned().collect();
+            let vals: BTreeSet<String> = crate::sort::set_of(r.values.iter().cloned());
             term_names = Some(match term_names {
                 None => vals,
-                Some(prev) => prev.intersection(&vals).cloned().collect(),
+                Some(prev) => crate::sort::set_of(prev.intersection(&vals).cloned()),
             });
         }
         all.extend(term_names?);

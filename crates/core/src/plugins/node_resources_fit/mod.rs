@@ -158,8 +158,8 @@ impl Fit {
             ),
         };
         Fit {
-            ignored_resources: args.ignored_resources.iter().cloned().collect(),
-            ignored_resource_groups: args.ignored_resource_groups.iter().cloned().collect(),
+            ignored_resources: crate::sort::set_of(args.ignored_resources.iter().cloned()),
+            ignored_resource_groups: crate::sort::set_of(args.ignored_resource_groups.iter().cloned()),
             strategy,
             // Upstream builds Fit's scorer without the pod-level-resources switch, so scoring
             // looks at container requests only (with the 100m/200Mi defaults).

@@ -171,13 +171,7 @@ fn volume_counts(cx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Result<VolumeCount
     };
     // Per-driver limits from the CSINode; a driver without a count is unlimited.
     let limits: BTreeMap<String, i64> = csi_node
-        .map(|cn| {
-            cn.spec
-                .drivers
-                .iter()
-                .filter_map(|d| Some((d.name.clone(), d.allocatable.as_ref()?.count? as i64)))
-                .collect()
-        })
+        .map(|cn| crate::sort::map_of(cn.spec.drivers.iter().filter_map(|d| Some((d.name.clone(), d.allocatable.as_ref()?.count? as i64)))))
         .unwrap_or_default();
     if limits.is_empty() {
         return Ok(VolumeCounts::NoLimits {

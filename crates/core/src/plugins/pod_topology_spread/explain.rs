@@ -23,7 +23,7 @@ fn domains_str(domains: &[(String, i64)], own: Option<&str>) -> String {
         return domains.iter().map(show).collect::<Vec<_>>().join(", ");
     }
     let mut by_count: Vec<&(String, i64)> = domains.iter().collect();
-    by_count.sort_by_key(|d| d.1);
+    crate::sort::sort_by_key(&mut by_count, |d| d.1);
     let mut picked: Vec<&(String, i64)> = by_count.into_iter().take(3).collect();
     if let Some(o) = domains.iter().find(|d| Some(d.0.as_str()) == own) {
         if !picked.contains(&o) {

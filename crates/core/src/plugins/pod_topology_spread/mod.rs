@@ -118,11 +118,8 @@ fn compile_constraints(constraints: &[TopologySpreadConstraint], pod_labels: &La
     for c in constraints.iter().filter(|c| c.when_unsatisfiable == action) {
         let mut selector = Selector::from_label_selector(c.label_selector.as_ref())?;
         if !c.match_label_keys.is_empty() {
-            let values: Labels = c
-                .match_label_keys
-                .iter()
-                .filter_map(|k| pod_labels.get(k).map(|v| (k.clone(), v.clone())))
-                .collect();
+            let values: Labels =
+                crate::sort::map_of(c.match_label_keys.iter().filter_map(|k| pod_labels.get(k).map(|v| (k.clone(), v.clone()))));
             if !values.is_empty() {
                 if let Selector::Reqs(reqs) = selector {
                     let mut merged = Selector::from_map(&values);
@@ -634,7 +631,7 @@ fn explain_filter(cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) 
             .filter(|&id| d.present[id])
             .map(|id| (values[id].unwrap_or("").to_string(), d.counts[id] as i64))
             .collect();
-        domains.sort();
+        crate::sort::sort(&mut domains);
         let mut excluded_nodes = Vec::new();
         let mut nodes_missing_keys = 0;
         for n in cx.snapshot.nodes() {
@@ -700,7 +697,7 @@ struct SpreadScoreView {
 fn explain_score(state: &CycleState, pod: &PodInfo, node: &NodeInfo, scored_nodes: usize) -> Option<SpreadScoreView> {
     let s = CycleData::pre_score(state, PluginName::PodTopologySpread)?;
     let mut ignored_nodes: Vec<String> = s.ignored.iter().cloned().collect();
-    ignored_nodes.sort();
+    crate::sort::sort(&mut ignored_nodes);
     let ignored = s.ignored.contains(node.name());
     let mut constraints = Vec::new();
     let mut sum = 0.0;
@@ -727,7 +724,7 @@ fn explain_score(state: &CycleState, pod: &PodInfo, node: &NodeInfo, scored_node
             selector: c.selector.clone(),
             domain_counts: {
                 let mut d: Vec<(String, i64)> = s.counts[i].iter().map(|(k, v)| (k.clone(), *v)).collect();
-                d.sort();
+                crate::sort::sort(&mut d);
                 d
             },
             node_value,

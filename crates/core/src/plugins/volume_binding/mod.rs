@@ -209,7 +209,7 @@ fn pod_volume_claims(cx: &Ctx, pod: &Pod) -> Result<(PodVolumeClaims, bool), Str
         }
     }
     let mut order: Vec<usize> = (0..out.delayed.len()).collect();
-    order.sort_by(|&a, &b| out.delayed[a].request.cmp(&out.delayed[b].request));
+    crate::sort::sort_by(&mut order, |&a, &b| out.delayed[a].request.cmp(&out.delayed[b].request));
     out.delayed_by_size = order;
     for d in &out.delayed {
         let class = pvc_class(&d.pvc);
