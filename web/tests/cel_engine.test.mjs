@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, stop, newPage, noErrors, ready, pause, runId, nextRun, frameShown, savedParts, joinParts, cli, replaceEditorText, PAGE_VERSION } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, ready, pause, runId, nextRun, frameShown, savedParts, joinParts, cli, replaceEditorText, shot, PAGE_VERSION } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -30,13 +30,13 @@ const RECORD_STATUS = `
 
 /** A fresh page recording what it fetches (page and workers) and its status lines; `saved`
  * parts open as the autosave. */
-async function open(saved) {
+async function open(saved, viewport) {
   const seed = saved
     ? `if (!sessionStorage.getItem("seeded")) { sessionStorage.setItem("seeded", "1"); localStorage.setItem("schedlab.scenario.v1", ${JSON.stringify(
         JSON.stringify({ parts: saved, seed: 1, controllers: true, kubernetesVersion: PAGE_VERSION }),
       )}); }`
     : "";
-  const page = await newPage(env, { init: RECORD_STATUS + seed });
+  const page = await newPage(env, { init: RECORD_STATUS + seed, viewport });
   page.fetched = [];
   page.context().on("request", (r) => page.fetched.push(new URL(r.url()).pathname));
   return page;
@@ -178,3 +178,26 @@ test("a crash of the full engine starts the full engine again", async () => {
   assert.equal(fetched(page, LIGHT), 1, "the light worker was not started again");
   assert.deepEqual(await placements(page), await oracle(page));
 });
+
+for (const [w, h, embed] of [[1440, 900, false], [1280, 800, false], [800, 500, true]]) {
+  test(`while the full engine downloads, the status says so (${embed ? "an embed" : "the playground"}, ${w}x${h})`, async () => {
+    const page = await open(undefined, { width: w, height: h });
+    // The full worker's wasm is held back until the screenshot is taken.
+    let release;
+    const held = new Promise((ok) => (release = ok));
+    await page.context().route(FULL, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${env.url}?${embed ? "embed&" : ""}preset=gpu`);
+    const status = embed ? ".embed-bar .status" : ".topbar .status";
+    await page.waitForFunction((s) => document.querySelector(s)?.textContent.includes("loading the CEL engine…"), status);
+    assert.equal(await page.getAttribute(status, "data-busy"), "true");
+    await shot(page, `cel-engine-loading-${embed ? "embed-" : ""}${w}`);
+    release();
+    await page.waitForFunction((s) => /\d+ nodes?\b/.test(document.querySelector(s)?.textContent || ""), status);
+    assert.equal(await engine(page), "full");
+    assert.equal(await page.locator(".error-list").count(), 0);
+    noErrors(page);
+  });
+}
