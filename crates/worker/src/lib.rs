@@ -576,6 +576,7 @@ pub(crate) mod tests {
     const DRA_CEL: &str = include_str!("../../../assets/presets/gpu-training.yaml");
     const PLAIN: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '10'}}\n";
 
+    #[cfg(not(feature = "cel"))]
     fn load(w: &mut WorkerState, id: u64, text: &str) -> Vec<Response> {
         ask(
             w,
