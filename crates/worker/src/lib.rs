@@ -69,7 +69,7 @@ pub struct WorkerState {
 impl WorkerState {
     /// Handles one request; `post` sends responses (progress first, then the answer) and `now`
     /// reads a millisecond clock. A panic here is the binary's to report (`Response::Crashed`,
-    /// crates/worker/src/main.rs): wasm32 cannot unwind, so the worker stops after it.
+    /// crates/worker/src/browser.rs): wasm32 cannot unwind, so the worker stops after it.
     pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         match req {
             Request::Continue { run } => self.run = self.run.max(run),
