@@ -10,6 +10,9 @@ scripts/setup.sh
 echo "== cargo test (native)"
 cargo test --workspace
 
+echo "== the light engine (the worker without CEL: scenarios with CEL are handed to the full one)"
+cargo test -p schedlab-worker --no-default-features
+
 echo "== explanation cross-check (every cell of every corpus scenario and preset against the trace)"
 # Also part of the run above; run again to print how many cells it checked.
 cargo test -q -p schedlab-core --test explain_cross_check -- --nocapture 2>&1 | grep -E "cross-check|test result"
@@ -19,6 +22,7 @@ cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p schedlab-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p schedlab-worker --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p schedlab-worker --target wasm32-unknown-unknown --no-default-features -- -D warnings
 
 echo "== cargo test (wasm32, headless Chromium)"
 # The runner's requests to the page wait for the page's thread, which a test binary holds from

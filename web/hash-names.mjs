@@ -6,9 +6,10 @@
 //
 // Files are renamed leaves first, so a file's hash covers the names of everything it loads:
 // wasm, CSS and snippets; then the JS that loads them (the page's and the worker's bindings, the
-// CodeMirror bundle); then the worker's loader, which names the worker's files. index.html keeps
-// its name (it is the one file a host must serve fresh: docs/hosting.md) and names the loader in
-// `window.schedlabWorkerUrl`, which the page reads (crates/web/src/bridge.rs).
+// CodeMirror bundle); then the workers' loaders (the light engine's and the full one's), which
+// name the workers' files. index.html keeps its name (it is the one file a host must serve
+// fresh: docs/hosting.md) and names the loaders in `window.schedlabWorkerUrl` and
+// `window.schedlabFullWorkerUrl`, which the page reads (crates/web/src/bridge.rs).
 //
 // Usage: node web/hash-names.mjs [DIR] (default: $TRUNK_STAGING_DIR, as Trunk runs it).
 import { createHash } from "node:crypto";
@@ -30,7 +31,7 @@ export function hashNames(dir) {
   const rank = (p) => {
     const name = basename(p);
     if (name === "index.html") return 9;
-    if (name === "schedlab-worker_loader.js") return 3;
+    if (name === "schedlab-worker_loader.js" || name === "schedlab-worker-full_loader.js") return 3;
     if (extname(name) === ".js" && !rel(p).startsWith("snippets/")) return 2;
     return 1;
   };

@@ -32,6 +32,9 @@ pub mod view;
 pub mod vocabulary;
 
 pub use engine::{Engine, EngineOptions};
+/// Whether this build evaluates CEL (the `cel` feature, on by default). Without it a scenario
+/// holding a CEL expression does not load (`LoadErrors::needs_cel`).
+pub const CEL: bool = dra::cel::AVAILABLE;
 pub use load::{load_str, LoadErrors, Scenario};
 
 // Unit tests also run compiled to wasm32, in headless Chromium (scripts/test.sh).

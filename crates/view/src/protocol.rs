@@ -340,6 +340,15 @@ pub enum Response {
         id: u64,
         texts: Vec<String>,
     },
+    /// Request `id` needs the full engine: this is the light worker (built without the CEL
+    /// interpreter) and what it was asked about holds a CEL expression (a DRA device selector,
+    /// the `schedlab.dev/CEL` plugin's args), found when the scenario was loaded, before
+    /// anything ran. Not an error: the page starts the full worker and asks it again
+    /// (crates/web/src/bridge.rs).
+    #[serde(rename_all = "camelCase")]
+    NeedsFullEngine {
+        id: u64,
+    },
     /// Per text of a `Documents` request, its documents in order (a `…List`'s items in its
     /// place; documents that do not parse are left out).
     #[serde(rename_all = "camelCase")]

@@ -5,6 +5,11 @@
 //! (its panic hook's `Response::Crashed`, or an `error` event). What to do then is the
 //! player's (`Player::lost`, with `crate::recovery`); this module terminates the old worker
 //! and starts the next one when told to.
+//!
+//! There are two engines: the light worker (built without CEL), which the page starts, and the
+//! full one. When the light one answers `Response::NeedsFullEngine` (what it was asked holds
+//! CEL), the page replaces it by the full one for the rest of the session (`Bridge::upgrade`,
+//! `Player::upgrade`) and asks that again what the light one had not answered.
 
 use crate::protocol::{Request, Response};
 use leptos::prelude::*;
@@ -17,12 +22,18 @@ use web_sys::{MessageEvent, Worker};
 /// in their names (web/hash-names.mjs), and index.html names the loader in
 /// `window.schedlabWorkerUrl`.
 const WORKER_URL: &str = "./schedlab-worker_loader.js";
+/// The full worker's loader (with CEL), named in `window.schedlabFullWorkerUrl`.
+const FULL_WORKER_URL: &str = "./schedlab-worker-full_loader.js";
 
-fn worker_url() -> String {
+fn worker_url(full: bool) -> String {
+    let (name, default) = match full {
+        false => ("schedlabWorkerUrl", WORKER_URL),
+        true => ("schedlabFullWorkerUrl", FULL_WORKER_URL),
+    };
     web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("schedlabWorkerUrl")).ok())
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(name)).ok())
         .and_then(|v| v.as_string())
-        .unwrap_or_else(|| WORKER_URL.to_string())
+        .unwrap_or_else(|| default.to_string())
 }
 
 /// Called with the answer to a request the page waits for by id.
@@ -56,6 +67,8 @@ pub enum Event {
     /// The worker stopped: `crashed` is the request it was answering when its panic hook said
     /// so, `cause` how it stopped, in a line (`crate::recovery::cause`).
     Lost { crashed: Option<u64>, cause: String },
+    /// The light worker cannot answer a request (it holds CEL): the full one must.
+    NeedsFullEngine,
 }
 
 /// Where the page's playback hears the worker.
@@ -74,6 +87,11 @@ pub struct Bridge {
     /// Why the worker cannot be used (it failed to start or crashed).
     pub dead: Option<String>,
     waiters: Vec<(u64, Wait, Waiter)>,
+    /// The worker started is the full engine (with CEL): from the first
+    /// `Response::NeedsFullEngine` on, for the rest of the session.
+    pub full: bool,
+    /// What the light worker was asked and has not answered yet, to ask the full one again.
+    asked: Vec<(u64, Vec<u8>)>,
 }
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
@@ -91,8 +109,37 @@ impl Bridge {
         let Ok(bytes) = serde_json::to_vec(req) else { return };
         match (&self.worker, self.ready) {
             (Some(w), true) => send(w, &bytes),
-            _ => self.backlog.push(bytes),
+            _ => self.backlog.push(bytes.clone()),
         }
+        // Frames and explanations are of a run the full worker does not have: the player asks
+        // again for what it still wants.
+        let again = !matches!(req, Request::Frame { .. } | Request::Explain { .. } | Request::Crash { .. });
+        if let (false, true, Some(id)) = (self.full, again, req.id()) {
+            self.asked.push((id, bytes));
+        }
+    }
+
+    /// Request `id` has its answer.
+    fn answered(&mut self, id: u64) {
+        if !self.asked.is_empty() {
+            self.asked.retain(|(i, _)| *i != id);
+        }
+    }
+
+    /// From now on the full worker: the light one is terminated (its waiters keep waiting) and
+    /// what it had not answered is returned, but the loads, which the player sends again
+    /// (`Player::upgrade`).
+    pub fn upgrade(&mut self) -> Vec<Request> {
+        self.full = true;
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+        self.backlog.clear();
+        std::mem::take(&mut self.asked)
+            .into_iter()
+            .filter_map(|(_, bytes)| serde_json::from_slice::<Request>(&bytes).ok())
+            .filter(|r| !matches!(r, Request::Load { .. } | Request::Generate { .. }))
+            .collect()
     }
 
     /// Delivers the answer to request `id` to `then`.
@@ -115,6 +162,7 @@ impl Bridge {
         }
         self.backlog.clear();
         self.waiters.clear();
+        self.asked.clear();
     }
 
     /// The waiters of requests that fail when the worker stops (`Wait::Why`, `Compare`, `Edit`,
@@ -140,7 +188,8 @@ pub fn now_ms() -> f64 {
 
 /// Starts a worker (the next generation) and wires its events to `listen`.
 pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
-    let worker = Worker::new(&worker_url())?;
+    let full = handle.try_with_value(|b| b.full).unwrap_or(false);
+    let worker = Worker::new(&worker_url(full))?;
     let generation = handle.try_update_value(|b| {
         b.generation += 1;
         b.ready = false;
@@ -169,6 +218,9 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
         let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         let parsed = serde_json::from_slice::<Response>(&bytes);
         let t2 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+        if let Some(id) = parsed.as_ref().ok().and_then(answer_to) {
+            handle.update_value(|b| b.answered(id));
+        }
         let kind = match &parsed {
             Ok(Response::Loaded { .. }) => "loaded",
             Ok(Response::Frame { .. }) => "frame",
@@ -235,6 +287,27 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     Ok(())
 }
 
+/// The request a response answers for good (not progress, not the light worker's hand-over).
+fn answer_to(r: &Response) -> Option<u64> {
+    match r {
+        Response::Ready | Response::Progress { .. } | Response::NeedsFullEngine { .. } => None,
+        Response::Crashed { id, .. } => *id,
+        Response::Loaded { id, .. }
+        | Response::Invalid { id, .. }
+        | Response::Frame { id, .. }
+        | Response::Explained { id, .. }
+        | Response::Text { id, .. }
+        | Response::Failed { id, .. }
+        | Response::Stale { id, .. }
+        | Response::Imported { id, .. }
+        | Response::Exported { id, .. }
+        | Response::Answered { id, .. }
+        | Response::Compared { id, .. }
+        | Response::Edited { id, .. }
+        | Response::Documents { id, .. } => Some(*id),
+    }
+}
+
 /// One answer: the transport's own, a waiter's, or the playback's.
 fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
     match r {
@@ -246,6 +319,12 @@ fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
                 }
             }
         }),
+        // Only the light worker says so; the full one is started once.
+        Response::NeedsFullEngine { .. } => {
+            if !handle.try_with_value(|b| b.full).unwrap_or(true) {
+                listen(Event::NeedsFullEngine)
+            }
+        }
         Response::Crashed { id, panic } => listen(Event::Lost {
             crashed: id,
             cause: crate::recovery::cause(Some(&panic), None),

@@ -57,6 +57,29 @@ impl AppState {
         self.carry_out(outs, true);
     }
 
+    /// The light worker handed a request over (it holds CEL): the full worker replaces it for
+    /// the rest of the session. The player says what it runs there (the newest load, or the
+    /// run on screen again); the questions the light one had not answered are asked again, of
+    /// the run the full one is about to make.
+    fn upgrade(&self) {
+        let Some(again) = self.bridge.try_update_value(|b| b.upgrade()) else {
+            return;
+        };
+        let Some((outs, run)) = self.player.try_update_value(|p| (p.upgrade(), p.next_run())) else {
+            return;
+        };
+        self.sync();
+        self.carry_out(outs, true);
+        for req in again {
+            let req = match req {
+                Request::Why { id, pod, .. } => Request::Why { id, run, pod },
+                Request::Compare { id, with, .. } => Request::Compare { id, run, with },
+                other => other,
+            };
+            self.bridge.update_value(|b| b.post(&req));
+        }
+    }
+
     /// Mirrors what the player shows into the signals (each only when it changed).
     fn sync(&self) {
         let Some(s) = self.player.try_with_value(|p| p.shown.clone()) else {
@@ -117,7 +140,7 @@ impl AppState {
                     }
                 }
                 Out::Opened => self.set_fresh.set(false),
-                Out::Restart => {
+                Out::Restart | Out::Upgrade => {
                     if let Err(e) = bridge::spawn(self.bridge, listener(st)) {
                         web_sys::console::error_2(&"schedlab: cannot start the engine worker".into(), &e);
                         let why = "The engine stopped and could not be started again. Your scenario is saved: reload the page.".to_string();
@@ -335,6 +358,7 @@ fn listener(st: AppState) -> bridge::Listener {
     Rc::new(move |e| match e {
         Event::Answer(r) => st.answer(r),
         Event::Lost { crashed, cause } => st.lost(crashed, cause),
+        Event::NeedsFullEngine => st.upgrade(),
     })
 }
 
@@ -470,6 +494,13 @@ fn install_test_hooks(st: AppState) {
             }
         }),
     );
+    // Which engine the page runs: "light" (no CEL) or "full".
+    let engine = Closure::<dyn Fn() -> String>::new(move || {
+        let full = st.bridge.try_with_value(|b| b.full).unwrap_or(false);
+        (if full { "full" } else { "light" }).to_string()
+    });
+    let _ = js_sys::Reflect::set(&hooks, &"engine".into(), engine.as_ref());
+    engine.forget();
     // How many workers the page has started.
     let workers = Closure::<dyn Fn() -> u32>::new(move || st.bridge.try_with_value(|b| b.generation).unwrap_or(0));
     let _ = js_sys::Reflect::set(&hooks, &"workers".into(), workers.as_ref());

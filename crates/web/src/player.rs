@@ -49,6 +49,9 @@ pub struct CellRef {
 pub enum Busy {
     Idle,
     Running { cycles: u32, pods: u32 },
+    /// The scenario holds CEL: the full engine (the second worker) is being downloaded and
+    /// started (`Player::upgrade`).
+    LoadingEngine,
 }
 
 /// A cycle (1-based; 0 = before the first) and a phase in it.
@@ -139,6 +142,9 @@ pub enum Out {
     Opened,
     /// Start a new worker (the old one stopped); the `Send`s after this go to it.
     Restart,
+    /// Replace the light worker by the full one (with CEL) for the rest of the session; the
+    /// `Send`s after this go to it (`Player::upgrade`).
+    Upgrade,
     /// The engine stopped again while recovering: no new worker. Why, in a sentence.
     GaveUp(String),
 }
@@ -400,7 +406,8 @@ impl Player {
             | Response::Compared { .. }
             | Response::SecondRun { .. }
             | Response::Both { .. }
-            | Response::Edited { .. } => {}
+            | Response::Edited { .. }
+            | Response::NeedsFullEngine { .. } => {}
         }
         self.want_frame();
         std::mem::take(&mut self.out)
@@ -469,6 +476,41 @@ impl Player {
             None => self.shown.busy = Busy::Idle,
         }
         std::mem::take(&mut self.out)
+    }
+
+    /// The light worker answered `Response::NeedsFullEngine`: what it was asked holds CEL,
+    /// which only the full engine evaluates. Not an error: the full worker replaces it for the
+    /// rest of the session (`Out::Upgrade`), continues its run numbers, and runs the newest
+    /// load asked for, or else the run on screen again at the same stop (so that its frames,
+    /// explanations and the questions about it are answered there). The bridge asks the
+    /// full worker again what else the light one had not answered (`bridge::Bridge::upgrade`).
+    pub fn upgrade(&mut self) -> Vec<Out> {
+        self.frame_in_flight = None;
+        self.frame_next = None;
+        self.frame_last = None;
+        self.pending = None;
+        self.titles_text.clear();
+        let in_flight = self.load_in_flight.take();
+        let waiting = self.load_next.take();
+        self.out.push(Out::Upgrade);
+        self.out.push(Out::Send(Request::Continue { run: self.last_run }));
+        let again = match (waiting, in_flight) {
+            (Some((_, job)), _) | (None, Some(job)) => Some((job.source, job.fallback, job.recovery)),
+            (None, None) => self.good.clone().map(|(source, _)| {
+                self.held = Some((self.shown.stop, self.shown.playing));
+                (source, false, false)
+            }),
+        };
+        if let Some((source, fallback, recovery)) = again {
+            self.submit(source, fallback, recovery);
+            self.shown.busy = Busy::LoadingEngine;
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// The run number the next load will get from a worker that was just sent `Continue`.
+    pub fn next_run(&self) -> u64 {
+        self.last_run + 1
     }
 
     // ------------------------------------------------------------------------------------

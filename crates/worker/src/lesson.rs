@@ -9,9 +9,16 @@ use schedlab_core::load::{documents, load_str};
 use schedlab_view::yaml::to_yaml_in_order;
 use serde_json::Value;
 
-/// The text of `text` with its Lesson's exercise `exercise` solved, or why not.
-pub fn solve(text: &str, exercise: usize) -> Result<String, String> {
-    let sc = load_str(text, "scenario.yaml").map_err(|e| format!("the scenario does not load: {e}"))?;
+/// The text of `text` with its Lesson's exercise `exercise` solved, or why not; `NeedsCel` from
+/// the light worker when the scenario holds CEL.
+pub fn solve(text: &str, exercise: usize) -> Result<Result<String, String>, crate::NeedsCel> {
+    match load_str(text, "scenario.yaml") {
+        Err(e) if e.needs_cel() => Err(crate::NeedsCel),
+        loaded => Ok(loaded.map_err(|e| format!("the scenario does not load: {e}")).and_then(|sc| solved(text, sc, exercise))),
+    }
+}
+
+fn solved(text: &str, sc: schedlab_core::Scenario, exercise: usize) -> Result<String, String> {
     let lesson = sc.lesson.ok_or("the scenario holds no Lesson")?;
     let solved = documents(&apply_solution(text, &lesson, exercise)?);
     // The written documents: each `---`-separated piece holding one document (comment-only
@@ -63,7 +70,7 @@ mod tests {
 
     #[test]
     fn a_solution_rewrites_only_the_documents_it_changes() {
-        let out = solve(LESSON, 0).unwrap();
+        let out = solve(LESSON, 0).unwrap().unwrap();
         assert!(
             out.starts_with("# The cluster.\napiVersion: v1\nkind: Node\nmetadata: {name: n}  # one node\n"),
             "{out}"
@@ -78,9 +85,9 @@ mod tests {
 
     #[test]
     fn an_exercise_without_a_solution_says_so() {
-        assert_eq!(solve(LESSON, 1).unwrap_err(), "exercise none has no solution");
+        assert_eq!(solve(LESSON, 1).unwrap().unwrap_err(), "exercise none has no solution");
         assert_eq!(
-            solve("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", 0).unwrap_err(),
+            solve("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", 0).unwrap().unwrap_err(),
             "the scenario holds no Lesson"
         );
     }

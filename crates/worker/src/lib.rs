@@ -5,13 +5,15 @@
 //! only talks to the worker.
 
 pub mod answers;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 pub mod generate;
 pub mod lesson;
 
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
 use schedlab_view::lesson::LessonRun;
-use schedlab_view::protocol::{CrashKind, ExportFile, LoadIssue, Request, Response};
+use schedlab_view::protocol::{CompareWith, CrashKind, ExportFile, LoadIssue, Request, Response};
 
 /// How to run a scenario: the settings a `Request::Load` carries beside the text.
 struct Run<'a> {
@@ -23,11 +25,23 @@ struct Run<'a> {
     feature_gates: &'a str,
 }
 
+/// The answer of a worker built without CEL (the light one) to request `id` about a scenario
+/// that holds CEL: the page asks the full engine instead.
+#[derive(Debug)]
+pub struct NeedsCel;
+
 /// A file of `schedlab_core::export` for the scenario `text`, or its first load error.
-fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Result<String, String> {
-    let features = Features::with_gates(version, gates).map_err(|e| format!("feature gates: {e}"))?;
-    let sc = schedlab_core::load::load_str_for(text, "scenario.yaml", &features).map_err(|e| e.to_string())?;
-    Ok(match file {
+fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Result<Result<String, String>, NeedsCel> {
+    let features = match Features::with_gates(version, gates) {
+        Ok(f) => f,
+        Err(e) => return Ok(Err(format!("feature gates: {e}"))),
+    };
+    let sc = match schedlab_core::load::load_str_for(text, "scenario.yaml", &features) {
+        Ok(sc) => sc,
+        Err(e) if e.needs_cel() => return Err(NeedsCel),
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    Ok(Ok(match file {
         ExportFile::Config => schedlab_core::export::config_yaml(&sc),
         ExportFile::Manifests | ExportFile::ManifestsKwok => {
             let opts = schedlab_core::export::ManifestOptions {
@@ -35,7 +49,13 @@ fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Re
             };
             schedlab_core::export::manifests(text, &sc, opts)
         }
-    })
+    }))
+}
+
+/// Whether `text` holds CEL that this worker cannot evaluate (always `false` with the `cel`
+/// feature): a scenario the light worker hands to the full one.
+fn needs_cel(text: &str, version: KubeVersion) -> bool {
+    !schedlab_core::CEL && matches!(schedlab_core::load::load_str_for(text, "scenario.yaml", &Features::new(version)), Err(e) if e.needs_cel())
 }
 
 #[derive(Default)]
@@ -51,7 +71,7 @@ pub struct WorkerState {
 impl WorkerState {
     /// Handles one request; `post` sends responses (progress first, then the answer) and `now`
     /// reads a millisecond clock. A panic here is the binary's to report (`Response::Crashed`,
-    /// crates/worker/src/main.rs): wasm32 cannot unwind, so the worker stops after it.
+    /// crates/worker/src/browser.rs): wasm32 cannot unwind, so the worker stops after it.
     pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         match req {
             Request::Continue { run } => self.run = self.run.max(run),
@@ -103,18 +123,21 @@ impl WorkerState {
                     text: format!("{nodes}\u{0}{pods}"),
                 });
             }
-            Request::Import { id, text } => {
-                let mut report = schedlab_core::import::import_str(&text);
-                let text = std::mem::take(&mut report.scenario_text);
-                post(Response::Imported {
-                    id,
-                    text,
-                    report: Box::new(report),
-                });
-            }
+            Request::Import { id, text } => match schedlab_core::import::try_import_str(&text) {
+                Some(mut report) => {
+                    let text = std::mem::take(&mut report.scenario_text);
+                    post(Response::Imported {
+                        id,
+                        text,
+                        report: Box::new(report),
+                    });
+                }
+                None => post(Response::NeedsFullEngine { id }),
+            },
             Request::Solve { id, text, exercise } => post(match lesson::solve(&text, exercise as usize) {
-                Ok(text) => Response::Text { id, text },
-                Err(message) => Response::Failed { id, message },
+                Ok(Ok(text)) => Response::Text { id, text },
+                Ok(Err(message)) => Response::Failed { id, message },
+                Err(NeedsCel) => Response::NeedsFullEngine { id },
             }),
             Request::Documents { id, texts } => post(Response::Documents {
                 id,
@@ -126,16 +149,26 @@ impl WorkerState {
                 file,
                 kubernetes_version,
                 feature_gates,
-            } => post(Response::Exported {
-                id,
-                file: export(&text, file, kubernetes_version, &feature_gates),
+            } => post(match export(&text, file, kubernetes_version, &feature_gates) {
+                Ok(file) => Response::Exported { id, file },
+                Err(NeedsCel) => Response::NeedsFullEngine { id },
             }),
             Request::Why { id, run, pod } => post(self.scenario_of(id, run).map_or_else(|r| r, |sc| sc.why(id, run, &pod))),
             Request::Compare { id, run, with } => match self.scenario_of(id, run) {
                 Ok(sc) => {
-                    let (answer, second) = sc.compare(id, run, &with);
-                    self.second = second;
-                    post(answer)
+                    // The second run's text: the light worker hands one with CEL to the full one.
+                    let other = match &with {
+                        CompareWith::Config(c) => Some(schedlab_core::answer::with_config(&sc.text, c)),
+                        CompareWith::Text(t) => Some(t.clone()),
+                        CompareWith::Seed(_) | CompareWith::Version(_) => None,
+                    };
+                    if other.is_some_and(|t| needs_cel(&t, sc.opts.features.version())) {
+                        post(Response::NeedsFullEngine { id });
+                    } else {
+                        let (answer, second) = sc.compare(id, run, &with);
+                        self.second = second;
+                        post(answer)
+                    }
                 }
                 Err(stale) => post(stale),
             },
@@ -232,6 +265,8 @@ impl WorkerState {
             }
         };
         match schedlab_core::load::load_str_for(text, "scenario.yaml", &features) {
+            // Found before anything ran: the full engine (the page's other worker) runs it.
+            Err(errs) if errs.needs_cel() => post(Response::NeedsFullEngine { id }),
             Err(errs) => post(Response::Invalid {
                 id,
                 issues: errs
@@ -582,6 +617,84 @@ pub(crate) mod tests {
         {
             [Response::Failed { id: 3, .. }] => {}
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// A scenario with the schedlab.dev/CEL plugin's filter (`CEL_PLUGIN`), one with a DRA
+    /// device selector (the gpu-training preset), and a plain one.
+    const CEL_PLUGIN: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: a, labels: {zone: x}}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '10'}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\nstatus: {allocatable: {cpu: '8', memory: 8Gi, pods: '10'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      enabled:\n      - {name: schedlab.dev/CEL}\n  pluginConfig:\n  - name: schedlab.dev/CEL\n    args: {filter: '\"zone\" in node.metadata.labels'}\n";
+    const DRA_CEL: &str = include_str!("../../../assets/presets/gpu-training.yaml");
+    const PLAIN: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '10'}}\n";
+
+    #[cfg(not(feature = "cel"))]
+    fn load(w: &mut WorkerState, id: u64, text: &str) -> Vec<Response> {
+        ask(
+            w,
+            Request::Load {
+                id,
+                text: text.into(),
+                seed: 1,
+                controllers: true,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
+                lesson_start: None,
+            },
+        )
+    }
+
+    /// The light engine (built without `cel`) refuses every scenario that holds CEL at load,
+    /// before anything ran, with the typed answer, also when the scenario has other errors (the
+    /// full engine judges those); and the same for an export, an import, a lesson's solution and
+    /// a comparison whose second run holds CEL. A plain scenario runs as ever.
+    /// `cargo test -p schedlab-worker --no-default-features` (scripts/test.sh).
+    #[cfg(not(feature = "cel"))]
+    #[test]
+    fn the_light_engine_hands_cel_to_the_full_one_at_load() {
+        let mut w = WorkerState::default();
+        let broken = format!("{CEL_PLUGIN}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: q}}\nspec: {{containers: [{{name: c, image: i, bogus: 1}}]}}\n");
+        for (what, text) in [("plugin", CEL_PLUGIN), ("DRA selector", DRA_CEL), ("with other errors", &broken)] {
+            assert!(matches!(&load(&mut w, 5, text)[..], [Response::NeedsFullEngine { id: 5 }]), "{what}");
+            let export = Request::Export {
+                id: 6,
+                text: text.into(),
+                file: ExportFile::Config,
+                kubernetes_version: KubeVersion::V1_34,
+                feature_gates: String::new(),
+            };
+            assert!(matches!(&ask(&mut w, export)[..], [Response::NeedsFullEngine { id: 6 }]), "{what}");
+            let solve = Request::Solve { id: 7, text: text.into(), exercise: 0 };
+            assert!(matches!(&ask(&mut w, solve)[..], [Response::NeedsFullEngine { id: 7 }]), "{what}");
+        }
+        let import = Request::Import { id: 8, text: DRA_CEL.into() };
+        assert!(matches!(&ask(&mut w, import)[..], [Response::NeedsFullEngine { id: 8 }]));
+        // The engine itself: the load's errors are only the typed refusal, at the expression (line 26).
+        let errs = schedlab_core::load_str(CEL_PLUGIN, "s.yaml").unwrap_err();
+        assert!(errs.needs_cel() && errs.errors.len() == 1, "{errs}");
+        assert_eq!((errs.errors[0].line, errs.errors[0].reason), (26, schedlab_core::load::ErrorReason::NeedsCel));
+        // A plain scenario runs; comparing it with a CEL configuration is the full engine's.
+        let run = load_text(&mut w, 9, PLAIN);
+        let config = CEL_PLUGIN.split("---\n").last().unwrap().to_string();
+        let compare = Request::Compare {
+            id: 10,
+            run,
+            with: CompareWith::Config(config),
+        };
+        assert!(matches!(&ask(&mut w, compare)[..], [Response::NeedsFullEngine { id: 10 }]));
+        let seed = Request::Compare {
+            id: 11,
+            run,
+            with: CompareWith::Seed(2),
+        };
+        assert!(matches!(&ask(&mut w, seed)[..], [Response::Compared { id: 11, .. }]));
+    }
+
+    /// The full engine (the `cel` feature, the default) runs the same scenarios.
+    #[cfg(feature = "cel")]
+    #[test]
+    fn the_full_engine_runs_cel() {
+        let mut w = WorkerState::default();
+        for text in [CEL_PLUGIN, DRA_CEL, PLAIN] {
+            load_text(&mut w, 5, text);
         }
     }
 }

@@ -22,10 +22,19 @@
 use crate::api::resource::Device;
 use kube_cel::cel::common::ast::{EntryExpr, Expr, LiteralValue};
 use kube_cel::cel::objects::{Key, Map};
-use kube_cel::cel::{Context, ExecutionError, IdedExpr, Program, Value};
+use kube_cel::cel::{ExecutionError, IdedExpr};
+/// The interpreter's types the CEL plugin uses (`dra/cel_off.rs` has stand-ins for them).
+pub use kube_cel::cel::{Context, Program, Value};
 use kube_cel::KubeCelExt;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// Whether this build evaluates CEL: yes (the `cel` feature; `dra/cel_off.rs` is the build
+/// without it).
+pub const AVAILABLE: bool = true;
+
+/// What a build without CEL says of an expression (`dra/cel_off.rs`); named in both builds.
+pub const NOT_COMPILED_IN: &str = "CEL expressions need the full engine (this build of schedlab has no CEL interpreter)";
 
 /// A compiled selector expression.
 pub struct Selector {

@@ -5,6 +5,12 @@
 //! `Cluster::release_claims` (in `cluster.rs`, with the cluster's other claim writes).
 
 pub mod allocator;
+#[cfg(feature = "cel")]
+pub mod cel;
+/// Without the `cel` feature: the same API, evaluating nothing (scenarios with CEL are refused
+/// when loaded).
+#[cfg(not(feature = "cel"))]
+#[path = "cel_off.rs"]
 pub mod cel;
 
 use crate::api::resource::{DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};

@@ -101,6 +101,10 @@ pub enum ConfigError {
     },
     #[error("initializing profiles: different queue sort plugin args for profile {}", go_quote(.scheduler_name))]
     QueueSortArgsDiffer { path: FieldPath, scheduler_name: String },
+    /// A CEL expression in a build without the CEL interpreter (the `cel` feature off): the
+    /// configuration is the full engine's to judge (`ErrorReason::NeedsCel` when loaded).
+    #[error("{path}: {}", crate::dra::cel::NOT_COMPILED_IN)]
+    NeedsCel { path: FieldPath },
     /// Extenders' ignored resources cannot reach NodeResourcesFit.
     #[error("couldn't build extenders: {detail}")]
     Extenders { path: FieldPath, detail: String },
@@ -134,7 +138,8 @@ impl ConfigError {
             | DuplicateProfile { path, .. }
             | QueueSortDiffers { path, .. }
             | QueueSortArgsDiffer { path, .. }
-            | Extenders { path, .. } => path.clone(),
+            | Extenders { path, .. }
+            | NeedsCel { path } => path.clone(),
         }
     }
 
@@ -147,6 +152,17 @@ impl ConfigError {
             PluginInit { errors, .. } => errors.first().is_none_or(ConfigError::about_value),
             UnknownField { .. } | Required { .. } | Forbidden { .. } => false,
             _ => true,
+        }
+    }
+
+    /// Whether the error is a CEL expression this build cannot evaluate (`NeedsCel`, also
+    /// inside a plugin's args).
+    pub fn needs_cel(&self) -> bool {
+        match self {
+            ConfigError::NeedsCel { .. } => true,
+            ConfigError::PluginArgs { error, .. } => error.needs_cel(),
+            ConfigError::PluginInit { errors, .. } => errors.iter().any(ConfigError::needs_cel),
+            _ => false,
         }
     }
 

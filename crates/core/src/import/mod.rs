@@ -24,6 +24,15 @@ pub fn import_str(text: &str) -> ImportReport {
     import_inputs(&[("input", text)])
 }
 
+/// `import_str`, or `None` in a build without CEL (the `cel` feature off) when the input holds
+/// a CEL expression: whether the loader accepts it is the full engine's to say
+/// (`load::ErrorReason::NeedsCel`). Always `Some` in a build with CEL.
+pub fn try_import_str(text: &str) -> Option<ImportReport> {
+    let mut needs_cel = false;
+    let rep = import_checked(&[("input", text)], &mut needs_cel);
+    (!needs_cel).then_some(rep)
+}
+
 /// An object on its way into the scenario.
 struct Obj {
     kind: String,
@@ -124,6 +133,11 @@ fn clip(s: &str) -> String {
 
 /// Imports several texts as one cluster: (name, text) each.
 pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
+    import_checked(inputs, &mut false)
+}
+
+/// `import_inputs`, noting in `needs_cel` a load refused for CEL this build cannot evaluate.
+fn import_checked(inputs: &[(&str, &str)], needs_cel: &mut bool) -> ImportReport {
     let mut rep = ImportReport::default();
     let mut stripped = Stripped::default();
     let mut skipped: Vec<KindCount> = Vec::new();
@@ -310,7 +324,7 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
 
     // 4. Fit each object to what the loader accepts: fields it does not know are removed.
     let mut ignored: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    objects.retain_mut(|o| match fit(o, &mut ignored) {
+    objects.retain_mut(|o| match fit(o, &mut ignored, needs_cel) {
         Ok(()) => true,
         Err(message) => {
             rep.errors.push(Issue {
@@ -359,6 +373,10 @@ pub fn import_inputs(inputs: &[(&str, &str)]) -> ImportReport {
         }
         match load::load_str(&text, "import") {
             Ok(_) => break,
+            Err(errs) if errs.needs_cel() => {
+                *needs_cel = true;
+                break;
+            }
             Err(errs) => {
                 let mut bad: BTreeMap<usize, String> = BTreeMap::new();
                 let mut other = false;
@@ -553,16 +571,21 @@ fn priority(objects: &mut Vec<Obj>, made: &mut Vec<(String, i64, String)>) {
 /// Makes the object acceptable to the loader: loads it alone and removes each field the
 /// loader does not know (noting it per kind). Errors of other kinds refuse the object; errors
 /// that depend on other objects are left to the whole scenario's check.
-fn fit(o: &mut Obj, ignored: &mut BTreeMap<String, BTreeSet<String>>) -> Result<(), String> {
+fn fit(o: &mut Obj, ignored: &mut BTreeMap<String, BTreeSet<String>>, needs_cel: &mut bool) -> Result<(), String> {
     for _ in 0..200 {
         let text = emit::document(&o.value);
         let Err(errs) = load::load_str(&text, "import") else {
             return Ok(());
         };
         let mut removed = false;
+        if errs.needs_cel() {
+            // Only the full engine can say whether it loads (`try_import_str`).
+            *needs_cel = true;
+            return Ok(());
+        }
         for e in &errs.errors {
             match e.reason {
-                ErrorReason::Rejected => {}
+                ErrorReason::Rejected | ErrorReason::NeedsCel => {}
                 ErrorReason::Decode if e.message.contains("strict decoding error: unknown field") => {
                     let field = e.field.as_deref().unwrap_or("");
                     if !field.is_empty() && clean::remove_path(&mut o.value, field) {

@@ -8,7 +8,7 @@
 
 use super::defaults::{stamp, PodOrigin};
 use super::validate::{
-    duplicate, forbidden, invalid, not_supported, required, validate_node_selector, validate_object_meta, Bad, Ctx, FieldPath, NameRule,
+    duplicate, forbidden, invalid, needs_cel, not_supported, required, validate_node_selector, validate_object_meta, Bad, Ctx, FieldPath, NameRule,
 };
 use super::{ErrorReason, LoadError, LoadErrors, Scenario};
 use crate::api::resource::{
@@ -87,6 +87,7 @@ fn validate_selectors(cx: &mut Ctx, selectors: &[DeviceSelector], path: &FieldPa
         match &s.cel {
             None => cx.push(required(&p.child("cel"), "")),
             Some(c) if c.expression.trim().is_empty() => cx.push(required(&p.child("cel").child("expression"), "")),
+            Some(_) if !crate::dra::cel::AVAILABLE => cx.push(needs_cel(&p.child("cel").child("expression"))),
             Some(_) => {}
         }
     }

@@ -16,6 +16,11 @@ pub enum ErrorReason {
     Invalid,
     /// Admission or cross-object checks: duplicates, a missing PriorityClass, ...
     Rejected,
+    /// A CEL expression (a DRA device selector, the `schedlab.dev/CEL` plugin's args) in a
+    /// build without the CEL interpreter (the `cel` feature off: the playground's light worker).
+    /// Not a fault of the scenario: the full engine loads it. When present, the list holds only
+    /// these (`LoadErrors::needs_cel`): the full engine judges the rest.
+    NeedsCel,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -81,11 +86,19 @@ impl LoadErrors {
     pub fn push(&mut self, e: LoadError) {
         self.errors.push(e);
     }
+    /// Whether the scenario holds CEL this build cannot evaluate (`ErrorReason::NeedsCel`):
+    /// never in a build with the `cel` feature.
+    pub fn needs_cel(&self) -> bool {
+        self.errors.iter().any(|e| e.reason == ErrorReason::NeedsCel)
+    }
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
     /// Sorts by position (stable, so errors at one place keep their order) and caps the list.
     pub(crate) fn finish(&mut self) {
+        if self.needs_cel() {
+            self.errors.retain(|e| e.reason == ErrorReason::NeedsCel);
+        }
         crate::sort::sort_by_key(&mut self.errors, |e| (e.line == 0, e.line, e.column));
         self.errors.dedup();
         if self.errors.len() > MAX_ERRORS {

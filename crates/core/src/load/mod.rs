@@ -528,7 +528,7 @@ impl Loader<'_> {
         for fe in cx.errs {
             let at = fe.at.as_ref().unwrap_or(&fe.path);
             let pos = node.locate(&validate::segs(at));
-            let mut e = LoadError::at(pos.line, pos.column, fe.body).with_reason(ErrorReason::Invalid);
+            let mut e = LoadError::at(pos.line, pos.column, fe.body).with_reason(fe.reason);
             e.object = Some(object.clone());
             e.field = Some(fe.path.render());
             e.document = Some(doc);
@@ -737,7 +737,9 @@ fn kinds_list() -> String {
 fn config_error(node: &YNode, ce: &crate::config::ConfigError) -> LoadError {
     let path = ce.path();
     let pos = node.locate_at(&validate::segs(&path), ce.about_value());
-    let reason = if ce.is_decoding() {
+    let reason = if ce.needs_cel() {
+        ErrorReason::NeedsCel
+    } else if ce.is_decoding() {
         ErrorReason::Decode
     } else {
         ErrorReason::Rejected

@@ -242,6 +242,9 @@ fn EmbedBar(#[prop(optional)] compare: bool) -> impl IntoView {
         })
     };
     let status = move || {
+        if st.busy.get() == crate::state::Busy::LoadingEngine {
+            return "loading the CEL engine…".to_string();
+        }
         st.summary.with(|s| {
             s.as_ref()
                 .map(|s| {

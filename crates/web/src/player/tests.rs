@@ -126,6 +126,8 @@ enum Step {
     Hear(Response),
     /// The worker stopped while answering request `.0` (`None`: unknown).
     Lose(Option<u64>),
+    /// The light worker handed a request over (`Response::NeedsFullEngine`).
+    Upgrade,
 }
 use Step::*;
 
@@ -154,6 +156,7 @@ fn play(embed: bool, steps: Vec<(Step, &[&str])>) -> (Player, Vec<Out>) {
             Do(intent) => p.act(intent),
             Hear(r) => p.answer(r),
             Lose(id) => p.lost(id, "panicked: test"),
+            Upgrade => p.upgrade(),
         };
         let mut sent = Vec::new();
         for o in outs {
@@ -965,4 +968,61 @@ fn a_lessons_verdicts_show_with_its_run() {
     p.answer(loaded(3, 2, 2));
     p.answer(frame(4, 2, 0));
     assert!(p.shown.lesson.is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The full engine (CEL).
+
+#[test]
+fn a_load_the_light_worker_hands_over_runs_in_the_full_one_after_the_runs_it_made() {
+    let (p, outs) = play(
+        false,
+        with(
+            run_one(),
+            vec![
+                (Do(edit(2)), &["load 3 seed 2"]),
+                // Answered NeedsFullEngine: the same scenario again, in the full worker, whose
+                // runs are numbered after the light one's; no error, a short "loading" state.
+                (Upgrade, &["continue after 1", "load 4 seed 2"]),
+            ],
+        ),
+    );
+    assert_eq!(p.shown.busy, Busy::LoadingEngine);
+    assert_eq!(p.next_run(), 2);
+    assert!(outs.contains(&Out::Upgrade), "{outs:?}");
+    let errors = |o: &Out| matches!(o, Out::Issues(i) if !i.is_empty()) || matches!(o, Out::GaveUp(_) | Out::Restart);
+    assert!(!outs.iter().any(errors), "{outs:?}");
+    let (p, _) = play(
+        false,
+        with(
+            run_one(),
+            vec![
+                (Do(edit(2)), &["load 3 seed 2"]),
+                (Upgrade, &["continue after 1", "load 4 seed 2"]),
+                (Hear(loaded(4, 2, 5)), &["frame 5 run 2 stop 0"]),
+                (Hear(frame(5, 2, 0)), &[]),
+            ],
+        ),
+    );
+    assert_eq!((p.shown.run, p.shown.busy.clone()), (2, Busy::Idle));
+}
+
+#[test]
+fn a_question_the_light_worker_hands_over_runs_the_scenario_on_screen_again_in_the_full_one() {
+    // An export or a comparison holding CEL, no load in flight: the run on screen is run
+    // again in the full worker at the same stop, so its frames and explanations keep coming.
+    let (p, _) = play(
+        false,
+        with(
+            run_one(),
+            vec![
+                (Do(seek(10)), &["frame 3 run 1 stop 10"]),
+                (Hear(frame(3, 1, 10)), &[]),
+                (Upgrade, &["continue after 1", "load 4 seed 1"]),
+                (Hear(loaded(4, 2, 5)), &["frame 5 run 2 stop 10"]),
+                (Hear(frame(5, 2, 10)), &[]),
+            ],
+        ),
+    );
+    assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (2, 10, false));
 }

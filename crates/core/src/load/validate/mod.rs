@@ -39,6 +39,8 @@ pub(crate) struct FieldError {
     pub path: FieldPath,
     pub at: Option<FieldPath>,
     pub body: String,
+    /// `Invalid`, but `NeedsCel` for a CEL expression in a build without CEL (`needs_cel`).
+    pub reason: super::ErrorReason,
 }
 
 impl FieldError {
@@ -118,6 +120,16 @@ fn fe(path: &FieldPath, body: String) -> FieldError {
         path: path.clone(),
         at: None,
         body,
+        reason: super::ErrorReason::Invalid,
+    }
+}
+
+/// A CEL expression this build cannot evaluate (the `cel` feature off): the scenario is the
+/// full engine's (`super::ErrorReason::NeedsCel`).
+pub(crate) fn needs_cel(path: &FieldPath) -> FieldError {
+    FieldError {
+        reason: super::ErrorReason::NeedsCel,
+        ..fe(path, crate::dra::cel::NOT_COMPILED_IN.to_string())
     }
 }
 

@@ -52,6 +52,9 @@ impl V1Kind for V1CelArgs {
             .into_iter()
             .filter(|(_, e)| set(e).is_some())
             .filter_map(|(field, e)| {
+                if !crate::dra::cel::AVAILABLE {
+                    return Some(ConfigError::NeedsCel { path: path.child(field) });
+                }
                 compile_expression(e)
                     .err()
                     .map(|msg| invalid(&path.child(field), &json_quote(e), &msg))

@@ -23,14 +23,13 @@ pub mod args;
 mod explain;
 
 use crate::api::{Node, Pod};
-use crate::dra::cel::{compile_expression, execute, json_value, kubernetes_context, type_name};
+use crate::dra::cel::{compile_expression, execute, json_value, kubernetes_context, type_name, Context, Program, Value};
 use crate::framework::args::PluginArgs;
 use crate::framework::registry::Descriptor;
 use crate::framework::{Ctx, CycleState, NodeInfo, NodeScore, Plugin, PodInfo, Status};
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use args::CelArgs;
-use kube_cel::cel::{Context, Program, Value};
 
 /// A node the filter expression rejected.
 pub const ERR_REASON: &str = "node(s) didn't satisfy the schedlab.dev/CEL filter expression";

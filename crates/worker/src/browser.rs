@@ -1,0 +1,107 @@
+//! The Web Worker's wiring to the browser (wasm32 only): receives JSON requests through
+//! postMessage and answers with JSON responses (see `schedlab_view::protocol`), both as UTF-8
+//! bytes in transferred buffers. Both worker binaries (`src/main.rs`, the light one without CEL,
+//! and `src/full.rs`, with it) start here; Trunk builds each as a no-modules worker.
+//!
+//! A panic cannot be caught on wasm32 (panic = abort: the instance traps). The panic hook
+//! answers the request being handled with `Response::Crashed` (the message and where), marks
+//! the worker stopped (later messages are ignored: the page replaces this worker) and sets
+//! `self.schedlabPanicReported`, so that web/schedlab-worker_loader.js keeps the trap that
+//! follows from reaching the page a second time as an `error` event.
+
+thread_local! {
+    /// The id of the request being answered, for the panic hook.
+    static CURRENT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// The hook ran: the instance has trapped (or is about to) and answers nothing more.
+    static STOPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Answers the page's requests until the worker is terminated.
+pub fn start() {
+    use crate::WorkerState;
+    use schedlab_view::protocol::{Request, Response};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    std::panic::set_hook(Box::new(on_panic));
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    // The state is taken out while a request is handled, never borrowed across it: a trap
+    // then leaves it out (and the worker answers nothing more) rather than borrowed forever.
+    let state = Rc::new(RefCell::new(Some(WorkerState::default())));
+    let perf = scope.performance();
+    let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if STOPPED.get() {
+            return;
+        }
+        // Requests come as UTF-8 JSON in a transferred buffer (see the page's bridge).
+        let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
+            return;
+        };
+        let bytes = arr.to_vec();
+        match serde_json::from_slice::<Request>(&bytes) {
+            Ok(req) => {
+                let Some(mut ws) = state.borrow_mut().take() else {
+                    // A trap no hook saw left the state out: this instance has stopped.
+                    return;
+                };
+                CURRENT.set(req.id());
+                ws.handle(req, &mut post, &now);
+                CURRENT.set(None);
+                *state.borrow_mut() = Some(ws);
+            }
+            Err(e) => post(Response::Failed {
+                id: 0,
+                message: format!("bad request: {e}"),
+            }),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(Response::Ready);
+}
+
+/// Posts a response as UTF-8 JSON in a transferred ArrayBuffer: no UTF-16 string to build and
+/// copy on the page's side (large summaries would cost the page a long task).
+fn post(r: schedlab_view::protocol::Response) {
+    use wasm_bindgen::JsCast;
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Ok(bytes) = serde_json::to_vec(&r) {
+        let arr = js_sys::Uint8Array::from(&bytes[..]);
+        let transfer = js_sys::Array::of1(&arr.buffer());
+        let _ = scope.post_message_with_transfer(&arr, &transfer);
+    }
+}
+
+fn on_panic(info: &std::panic::PanicHookInfo<'_>) {
+    use schedlab_view::protocol::{PanicReport, Response};
+    // A panic while reporting one: the first report stands.
+    if STOPPED.replace(true) {
+        return;
+    }
+    console_error_panic_hook::hook(info);
+    let message = if let Some(s) = info.payload().downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = info.payload().downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    };
+    let (file, line, column) = info
+        .location()
+        .map(|l| (l.file().to_string(), l.line(), l.column()))
+        .unwrap_or_default();
+    post(Response::Crashed {
+        id: CURRENT.get(),
+        panic: PanicReport {
+            message,
+            file,
+            line,
+            column,
+        },
+    });
+    let _ = js_sys::Reflect::set(&js_sys::global(), &"schedlabPanicReported".into(), &true.into());
+}
