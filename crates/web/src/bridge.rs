@@ -303,6 +303,8 @@ fn answer_to(r: &Response) -> Option<u64> {
         | Response::Exported { id, .. }
         | Response::Answered { id, .. }
         | Response::Compared { id, .. }
+        | Response::SecondRun { id, .. }
+        | Response::Both { id, .. }
         | Response::Edited { id, .. }
         | Response::Documents { id, .. } => Some(*id),
     }
