@@ -90,8 +90,9 @@ pub struct Bridge {
     /// The worker started is the full engine (with CEL): from the first
     /// `Response::NeedsFullEngine` on, for the rest of the session.
     pub full: bool,
-    /// What the light worker was asked and has not answered yet, to ask the full one again.
-    asked: Vec<(u64, Vec<u8>)>,
+    /// What the light worker was asked and has not answered yet, to ask the full one again
+    /// (typed copies: decoding the sent bytes back would link a Request decoder into the page).
+    asked: Vec<Request>,
 }
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
@@ -109,20 +110,23 @@ impl Bridge {
         let Ok(bytes) = serde_json::to_vec(req) else { return };
         match (&self.worker, self.ready) {
             (Some(w), true) => send(w, &bytes),
-            _ => self.backlog.push(bytes.clone()),
+            _ => self.backlog.push(bytes),
         }
-        // Frames and explanations are of a run the full worker does not have: the player asks
-        // again for what it still wants.
-        let again = !matches!(req, Request::Frame { .. } | Request::Explain { .. } | Request::Crash { .. });
-        if let (false, true, Some(id)) = (self.full, again, req.id()) {
-            self.asked.push((id, bytes));
+        // Frames and explanations are of a run the full worker does not have, and the player
+        // sends the loads again itself (`Player::upgrade`): it asks again for what it wants.
+        let again = !matches!(
+            req,
+            Request::Frame { .. } | Request::Explain { .. } | Request::Crash { .. } | Request::Load { .. } | Request::Generate { .. }
+        );
+        if !self.full && again && req.id().is_some() {
+            self.asked.push(req.clone());
         }
     }
 
     /// Request `id` has its answer.
     fn answered(&mut self, id: u64) {
         if !self.asked.is_empty() {
-            self.asked.retain(|(i, _)| *i != id);
+            self.asked.retain(|r| r.id() != Some(id));
         }
     }
 
@@ -136,10 +140,6 @@ impl Bridge {
         }
         self.backlog.clear();
         std::mem::take(&mut self.asked)
-            .into_iter()
-            .filter_map(|(_, bytes)| serde_json::from_slice::<Request>(&bytes).ok())
-            .filter(|r| !matches!(r, Request::Load { .. } | Request::Generate { .. }))
-            .collect()
     }
 
     /// Delivers the answer to request `id` to `then`.
