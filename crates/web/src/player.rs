@@ -447,16 +447,7 @@ impl Player {
             }]));
         }
         self.shown.playing = false;
-        // What the old worker was asked is forgotten, but the loads it was to run.
-        self.frame_in_flight = None;
-        self.frame_next = None;
-        self.frame_last = None;
-        self.pending = None;
-        self.titles_text.clear();
-        let in_flight = self.load_in_flight.take();
-        let waiting = self.load_next.take();
-        self.out.push(Out::Restart);
-        self.out.push(Out::Send(Request::Continue { run: self.last_run }));
+        let (in_flight, waiting) = self.leave_worker(Out::Restart);
         let again = match reload {
             Reload::Waiting => waiting.map(|(_, job)| (job.source, job.fallback)),
             Reload::InFlight => in_flight.map(|job| (job.source, job.fallback)),
@@ -478,13 +469,11 @@ impl Player {
         std::mem::take(&mut self.out)
     }
 
-    /// The light worker answered `Response::NeedsFullEngine`: what it was asked holds CEL,
-    /// which only the full engine evaluates. Not an error: the full worker replaces it for the
-    /// rest of the session (`Out::Upgrade`), continues its run numbers, and runs the newest
-    /// load asked for, or else the run on screen again at the same stop (so that its frames,
-    /// explanations and the questions about it are answered there). The bridge asks the
-    /// full worker again what else the light one had not answered (`bridge::Bridge::upgrade`).
-    pub fn upgrade(&mut self) -> Vec<Out> {
+    /// A new worker replaces the old one (`then`: `Out::Restart` or `Out::Upgrade`), and its
+    /// run numbers continue the old one's. What the old worker was asked is forgotten (frames,
+    /// explanations, step titles), but the loads it was to run: returned, the one in flight and
+    /// the one waiting, for the caller to run again.
+    fn leave_worker(&mut self, then: Out) -> (Option<LoadJob>, Option<(Request, LoadJob)>) {
         self.frame_in_flight = None;
         self.frame_next = None;
         self.frame_last = None;
@@ -492,8 +481,19 @@ impl Player {
         self.titles_text.clear();
         let in_flight = self.load_in_flight.take();
         let waiting = self.load_next.take();
-        self.out.push(Out::Upgrade);
+        self.out.push(then);
         self.out.push(Out::Send(Request::Continue { run: self.last_run }));
+        (in_flight, waiting)
+    }
+
+    /// The light worker answered `Response::NeedsFullEngine`: what it was asked holds CEL,
+    /// which only the full engine evaluates. Not an error: the full worker replaces it for the
+    /// rest of the session (`Out::Upgrade`), continues its run numbers, and runs the newest
+    /// load asked for, or else the run on screen again at the same stop (so that its frames,
+    /// explanations and the questions about it are answered there). The bridge asks the
+    /// full worker again what else the light one had not answered (`bridge::Bridge::upgrade`).
+    pub fn upgrade(&mut self) -> Vec<Out> {
+        let (in_flight, waiting) = self.leave_worker(Out::Upgrade);
         let again = match (waiting, in_flight) {
             (Some((_, job)), _) | (None, Some(job)) => Some((job.source, job.fallback, job.recovery)),
             (None, None) => self.good.clone().map(|(source, _)| {

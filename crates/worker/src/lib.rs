@@ -405,20 +405,22 @@ pub(crate) mod tests {
         )
     }
 
+    /// A load of `text` at v1.34 (seed 1, controllers on, no gates).
+    pub(crate) fn load_request(id: u64, text: &str) -> Request {
+        Request::Load {
+            id,
+            text: text.into(),
+            seed: 1,
+            controllers: true,
+            kubernetes_version: KubeVersion::V1_34,
+            feature_gates: String::new(),
+            lesson_start: None,
+        }
+    }
+
     /// Loads `text` at v1.34 (seed 1, controllers on) and returns its run number.
     pub(crate) fn load_text(w: &mut WorkerState, id: u64, text: &str) -> u64 {
-        let r = ask(
-            w,
-            Request::Load {
-                id,
-                text: text.into(),
-                seed: 1,
-                controllers: true,
-                kubernetes_version: KubeVersion::V1_34,
-                feature_gates: String::new(),
-                lesson_start: None,
-            },
-        );
+        let r = ask(w, load_request(id, text));
         match r.last() {
             Some(Response::Loaded { run, .. }) => *run,
             other => panic!("{other:?}"),
@@ -508,35 +510,13 @@ pub(crate) mod tests {
     fn an_invalid_scenario_keeps_the_last_good_run() {
         let mut w = WorkerState::default();
         let good = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: '1'}}\n";
-        let r = ask(
-            &mut w,
-            Request::Load {
-                id: 1,
-                text: good.into(),
-                seed: 1,
-                controllers: true,
-                kubernetes_version: KubeVersion::V1_34,
-                feature_gates: String::new(),
-                lesson_start: None,
-            },
-        );
+        let r = ask(&mut w, load_request(1, good));
         let Some(Response::Loaded { run, .. }) = r.last() else {
             panic!("{r:?}")
         };
         let run = *run;
         let bad = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: 'lots'}}\n";
-        let r = ask(
-            &mut w,
-            Request::Load {
-                id: 2,
-                text: bad.into(),
-                seed: 1,
-                controllers: true,
-                kubernetes_version: KubeVersion::V1_34,
-                feature_gates: String::new(),
-                lesson_start: None,
-            },
-        );
+        let r = ask(&mut w, load_request(2, bad));
         match &r[..] {
             [Response::Invalid { issues, .. }] => assert_eq!(issues[0].line, 4, "{issues:?}"),
             other => panic!("{other:?}"),
@@ -628,18 +608,7 @@ pub(crate) mod tests {
 
     #[cfg(not(feature = "cel"))]
     fn load(w: &mut WorkerState, id: u64, text: &str) -> Vec<Response> {
-        ask(
-            w,
-            Request::Load {
-                id,
-                text: text.into(),
-                seed: 1,
-                controllers: true,
-                kubernetes_version: KubeVersion::V1_34,
-                feature_gates: String::new(),
-                lesson_start: None,
-            },
-        )
+        ask(w, load_request(id, text))
     }
 
     /// The light engine (built without `cel`) refuses every scenario that holds CEL at load,
