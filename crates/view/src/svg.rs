@@ -339,16 +339,7 @@ mod tests {
                 col("example.com/gpu", Unit::Count),
             ],
             zones: vec![String::new()],
-            nodes: vec![],
-            display_order: vec![],
-            pods: vec![],
-            profiles: vec![],
-            large: false,
-            dra: None,
-            initial_claims: vec![],
-            created_pods_from: None,
-            created_nodes_from: None,
-            plugin_labels: vec![],
+            ..empty_model()
         };
         let mut lives = Vec::new();
         for (i, (name, alloc, used, want)) in table.iter().enumerate() {
@@ -377,9 +368,9 @@ mod tests {
         assert!(!svg.contains(">0/0<"), "{svg}");
     }
 
-    #[test]
-    fn an_empty_frame_is_a_picture_saying_so() {
-        let model = Model {
+    /// A model with nothing in it, for tests to fill in.
+    fn empty_model() -> Model {
+        Model {
             resources: vec![],
             zones: vec![],
             nodes: vec![],
@@ -392,7 +383,12 @@ mod tests {
             created_pods_from: None,
             created_nodes_from: None,
             plugin_labels: vec![],
-        };
+        }
+    }
+
+    #[test]
+    fn an_empty_frame_is_a_picture_saying_so() {
+        let model = empty_model();
         let frame: Frame = serde_json::from_value(serde_json::json!({
             "stop": 0, "stage": "Ready", "cycle": 0, "clockMs": 0, "nodes": [], "heat": [], "marks": [],
             "queue": {"active": [], "activeTotal": 0, "backoff": [], "backoffTotal": 0, "unschedulable": [],
