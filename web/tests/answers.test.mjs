@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { start, stop, newPage, noErrors, shot, ready, pause, runId, nextRun, savedParts, joinParts, PAGE_VERSION } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, shot, ready, pause, runId, nextRun, savedParts, joinParts, PAGE_VERSION, MOST_ALLOCATED } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -45,17 +45,6 @@ spec:
   containers: [{name: c, image: busybox, resources: {requests: {cpu: "${cpu}", memory: 1Gi}}}]
 `;
 const PODS = ["web-1", "web-2", "web-3"].map((n) => pod(n, "1")).join("---\n") + "---\n# too big for node-a and node-b\n" + pod("train", "6");
-
-const MOST_ALLOCATED = `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: NodeResourcesFit
-    args:
-      scoringStrategy:
-        type: MostAllocated
-`;
 
 const CLI = process.env.SCHEDLAB_CLI;
 

@@ -6,7 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, stop, newPage, noErrors, shot, ready, pause, savedParts, joinParts, cli } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, shot, ready, pause, savedParts, joinParts, cli, MOST_ALLOCATED } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -29,17 +29,6 @@ spec:
 `;
 const NODES = ["node-a", "node-b", "node-c"].map(node).join("---\n");
 const PODS = ["web-1", "web-2", "web-3", "web-4"].map((n) => pod(n, "1")).join("---\n") + "---\n" + pod("big", "3");
-const MOST = `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: NodeResourcesFit
-    args:
-      scoringStrategy:
-        type: MostAllocated
-`;
-
 async function open(viewport) {
   const saved = JSON.stringify({
     parts: { nodes: NODES, pods: PODS, other: "", config: "", timeline: "" },
@@ -107,7 +96,7 @@ test("play both: LeastAllocated against MostAllocated, stepped, scrubbed and pla
     const page = await open(viewport);
     const text = joinParts(await savedParts(page));
     const a = native(text);
-    const b = native(text + "---\n" + MOST);
+    const b = native(text + "---\n" + MOST_ALLOCATED);
     const differing = Object.keys(a.final).filter((k) => a.final[k] !== b.final[k]).sort();
     assert.ok(differing.length > 0, "MostAllocated places some pod elsewhere");
     const mainStop = await page.$eval(".timeline input[type=range]", (el) => el.value);
@@ -162,7 +151,7 @@ test("an embed at 800×500 with ?compare= shows the comparison and plays both ru
   await page.waitForSelector(".embed-compare .compare-sides");
   const texts = joinParts({ nodes: NODES, pods: PODS, other: "", config: "", timeline: "" });
   const a = native(texts);
-  const b = native(texts + "---\n" + MOST);
+  const b = native(texts + "---\n" + MOST_ALLOCATED);
   const last = Math.max(a.at.length, b.at.length) - 1;
   await page.waitForFunction((l) => document.querySelector(".compare-sides")?.dataset.shown === String(l) && document.querySelector('[data-action="play-both-toggle"]').getAttribute("aria-pressed") === "false", last);
   const end = await drawn(page, last);

@@ -180,6 +180,19 @@ const CLI = process.env.SCHEDLAB_CLI || join(ROOT, "target", "debug", "schedlab"
  * names it. */
 export const PAGE_VERSION = "1.34";
 
+/** A KubeSchedulerConfiguration whose only change is NodeResourcesFit's MostAllocated scoring
+ * (the compare tests' "other configuration"). */
+export const MOST_ALLOCATED = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+`;
+
 /** Runs the engine natively on a scenario text: the oracle for the page's numbers. */
 export function cli(text, output = "json") {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-web-"));
