@@ -90,7 +90,9 @@ pub struct ReasonGroup {
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     pub sentence: String,
-    /// The edits, applied in order to the scenario's documents.
+    /// The edits, applied in order to the scenario's documents (JSON text on the wire: an
+    /// `Edit` holds free-form JSON).
+    #[serde(with = "crate::wire::as_json_text")]
     pub edits: Vec<Edit>,
     /// The node the pod ran on in the verifying re-run.
     pub lands_on: String,

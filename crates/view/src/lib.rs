@@ -12,6 +12,7 @@
 //! - `svg`: the cluster view and the cycle view as standalone SVG (exports for slides);
 //! - `protocol`: the messages between the page and the engine's Web Worker;
 //! - `version`: which Kubernetes version a run reproduces (`KubeVersion`).
+//! - `wire`: the compact binary encoding of `protocol`'s messages between page and worker.
 //! - `yaml`: the one YAML writer (go-yaml v2's layout and quoting), for the configuration the
 //!   engine prints, imports and the page's actions.
 //! - `words`: the closed sets the engine writes and the page matches on (event reasons, change
@@ -25,6 +26,7 @@ pub mod protocol;
 pub mod svg;
 pub mod version;
 pub mod view;
+pub mod wire;
 pub mod words;
 pub mod yaml;
 

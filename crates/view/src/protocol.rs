@@ -1,10 +1,9 @@
-//! Messages between the page and the engine's Web Worker (UTF-8 JSON in buffers transferred
-//! through postMessage).
+//! Messages between the page and the engine's Web Worker, encoded with `crate::wire` (a compact
+//! binary form, not JSON) in buffers transferred through postMessage.
 //!
-//! Both enums use serde's default, externally tagged form (`{"frame":{…}}`, `"ready"`): an
-//! internally tagged enum (`{"t":"frame",…}`) is buffered into serde's `Content` before its
-//! variant is decoded, which compiled every view type's decoder a second time into the page's
-//! wasm and copied every frame once more on arrival.
+//! Both enums use serde's default, externally tagged form: an internally tagged enum is
+//! buffered into serde's `Content` before its variant is decoded, which needs a self-describing
+//! format and compiled every view type's decoder a second time.
 
 use crate::answer::{Answer, Comparison, Edit, VersionComparison};
 use crate::import::ImportReport;
@@ -113,7 +112,11 @@ pub enum Request {
     /// Each text with its edits applied, only the documents edited rewritten
     /// (`Response::Edited`; `Failed` when an edit finds no document).
     #[serde(rename_all = "camelCase")]
-    ApplyEdits { id: u64, texts: Vec<(String, Vec<Edit>)> },
+    ApplyEdits {
+        id: u64,
+        #[serde(with = "crate::wire::as_json_text")]
+        texts: Vec<(String, Vec<Edit>)>,
+    },
     /// This worker replaces one that stopped: its runs are numbered after `run` (the last
     /// run the page was given), so a run number never names two runs. Not answered.
     #[serde(rename_all = "camelCase")]
@@ -354,6 +357,7 @@ pub enum Response {
     #[serde(rename_all = "camelCase")]
     Documents {
         id: u64,
+        #[serde(with = "crate::wire::as_json_text")]
         docs: Vec<Vec<serde_json::Value>>,
     },
 }

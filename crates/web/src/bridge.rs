@@ -97,7 +97,7 @@ pub struct Bridge {
 
 pub type BridgeHandle = StoredValue<Bridge, LocalStorage>;
 
-/// Posts a request as UTF-8 JSON in a transferred buffer: a load of a large scenario (megabytes
+/// Posts a request `schedlab_view::wire`-encoded in a transferred buffer: a load of a large scenario (megabytes
 /// of YAML) then costs the page one copy out of wasm memory, not a UTF-16 string to build and a
 /// structured clone of it (together some 40 ms per edit of a 3 MB scenario).
 fn send(w: &Worker, bytes: &[u8]) {
@@ -107,7 +107,7 @@ fn send(w: &Worker, bytes: &[u8]) {
 
 impl Bridge {
     pub fn post(&mut self, req: &Request) {
-        let Ok(bytes) = serde_json::to_vec(req) else { return };
+        let Ok(bytes) = schedlab_view::wire::to_bytes(req) else { return };
         match (&self.worker, self.ready) {
             (Some(w), true) => send(w, &bytes),
             _ => self.backlog.push(bytes),
@@ -216,7 +216,7 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
         };
         let bytes = arr.to_vec();
         let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
-        let parsed = serde_json::from_slice::<Response>(&bytes);
+        let parsed = schedlab_view::wire::from_bytes::<Response>(&bytes);
         let t2 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         if let Some(id) = parsed.as_ref().ok().and_then(answer_to) {
             handle.update_value(|b| b.answered(id));

@@ -1,6 +1,6 @@
-//! The Web Worker's wiring to the browser (wasm32 only): receives JSON requests through
-//! postMessage and answers with JSON responses (see `schedlab_view::protocol`), both as UTF-8
-//! bytes in transferred buffers. Both worker binaries (`src/main.rs`, the light one without CEL,
+//! The Web Worker's wiring to the browser (wasm32 only): receives requests through postMessage
+//! and answers with responses (`schedlab_view::protocol`), both `schedlab_view::wire`-encoded
+//! in transferred buffers. Both worker binaries (`src/main.rs`, the light one without CEL,
 //! and `src/full.rs`, with it) start here; Trunk builds each as a no-modules worker.
 //!
 //! A panic cannot be caught on wasm32 (panic = abort: the instance traps). The panic hook
@@ -37,12 +37,12 @@ pub fn start() {
         if STOPPED.get() {
             return;
         }
-        // Requests come as UTF-8 JSON in a transferred buffer (see the page's bridge).
+        // Requests come `schedlab_view::wire`-encoded in a transferred buffer (the page's bridge).
         let Ok(arr) = ev.data().dyn_into::<js_sys::Uint8Array>() else {
             return;
         };
         let bytes = arr.to_vec();
-        match serde_json::from_slice::<Request>(&bytes) {
+        match schedlab_view::wire::from_bytes::<Request>(&bytes) {
             Ok(req) => {
                 let Some(mut ws) = state.borrow_mut().take() else {
                     // A trap no hook saw left the state out: this instance has stopped.
@@ -64,12 +64,12 @@ pub fn start() {
     post(Response::Ready);
 }
 
-/// Posts a response as UTF-8 JSON in a transferred ArrayBuffer: no UTF-16 string to build and
-/// copy on the page's side (large summaries would cost the page a long task).
+/// Posts a response `schedlab_view::wire`-encoded in a transferred ArrayBuffer: no UTF-16 string
+/// to build and copy on the page's side (large summaries would cost the page a long task).
 fn post(r: schedlab_view::protocol::Response) {
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    if let Ok(bytes) = serde_json::to_vec(&r) {
+    if let Ok(bytes) = schedlab_view::wire::to_bytes(&r) {
         let arr = js_sys::Uint8Array::from(&bytes[..]);
         let transfer = js_sys::Array::of1(&arr.buffer());
         let _ = scope.post_message_with_transfer(&arr, &transfer);

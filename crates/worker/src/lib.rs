@@ -325,10 +325,23 @@ pub(crate) mod tests {
     use super::*;
 
     /// The worker's answers to `req` (the test modules' one way to ask).
+    /// `req`'s answers. Both cross the wire encoding as in the browser (`schedlab_view::wire`),
+    /// and each must come back equal: every test's message is also a test of the encoding.
     pub(crate) fn ask(w: &mut WorkerState, req: Request) -> Vec<Response> {
+        let req = across_the_wire(&req);
         let mut out = Vec::new();
-        w.handle(req, &mut |r| out.push(r), &|| 0.0);
+        w.handle(req, &mut |r| out.push(across_the_wire(&r)), &|| 0.0);
         out
+    }
+
+    fn across_the_wire<T>(m: &T) -> T
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let back: T = schedlab_view::wire::from_bytes(&schedlab_view::wire::to_bytes(m).unwrap()).unwrap();
+        // NaN is the one value not equal to itself; no message holds one.
+        assert_eq!(&back, m);
+        back
     }
 
     #[test]
@@ -425,6 +438,21 @@ pub(crate) mod tests {
             Some(Response::Loaded { run, .. }) => *run,
             other => panic!("{other:?}"),
         }
+    }
+
+    /// web/bench/bench.mjs reads a load's timings from the last bytes of `Response::Loaded`
+    /// without decoding the summary: this is the layout it reads.
+    #[test]
+    fn a_loaded_answer_ends_as_the_browser_benchmark_reads_it() {
+        let mut w = WorkerState::default();
+        let mut loaded = ask(&mut w, load_request(1, "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n"));
+        let Some(Response::Loaded { load_ms, run_ms, .. }) = loaded.last_mut() else { panic!("{loaded:?}") };
+        (*load_ms, *run_ms) = (12.5, 1e-3);
+        let b = schedlab_view::wire::to_bytes(loaded.last().unwrap()).unwrap();
+        let n = b.len();
+        assert_eq!((b[0], b[n - 19], b[n - 10], b[n - 1]), (2, 4, 5, 0));
+        assert_eq!(f64::from_le_bytes(b[n - 18..n - 10].try_into().unwrap()), 12.5);
+        assert_eq!(f64::from_le_bytes(b[n - 9..n - 1].try_into().unwrap()), 1e-3);
     }
 
     #[test]
