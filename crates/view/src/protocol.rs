@@ -361,3 +361,29 @@ pub enum Response {
         docs: Vec<Vec<serde_json::Value>>,
     },
 }
+
+impl Response {
+    /// The id of the request this answers (`None`: the worker's own news, not an answer:
+    /// `Ready`, `Progress`, `NeedsFullEngine`, and `Crashed` between requests).
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            Response::Ready | Response::Progress { .. } | Response::NeedsFullEngine { .. } => None,
+            Response::Crashed { id, .. } => *id,
+            Response::Loaded { id, .. }
+            | Response::Invalid { id, .. }
+            | Response::Frame { id, .. }
+            | Response::Explained { id, .. }
+            | Response::Text { id, .. }
+            | Response::Failed { id, .. }
+            | Response::Stale { id, .. }
+            | Response::Imported { id, .. }
+            | Response::Exported { id, .. }
+            | Response::Answered { id, .. }
+            | Response::Compared { id, .. }
+            | Response::SecondRun { id, .. }
+            | Response::Both { id, .. }
+            | Response::Edited { id, .. }
+            | Response::Documents { id, .. } => Some(*id),
+        }
+    }
+}

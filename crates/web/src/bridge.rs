@@ -218,7 +218,7 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
         let t1 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
         let parsed = schedlab_view::wire::from_bytes::<Response>(&bytes);
         let t2 = perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
-        if let Some(id) = parsed.as_ref().ok().and_then(answer_to) {
+        if let Some(id) = parsed.as_ref().ok().and_then(Response::id) {
             handle.update_value(|b| b.answered(id));
         }
         let kind = match &parsed {
@@ -285,29 +285,6 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     on_error.forget();
     handle.update_value(|b| b.worker = Some(worker));
     Ok(())
-}
-
-/// The request a response answers for good (not progress, not the light worker's hand-over).
-fn answer_to(r: &Response) -> Option<u64> {
-    match r {
-        Response::Ready | Response::Progress { .. } | Response::NeedsFullEngine { .. } => None,
-        Response::Crashed { id, .. } => *id,
-        Response::Loaded { id, .. }
-        | Response::Invalid { id, .. }
-        | Response::Frame { id, .. }
-        | Response::Explained { id, .. }
-        | Response::Text { id, .. }
-        | Response::Failed { id, .. }
-        | Response::Stale { id, .. }
-        | Response::Imported { id, .. }
-        | Response::Exported { id, .. }
-        | Response::Answered { id, .. }
-        | Response::Compared { id, .. }
-        | Response::SecondRun { id, .. }
-        | Response::Both { id, .. }
-        | Response::Edited { id, .. }
-        | Response::Documents { id, .. } => Some(*id),
-    }
 }
 
 /// One answer: the transport's own, a waiter's, or the playback's.

@@ -116,6 +116,9 @@ fn every_kind_of_variant_round_trips() {
     for r in &resps {
         assert_eq!(&round(r), r);
     }
+    // What each answers: the worker's own news answers nothing.
+    let ids: Vec<Option<u64>> = resps.iter().map(Response::id).collect();
+    assert_eq!(ids, [None, Some(4), None, Some(5)]);
 }
 
 #[test]
