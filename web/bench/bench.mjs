@@ -334,6 +334,6 @@ console.log("\ndownload (dist/):");
 console.log(table(rows));
 console.log("\nfigures:");
 console.log(table(figs));
-console.log(`\nworker answer for the large run: ${kb(best(L.map((x) => x.bytes)))} of JSON; native summary serialization ${ms(best(N.map((x) => x.summaryMs)))}; scenario text ${kb(result.scenarioBytes)}`);
+console.log(`\nworker answer for the large run: ${kb(best(L.map((x) => x.bytes)))} (schedlab_view::wire); native summary serialization (JSON) ${ms(best(N.map((x) => x.summaryMs)))}; scenario text ${kb(result.scenarioBytes)}`);
 if (result.errors.length) console.log(`console errors/warnings: ${JSON.stringify(result.errors)}`);
 if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(result, null, 2));
