@@ -329,11 +329,13 @@ impl Engine {
                 let msg = ps.message();
                 return CycleResult::error(ps, msg);
             }
-            match fw.run_score(&cx, state, pod, &nodes, &feasible) {
-                Ok(sr) => {
-                    totals = sr.totals.clone();
+            match fw.run_score_with(&cx, state, pod, &nodes, &feasible, detail) {
+                Ok(mut sr) => {
                     if detail {
+                        totals = sr.totals.clone();
                         table = Some(sr);
+                    } else {
+                        totals = std::mem::take(&mut sr.totals);
                     }
                 }
                 Err(s) => {

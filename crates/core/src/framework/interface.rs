@@ -281,6 +281,15 @@ pub trait Plugin {
     fn score(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
         Ok(0)
     }
+    /// Score for every node of `nodes`, in order, appended to `out`; stops at the first error
+    /// (as calling `score` node by node does). Plugins override it to read their cycle state
+    /// and the pod's precomputed inputs once per cycle instead of once per node.
+    fn score_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        for n in nodes {
+            out.push(self.score(cx, state, pod, n)?);
+        }
+        Ok(())
+    }
     fn has_normalize_score(&self) -> bool {
         false
     }

@@ -326,33 +326,46 @@ impl Framework {
         nodes: &[&NodeInfo],
         node_ids: &[usize],
     ) -> Result<ScoreResult, Status> {
+        self.run_score_with(cx, state, pod, nodes, node_ids, true)
+    }
+
+    /// Score as `run_score`; the per-plugin rows (raw and normalized scores) are kept only with
+    /// `rows` (the trace's detail and the explanations read them; the totals need none).
+    pub fn run_score_with(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        nodes: &[&NodeInfo],
+        node_ids: &[usize],
+        rows: bool,
+    ) -> Result<ScoreResult, Status> {
         let mut out = ScoreResult {
             plugins: Vec::new(),
             totals: vec![0; nodes.len()],
         };
+        let mut raw: Vec<i64> = Vec::with_capacity(nodes.len());
+        let mut scores: Vec<NodeScore> = Vec::new();
+        let mut normalized_buf: Vec<i64> = Vec::new();
         for &p in &self.profile.plugins.score {
             if state.skip_score.contains(p) {
                 continue;
             }
             let pl = self.plugin(p);
-            let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
-            for (i, n) in nodes.iter().enumerate() {
-                match pl.score(cx, state, pod, n) {
-                    Ok(s) => scores.push(NodeScore {
-                        node: node_ids[i],
-                        score: s,
-                    }),
-                    Err(s) => {
-                        return Err(Status::error(format!(
-                            "running Score plugins: plugin {:?} failed with: {}",
-                            p.as_str(),
-                            s.message()
-                        )))
-                    }
-                }
+            raw.clear();
+            if let Err(s) = pl.score_nodes(cx, state, pod, nodes, &mut raw) {
+                return Err(Status::error(format!(
+                    "running Score plugins: plugin {:?} failed with: {}",
+                    p.as_str(),
+                    s.message()
+                )));
             }
-            let raw: Vec<i64> = scores.iter().map(|s| s.score).collect();
-            if pl.has_normalize_score() {
+            let normalized: &[i64] = if pl.has_normalize_score() {
+                scores.clear();
+                scores.extend(raw.iter().enumerate().map(|(i, &s)| NodeScore {
+                    node: node_ids[i],
+                    score: s,
+                }));
                 let s = pl.normalize_score(cx, state, pod, &mut scores);
                 if !s.is_success() {
                     return Err(Status::error(format!(
@@ -361,9 +374,13 @@ impl Framework {
                         s.message()
                     )));
                 }
-            }
+                normalized_buf.clear();
+                normalized_buf.extend(scores.iter().map(|s| s.score));
+                &normalized_buf
+            } else {
+                &raw
+            };
             let weight = self.weight(p);
-            let normalized: Vec<i64> = scores.iter().map(|s| s.score).collect();
             for (i, &s) in normalized.iter().enumerate() {
                 if !(MIN_NODE_SCORE..=MAX_NODE_SCORE).contains(&s) {
                     return Err(Status::error(format!(
@@ -376,12 +393,14 @@ impl Framework {
                 }
                 out.totals[i] += s * weight;
             }
-            out.plugins.push(PluginScores {
-                plugin: p,
-                weight,
-                raw,
-                normalized,
-            });
+            if rows {
+                out.plugins.push(PluginScores {
+                    plugin: p,
+                    weight,
+                    raw: raw.clone(),
+                    normalized: normalized.to_vec(),
+                });
+            }
         }
         Ok(out)
     }

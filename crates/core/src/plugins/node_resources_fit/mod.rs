@@ -433,6 +433,27 @@ impl Plugin for Fit {
         };
         self.scorer.score(node, reqs, |r, a| self.combine(r, a))
     }
+
+    fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        let computed;
+        let stored = state
+            .read::<FitCycleState>(PluginName::NodeResourcesFit)
+            .and_then(|s| s.pod_requests.as_deref());
+        let reqs: &[i64] = match stored {
+            Some(r) => r,
+            None => {
+                computed = self.scorer.pod_request_list(pod);
+                &computed
+            }
+        };
+        match &self.strategy {
+            // The default strategy, its weighted mean inlined into the per-node loop.
+            Strategy::LeastAllocated => self.scorer.score_nodes(nodes, reqs, out, |r, a| {
+                weighted_mean(r, a, &self.scorer.resources, least_requested_score)
+            }),
+            _ => self.scorer.score_nodes(nodes, reqs, out, |r, a| self.combine(r, a)),
+        }
+    }
 }
 
 mod explain;
