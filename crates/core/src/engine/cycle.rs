@@ -253,7 +253,7 @@ impl Engine {
                         .as_ref()
                         .and_then(|r| r.nominating.as_ref())
                         .map(|n| n.nominated_node_name.clone()),
-                    preemption: r.as_ref().and_then(|r| r.detail.clone()),
+                    preemption: r.as_ref().and_then(|r| r.detail.clone()).map(Box::new),
                 });
                 if let Some(r) = r {
                     nominating = r.nominating.clone();
@@ -289,7 +289,7 @@ impl Engine {
                 cycle,
                 table: None,
                 selected: self.node_ids[node],
-                tied: vec![self.node_ids[node]],
+                tied: std::iter::once(self.node_ids[node]).collect(),
             });
             if detail {
                 let name = self.snapshot.nodes()[node].name().to_string();
@@ -346,19 +346,18 @@ impl Engine {
         }
         // selectHost: uniformly among the top-scored nodes.
         let max = *totals.iter().max().expect("non-empty");
-        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
-        let pick = if tied.len() == 1 {
-            tied[0]
+        let tied = || (0..totals.len()).filter(|&i| totals[i] == max);
+        let n_tied = tied().count();
+        let pick = if n_tied == 1 {
+            tied().next().expect("the maximum is reached")
         } else {
-            tied[self.rng.below(tied.len() as u64) as usize]
+            let k = self.rng.below(n_tied as u64) as usize;
+            tied().nth(k).expect("k < number of ties")
         };
         let selected = feasible[pick];
-        let tied_nodes: Vec<u32> = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
+        let tied_nodes: NodeRuns = tied().map(|i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied
-                .iter()
-                .map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string())
-                .collect();
+            self.pods[pod.index].tied_nodes = tied().map(|i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
         }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();
@@ -382,19 +381,21 @@ impl Engine {
         }
         self.trace.push(TraceEvent::Score {
             cycle,
-            table: table.map(|sr| ScoreTable {
-                nodes: feasible.iter().map(|&i| self.node_ids[i]).collect(),
-                plugins: sr
-                    .plugins
-                    .into_iter()
-                    .map(|p| PluginScoreRow {
-                        plugin: p.plugin,
-                        weight: p.weight,
-                        raw: p.raw,
-                        normalized: p.normalized,
-                    })
-                    .collect(),
-                totals: sr.totals,
+            table: table.map(|sr| {
+                Box::new(ScoreTable {
+                    nodes: feasible.iter().map(|&i| self.node_ids[i]).collect(),
+                    plugins: sr
+                        .plugins
+                        .into_iter()
+                        .map(|p| PluginScoreRow {
+                            plugin: p.plugin,
+                            weight: p.weight,
+                            raw: p.raw,
+                            normalized: p.normalized,
+                        })
+                        .collect(),
+                    totals: sr.totals,
+                })
             }),
             selected: self.node_ids[selected],
             tied: tied_nodes,
