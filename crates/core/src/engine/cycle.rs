@@ -169,38 +169,66 @@ impl Engine {
                             feasible.push(node_at((start + i) % num_all));
                         }
                     } else {
-                        for i in 0..num_all {
-                            let idx = node_at((start + i) % num_all);
-                            let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes()[idx]);
-                            if st.code == Code::Error {
-                                error = Some(st);
-                                break;
-                            }
-                            if st.is_success() {
-                                feasible.push(idx);
-                                if let Some(v) = verdicts.as_mut() {
-                                    v.push(NodeVerdict {
-                                        node: self.node_ids[idx],
-                                        failed: None,
-                                    });
-                                }
-                                if feasible.len() >= to_find {
-                                    break;
-                                }
+                        // Without nominated pods, the nodes are filtered in chunks of as many
+                        // as are still wanted (each would be visited one by one too: at most
+                        // one feasible node each), plugin by plugin.
+                        let batch = cx.nominator.is_empty();
+                        let all = self.snapshot.nodes();
+                        let mut chunk: Vec<&NodeInfo> = Vec::new();
+                        let mut chunk_idx: Vec<usize> = Vec::new();
+                        let mut out: Vec<Option<Status>> = Vec::new();
+                        let mut done: Vec<bool> = Vec::new();
+                        let mut i = 0;
+                        'visit: while i < num_all {
+                            let end = if batch {
+                                (i + to_find.saturating_sub(feasible.len()).max(1)).min(num_all)
                             } else {
-                                if let Some(v) = verdicts.as_mut() {
-                                    v.push(NodeVerdict {
-                                        node: self.node_ids[idx],
-                                        failed: Some(PluginStatus {
-                                            plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
-                                            code: st.code,
-                                            reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
-                                        }),
-                                    });
-                                }
-                                add_plugin_status(&st, &mut unschedulable, &mut pending);
-                                diagnosis.map.insert(idx, st);
+                                i + 1
+                            };
+                            chunk_idx.clear();
+                            chunk_idx.extend((i..end).map(|k| node_at((start + k) % num_all)));
+                            if batch {
+                                chunk.clear();
+                                chunk.extend(chunk_idx.iter().map(|&idx| &all[idx]));
+                                fw.run_filter_nodes(&cx, state, pod, &chunk, &mut out, &mut done);
+                            } else {
+                                out.clear();
+                                let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &all[chunk_idx[0]]);
+                                out.push((!st.is_success()).then_some(st));
                             }
+                            for (j, &idx) in chunk_idx.iter().enumerate() {
+                                let st = out[j].take().unwrap_or_else(Status::success);
+                                if st.code == Code::Error {
+                                    error = Some(st);
+                                    break 'visit;
+                                }
+                                if st.is_success() {
+                                    feasible.push(idx);
+                                    if let Some(v) = verdicts.as_mut() {
+                                        v.push(NodeVerdict {
+                                            node: self.node_ids[idx],
+                                            failed: None,
+                                        });
+                                    }
+                                    if feasible.len() >= to_find {
+                                        break 'visit;
+                                    }
+                                } else {
+                                    if let Some(v) = verdicts.as_mut() {
+                                        v.push(NodeVerdict {
+                                            node: self.node_ids[idx],
+                                            failed: Some(PluginStatus {
+                                                plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
+                                                code: st.code,
+                                                reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
+                                            }),
+                                        });
+                                    }
+                                    add_plugin_status(&st, &mut unschedulable, &mut pending);
+                                    diagnosis.map.insert(idx, st);
+                                }
+                            }
+                            i = end;
                         }
                     }
                 }

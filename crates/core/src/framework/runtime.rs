@@ -236,6 +236,53 @@ impl Framework {
         Status::success()
     }
 
+    /// Filter on several nodes at once, plugin by plugin: `out[i]` is left `None` when node
+    /// `i` passes, else holds the status `run_filter` returns for it. Every node is evaluated;
+    /// Filter has no effect on anything but the result, so the caller may ignore the nodes
+    /// after one it stops at. Without nominated pods only (`run_filter_with_nominated_pods`).
+    pub fn run_filter_nodes(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        nodes: &[&NodeInfo],
+        out: &mut Vec<Option<Status>>,
+        done: &mut Vec<bool>,
+    ) {
+        out.clear();
+        out.resize(nodes.len(), None);
+        done.clear();
+        done.resize(nodes.len(), false);
+        let plan: &[PluginName] = match &state.filter_plan {
+            Some((skip, plan)) if *skip == state.skip_filter => plan,
+            _ => &self.profile.plugins.filter,
+        };
+        let mut rejected = 0;
+        for &p in plan {
+            if state.skip_filter.contains(p) {
+                continue;
+            }
+            if rejected == nodes.len() {
+                break;
+            }
+            self.plugin(p).filter_nodes(cx, state, pod, nodes, out);
+            for (o, d) in out.iter_mut().zip(done.iter_mut()) {
+                if *d {
+                    continue;
+                }
+                let Some(s) = o.take() else { continue };
+                let s = if s.is_rejected() {
+                    s
+                } else {
+                    Status::error(format!("running {:?} filter plugin: {}", p.as_str(), s.message()))
+                };
+                *o = Some(s.with_plugin(p));
+                *d = true;
+                rejected += 1;
+            }
+        }
+    }
+
     /// Filter with the node's nominated pods of equal or higher priority counted in (first
     /// pass) and, when any were added and the pod passed, without them (second pass).
     pub fn run_filter_with_nominated_pods(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {

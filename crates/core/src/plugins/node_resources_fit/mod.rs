@@ -404,6 +404,33 @@ impl Plugin for Fit {
         Status::with_reasons(code, reasons)
     }
 
+    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+        let Some(s) = state
+            .read::<FitCycleState>(PluginName::NodeResourcesFit)
+            .and_then(|s| s.pre_filter.as_deref())
+        else {
+            for o in out.iter_mut().filter(|o| o.is_none()) {
+                *o = Some(pre_filter_state_key_error());
+            }
+            return;
+        };
+        let empty = s.is_empty();
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_some() || (empty && (node.pods.len() as i64) < node.allocatable.allowed_pod_number) {
+                continue;
+            }
+            let (reasons, unresolvable) = s.insufficient(node);
+            if !reasons.is_empty() {
+                let code = if unresolvable {
+                    Code::UnschedulableAndUnresolvable
+                } else {
+                    Code::Unschedulable
+                };
+                *o = Some(Status::with_reasons(code, reasons));
+            }
+        }
+    }
+
     fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
         let reqs = Some(Arc::new(self.scorer.pod_request_list(pod)));
         match state.read_mut::<FitCycleState>(PluginName::NodeResourcesFit) {
