@@ -46,6 +46,57 @@ pub struct TraceHeader {
     pub seed: u64,
 }
 
+/// A list of node ids kept as runs of consecutive ids: the nodes tied at the top score are
+/// often most of a rotating window of alike nodes (hundreds of ids in a few runs). Serialized
+/// as the plain list of ids.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeRuns {
+    /// (first id, count) per run, in list order.
+    runs: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl NodeRuns {
+    pub fn push(&mut self, id: u32) {
+        match self.runs.last_mut() {
+            Some((first, n)) if first.checked_add(*n) == Some(id) => *n += 1,
+            _ => self.runs.push((id, 1)),
+        }
+        self.len += 1;
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn contains(&self, id: u32) -> bool {
+        self.runs.iter().any(|&(first, n)| id >= first && id - first < n)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.runs.iter().flat_map(|&(first, n)| first..first + n)
+    }
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.iter().collect()
+    }
+}
+
+impl FromIterator<u32> for NodeRuns {
+    fn from_iter<I: IntoIterator<Item = u32>>(ids: I) -> NodeRuns {
+        let mut r = NodeRuns::default();
+        for id in ids {
+            r.push(id);
+        }
+        r
+    }
+}
+
+impl Serialize for NodeRuns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 /// Where a pod is in the scheduling queue (a `schedlab-view` type: the page shows it).
 pub use schedlab_view::QueueName;
 
@@ -144,7 +195,7 @@ pub enum TraceEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         nominated_node: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        preemption: Option<PreemptionDetail>,
+        preemption: Option<Box<PreemptionDetail>>,
     },
     #[serde(rename_all = "camelCase")]
     PreScore { cycle: u32, skipped: Vec<PluginName> },
@@ -152,10 +203,10 @@ pub enum TraceEvent {
     Score {
         cycle: u32,
         #[serde(skip_serializing_if = "Option::is_none")]
-        table: Option<ScoreTable>,
+        table: Option<Box<ScoreTable>>,
         selected: u32,
         /// Nodes sharing the top score (including the selected one).
-        tied: Vec<u32>,
+        tied: NodeRuns,
     },
     #[serde(rename_all = "camelCase")]
     Reserve { cycle: u32, node: u32, code: Code },

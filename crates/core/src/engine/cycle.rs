@@ -169,38 +169,66 @@ impl Engine {
                             feasible.push(node_at((start + i) % num_all));
                         }
                     } else {
-                        for i in 0..num_all {
-                            let idx = node_at((start + i) % num_all);
-                            let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &self.snapshot.nodes()[idx]);
-                            if st.code == Code::Error {
-                                error = Some(st);
-                                break;
-                            }
-                            if st.is_success() {
-                                feasible.push(idx);
-                                if let Some(v) = verdicts.as_mut() {
-                                    v.push(NodeVerdict {
-                                        node: self.node_ids[idx],
-                                        failed: None,
-                                    });
-                                }
-                                if feasible.len() >= to_find {
-                                    break;
-                                }
+                        // Without nominated pods, the nodes are filtered in chunks of as many
+                        // as are still wanted (each would be visited one by one too: at most
+                        // one feasible node each), plugin by plugin.
+                        let batch = cx.nominator.is_empty();
+                        let all = self.snapshot.nodes();
+                        let mut chunk: Vec<&NodeInfo> = Vec::new();
+                        let mut chunk_idx: Vec<usize> = Vec::new();
+                        let mut out: Vec<Option<Status>> = Vec::new();
+                        let mut done: Vec<bool> = Vec::new();
+                        let mut i = 0;
+                        'visit: while i < num_all {
+                            let end = if batch {
+                                (i + to_find.saturating_sub(feasible.len()).max(1)).min(num_all)
                             } else {
-                                if let Some(v) = verdicts.as_mut() {
-                                    v.push(NodeVerdict {
-                                        node: self.node_ids[idx],
-                                        failed: Some(PluginStatus {
-                                            plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
-                                            code: st.code,
-                                            reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
-                                        }),
-                                    });
-                                }
-                                add_plugin_status(&st, &mut unschedulable, &mut pending);
-                                diagnosis.map.insert(idx, st);
+                                i + 1
+                            };
+                            chunk_idx.clear();
+                            chunk_idx.extend((i..end).map(|k| node_at((start + k) % num_all)));
+                            if batch {
+                                chunk.clear();
+                                chunk.extend(chunk_idx.iter().map(|&idx| &all[idx]));
+                                fw.run_filter_nodes(&cx, state, pod, &chunk, &mut out, &mut done);
+                            } else {
+                                out.clear();
+                                let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &all[chunk_idx[0]]);
+                                out.push((!st.is_success()).then_some(st));
                             }
+                            for (j, &idx) in chunk_idx.iter().enumerate() {
+                                let st = out[j].take().unwrap_or_else(Status::success);
+                                if st.code == Code::Error {
+                                    error = Some(st);
+                                    break 'visit;
+                                }
+                                if st.is_success() {
+                                    feasible.push(idx);
+                                    if let Some(v) = verdicts.as_mut() {
+                                        v.push(NodeVerdict {
+                                            node: self.node_ids[idx],
+                                            failed: None,
+                                        });
+                                    }
+                                    if feasible.len() >= to_find {
+                                        break 'visit;
+                                    }
+                                } else {
+                                    if let Some(v) = verdicts.as_mut() {
+                                        v.push(NodeVerdict {
+                                            node: self.node_ids[idx],
+                                            failed: Some(PluginStatus {
+                                                plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
+                                                code: st.code,
+                                                reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
+                                            }),
+                                        });
+                                    }
+                                    add_plugin_status(&st, &mut unschedulable, &mut pending);
+                                    diagnosis.map.insert(idx, st);
+                                }
+                            }
+                            i = end;
                         }
                     }
                 }
@@ -253,7 +281,7 @@ impl Engine {
                         .as_ref()
                         .and_then(|r| r.nominating.as_ref())
                         .map(|n| n.nominated_node_name.clone()),
-                    preemption: r.as_ref().and_then(|r| r.detail.clone()),
+                    preemption: r.as_ref().and_then(|r| r.detail.clone()).map(Box::new),
                 });
                 if let Some(r) = r {
                     nominating = r.nominating.clone();
@@ -289,7 +317,7 @@ impl Engine {
                 cycle,
                 table: None,
                 selected: self.node_ids[node],
-                tied: vec![self.node_ids[node]],
+                tied: std::iter::once(self.node_ids[node]).collect(),
             });
             if detail {
                 let name = self.snapshot.nodes()[node].name().to_string();
@@ -329,11 +357,13 @@ impl Engine {
                 let msg = ps.message();
                 return CycleResult::error(ps, msg);
             }
-            match fw.run_score(&cx, state, pod, &nodes, &feasible) {
-                Ok(sr) => {
-                    totals = sr.totals.clone();
+            match fw.run_score_with(&cx, state, pod, &nodes, &feasible, detail) {
+                Ok(mut sr) => {
                     if detail {
+                        totals = sr.totals.clone();
                         table = Some(sr);
+                    } else {
+                        totals = std::mem::take(&mut sr.totals);
                     }
                 }
                 Err(s) => {
@@ -344,19 +374,18 @@ impl Engine {
         }
         // selectHost: uniformly among the top-scored nodes.
         let max = *totals.iter().max().expect("non-empty");
-        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
-        let pick = if tied.len() == 1 {
-            tied[0]
+        let tied = || (0..totals.len()).filter(|&i| totals[i] == max);
+        let n_tied = tied().count();
+        let pick = if n_tied == 1 {
+            tied().next().expect("the maximum is reached")
         } else {
-            tied[self.rng.below(tied.len() as u64) as usize]
+            let k = self.rng.below(n_tied as u64) as usize;
+            tied().nth(k).expect("k < number of ties")
         };
         let selected = feasible[pick];
-        let tied_nodes: Vec<u32> = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
+        let tied_nodes: NodeRuns = tied().map(|i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied
-                .iter()
-                .map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string())
-                .collect();
+            self.pods[pod.index].tied_nodes = tied().map(|i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
         }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();
@@ -380,19 +409,21 @@ impl Engine {
         }
         self.trace.push(TraceEvent::Score {
             cycle,
-            table: table.map(|sr| ScoreTable {
-                nodes: feasible.iter().map(|&i| self.node_ids[i]).collect(),
-                plugins: sr
-                    .plugins
-                    .into_iter()
-                    .map(|p| PluginScoreRow {
-                        plugin: p.plugin,
-                        weight: p.weight,
-                        raw: p.raw,
-                        normalized: p.normalized,
-                    })
-                    .collect(),
-                totals: sr.totals,
+            table: table.map(|sr| {
+                Box::new(ScoreTable {
+                    nodes: feasible.iter().map(|&i| self.node_ids[i]).collect(),
+                    plugins: sr
+                        .plugins
+                        .into_iter()
+                        .map(|p| PluginScoreRow {
+                            plugin: p.plugin,
+                            weight: p.weight,
+                            raw: p.raw,
+                            normalized: p.normalized,
+                        })
+                        .collect(),
+                    totals: sr.totals,
+                })
             }),
             selected: self.node_ids[selected],
             tied: tied_nodes,

@@ -293,7 +293,10 @@ impl Engine {
     }
 
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
-        let nodes: Vec<Arc<crate::api::Node>> = sc.nodes.into_iter().map(Arc::new).collect();
+        // Not `collect()`: it would reuse the buffer of the node objects (about 1.5 KB each)
+        // for the pointers and keep all of it for the engine's life.
+        let mut nodes: Vec<Arc<crate::api::Node>> = Vec::with_capacity(sc.nodes.len());
+        nodes.extend(sc.nodes.into_iter().map(Arc::new));
         let snapshot = Snapshot::new(nodes);
         let frameworks: BTreeMap<String, Framework> = crate::sort::map_of(
             sc.config

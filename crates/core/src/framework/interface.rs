@@ -264,6 +264,19 @@ pub trait Plugin {
     fn filter(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
         Status::success()
     }
+    /// Filter for each node of `nodes` whose slot in `out` is `None` (no earlier plugin
+    /// rejected it), in order: a status other than Success is written into the node's slot.
+    /// Plugins override it to read their cycle state once for all the nodes.
+    fn filter_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+        for (n, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_none() {
+                let s = self.filter(cx, state, pod, n);
+                if !s.is_success() {
+                    *o = Some(s);
+                }
+            }
+        }
+    }
     fn post_filter(
         &self,
         cx: &Ctx,
@@ -280,6 +293,15 @@ pub trait Plugin {
     }
     fn score(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
         Ok(0)
+    }
+    /// Score for every node of `nodes`, in order, appended to `out`; stops at the first error
+    /// (as calling `score` node by node does). Plugins override it to read their cycle state
+    /// and the pod's precomputed inputs once per cycle instead of once per node.
+    fn score_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        for n in nodes {
+            out.push(self.score(cx, state, pod, n)?);
+        }
+        Ok(())
     }
     fn has_normalize_score(&self) -> bool {
         false

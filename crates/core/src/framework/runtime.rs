@@ -236,6 +236,53 @@ impl Framework {
         Status::success()
     }
 
+    /// Filter on several nodes at once, plugin by plugin: `out[i]` is left `None` when node
+    /// `i` passes, else holds the status `run_filter` returns for it. Every node is evaluated;
+    /// Filter has no effect on anything but the result, so the caller may ignore the nodes
+    /// after one it stops at. Without nominated pods only (`run_filter_with_nominated_pods`).
+    pub fn run_filter_nodes(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        nodes: &[&NodeInfo],
+        out: &mut Vec<Option<Status>>,
+        done: &mut Vec<bool>,
+    ) {
+        out.clear();
+        out.resize(nodes.len(), None);
+        done.clear();
+        done.resize(nodes.len(), false);
+        let plan: &[PluginName] = match &state.filter_plan {
+            Some((skip, plan)) if *skip == state.skip_filter => plan,
+            _ => &self.profile.plugins.filter,
+        };
+        let mut rejected = 0;
+        for &p in plan {
+            if state.skip_filter.contains(p) {
+                continue;
+            }
+            if rejected == nodes.len() {
+                break;
+            }
+            self.plugin(p).filter_nodes(cx, state, pod, nodes, out);
+            for (o, d) in out.iter_mut().zip(done.iter_mut()) {
+                if *d {
+                    continue;
+                }
+                let Some(s) = o.take() else { continue };
+                let s = if s.is_rejected() {
+                    s
+                } else {
+                    Status::error(format!("running {:?} filter plugin: {}", p.as_str(), s.message()))
+                };
+                *o = Some(s.with_plugin(p));
+                *d = true;
+                rejected += 1;
+            }
+        }
+    }
+
     /// Filter with the node's nominated pods of equal or higher priority counted in (first
     /// pass) and, when any were added and the pod passed, without them (second pass).
     pub fn run_filter_with_nominated_pods(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
@@ -326,33 +373,46 @@ impl Framework {
         nodes: &[&NodeInfo],
         node_ids: &[usize],
     ) -> Result<ScoreResult, Status> {
+        self.run_score_with(cx, state, pod, nodes, node_ids, true)
+    }
+
+    /// Score as `run_score`; the per-plugin rows (raw and normalized scores) are kept only with
+    /// `rows` (the trace's detail and the explanations read them; the totals need none).
+    pub fn run_score_with(
+        &self,
+        cx: &Ctx,
+        state: &CycleState,
+        pod: &PodInfo,
+        nodes: &[&NodeInfo],
+        node_ids: &[usize],
+        rows: bool,
+    ) -> Result<ScoreResult, Status> {
         let mut out = ScoreResult {
             plugins: Vec::new(),
             totals: vec![0; nodes.len()],
         };
+        let mut raw: Vec<i64> = Vec::with_capacity(nodes.len());
+        let mut scores: Vec<NodeScore> = Vec::new();
+        let mut normalized_buf: Vec<i64> = Vec::new();
         for &p in &self.profile.plugins.score {
             if state.skip_score.contains(p) {
                 continue;
             }
             let pl = self.plugin(p);
-            let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
-            for (i, n) in nodes.iter().enumerate() {
-                match pl.score(cx, state, pod, n) {
-                    Ok(s) => scores.push(NodeScore {
-                        node: node_ids[i],
-                        score: s,
-                    }),
-                    Err(s) => {
-                        return Err(Status::error(format!(
-                            "running Score plugins: plugin {:?} failed with: {}",
-                            p.as_str(),
-                            s.message()
-                        )))
-                    }
-                }
+            raw.clear();
+            if let Err(s) = pl.score_nodes(cx, state, pod, nodes, &mut raw) {
+                return Err(Status::error(format!(
+                    "running Score plugins: plugin {:?} failed with: {}",
+                    p.as_str(),
+                    s.message()
+                )));
             }
-            let raw: Vec<i64> = scores.iter().map(|s| s.score).collect();
-            if pl.has_normalize_score() {
+            let normalized: &[i64] = if pl.has_normalize_score() {
+                scores.clear();
+                scores.extend(raw.iter().enumerate().map(|(i, &s)| NodeScore {
+                    node: node_ids[i],
+                    score: s,
+                }));
                 let s = pl.normalize_score(cx, state, pod, &mut scores);
                 if !s.is_success() {
                     return Err(Status::error(format!(
@@ -361,9 +421,13 @@ impl Framework {
                         s.message()
                     )));
                 }
-            }
+                normalized_buf.clear();
+                normalized_buf.extend(scores.iter().map(|s| s.score));
+                &normalized_buf
+            } else {
+                &raw
+            };
             let weight = self.weight(p);
-            let normalized: Vec<i64> = scores.iter().map(|s| s.score).collect();
             for (i, &s) in normalized.iter().enumerate() {
                 if !(MIN_NODE_SCORE..=MAX_NODE_SCORE).contains(&s) {
                     return Err(Status::error(format!(
@@ -376,12 +440,14 @@ impl Framework {
                 }
                 out.totals[i] += s * weight;
             }
-            out.plugins.push(PluginScores {
-                plugin: p,
-                weight,
-                raw,
-                normalized,
-            });
+            if rows {
+                out.plugins.push(PluginScores {
+                    plugin: p,
+                    weight,
+                    raw: raw.clone(),
+                    normalized: normalized.to_vec(),
+                });
+            }
         }
         Ok(out)
     }

@@ -160,6 +160,44 @@ impl ResourceAllocationScorer {
         }
     }
 
+    /// `score` for each of `nodes`, appended to `out`, with the configuration's dispatch (the
+    /// cpu-and-memory fast path or the general one) decided once.
+    pub fn score_nodes(
+        &self,
+        nodes: &[&NodeInfo],
+        pod_requests: &[i64],
+        out: &mut Vec<i64>,
+        combine: impl Fn(&[i64], &[i64]) -> i64,
+    ) -> Result<(), Status> {
+        let n = self.resources.len();
+        if n == 0 {
+            return Err(Status::error("resources not found"));
+        }
+        if n == 2 && self.resources[0].kind == Kind::Cpu && self.resources[1].kind == Kind::Memory && pod_requests.len() == 2 {
+            let (pod_cpu, pod_mem) = (pod_requests[0], pod_requests[1]);
+            out.extend(nodes.iter().map(|node| {
+                let requested = if self.use_requested {
+                    &node.requested
+                } else {
+                    &node.non_zero_requested
+                };
+                let alloc = [node.allocatable.milli_cpu, node.allocatable.memory];
+                let mut req = [requested.milli_cpu + pod_cpu, requested.memory + pod_mem];
+                for i in 0..2 {
+                    if alloc[i] == 0 {
+                        req[i] = 0;
+                    }
+                }
+                combine(&req, &alloc)
+            }));
+            return Ok(());
+        }
+        for node in nodes {
+            out.push(self.score(node, pod_requests, &combine)?);
+        }
+        Ok(())
+    }
+
     /// Fills the requested/allocatable vectors for `node` (resources absent from the node stay
     /// at zero) and lets `combine` turn them into the node's score.
     pub fn score(&self, node: &NodeInfo, pod_requests: &[i64], combine: impl FnOnce(&[i64], &[i64]) -> i64) -> Result<i64, Status> {

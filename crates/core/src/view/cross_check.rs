@@ -52,7 +52,7 @@ impl Session {
             })
             .unwrap_or_default();
         let table = events.iter().find_map(|e| match e {
-            TraceEvent::Score { table: Some(t), .. } => Some(t.clone()),
+            TraceEvent::Score { table: Some(t), .. } => Some(crate::trace::ScoreTable::clone(t)),
             _ => None,
         });
         let mut failures = Vec::new();

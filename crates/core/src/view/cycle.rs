@@ -5,7 +5,7 @@
 use super::stops::CycleInfo;
 use super::*;
 use crate::framework::{Code, PreemptionDetail};
-use crate::trace::{NodeVerdict, PluginStatus, ScoreTable};
+use crate::trace::{NodeRuns, NodeVerdict, PluginStatus, ScoreTable};
 use crate::vocabulary::{ExtensionPoint, PluginName};
 
 impl Session {
@@ -57,9 +57,9 @@ impl Session {
                     nominated_node,
                     preemption,
                     ..
-                } => b.post_filter(*code, message, nominated_node, preemption.as_ref()),
+                } => b.post_filter(*code, message, nominated_node, preemption.as_deref()),
                 TraceEvent::PreScore { skipped, .. } => b.pre_score(skipped),
-                TraceEvent::Score { table, selected, tied, .. } => b.score(table.as_ref(), *selected, tied),
+                TraceEvent::Score { table, selected, tied, .. } => b.score(table.as_deref(), *selected, tied),
                 TraceEvent::Reserve { code, node, .. } => b.reserve(*code, *node),
                 TraceEvent::Permit { code, .. } => b.point("Permit", *code),
                 TraceEvent::PreBind { code, .. } => b.point("PreBind", *code),
@@ -320,7 +320,7 @@ impl<'a> CycleBuilder<'a> {
         self.last_point = "PreScore";
     }
 
-    fn score(&mut self, table: Option<&ScoreTable>, selected: u32, tied: &[u32]) {
+    fn score(&mut self, table: Option<&ScoreTable>, selected: u32, tied: &NodeRuns) {
         let view = &self.view;
         let single = view.filter.as_ref().is_some_and(|f| f.feasible == 1) || view.filter.is_none();
         let mut sv = ScoreView {
@@ -346,7 +346,7 @@ impl<'a> CycleBuilder<'a> {
                     weighted: t.plugins.iter().map(|p| p.normalized[k] * p.weight).collect(),
                     total: t.totals[k],
                     selected: n == selected,
-                    tied: tied.len() > 1 && tied.contains(&n),
+                    tied: tied.len() > 1 && tied.contains(n),
                 })
                 .collect();
             sv.rows_total = rows.len() as u32;

@@ -404,8 +404,8 @@ fn explain_score(
             .collect();
         lines.push(format!("Total for {node_name}: {} = {}.", parts.join(" + "), t.totals[k]));
         let max = t.totals.iter().copied().max().unwrap_or(0);
-        if tied.len() > 1 && tied.contains(&node) {
-            let names: Vec<&str> = tied.iter().map(|&n| name_of(n)).collect();
+        if tied.len() > 1 && tied.contains(node) {
+            let names: Vec<&str> = tied.iter().map(name_of).collect();
             lines.push(format!(
                 "{} nodes share the top total {max} ({}); the scheduler picks one of them at random: {sel_name}.",
                 tied.len(),

@@ -462,6 +462,18 @@ impl Plugin for DynamicResources {
         subrequest_rank_score(&s.claims, results).map_err(Status::error)
     }
 
+    fn score_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        // The common pod, without claims, scores 0 everywhere: its state is read once.
+        if state.read::<StateData>(PluginName::DynamicResources).is_some_and(|s| s.claims.is_empty()) {
+            out.extend(nodes.iter().map(|_| 0));
+            return Ok(());
+        }
+        for n in nodes {
+            out.push(self.score(cx, state, pod, n)?);
+        }
+        Ok(())
+    }
+
     fn has_normalize_score(&self) -> bool {
         true
     }

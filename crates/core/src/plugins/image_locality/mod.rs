@@ -156,6 +156,22 @@ impl Plugin for ImageLocality {
         let sum = sum_image_scores(node, spec.init_containers.iter().chain(&spec.containers), total_nodes);
         Ok(calculate_priority(sum, spec.init_containers.len() + spec.containers.len()))
     }
+
+    fn score_nodes(&self, cx: &Ctx, _state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        let spec = &pod.pod.spec;
+        let total_nodes = cx.snapshot.len();
+        let containers = spec.init_containers.len() + spec.containers.len();
+        // A node without images sums to 0: its score is the same for every such node.
+        let empty = calculate_priority(0, containers);
+        out.extend(nodes.iter().map(|node| {
+            if !node.has_images {
+                return empty;
+            }
+            let sum = sum_image_scores(node, spec.init_containers.iter().chain(&spec.containers), total_nodes);
+            calculate_priority(sum, containers)
+        }));
+        Ok(())
+    }
 }
 
 mod explain;

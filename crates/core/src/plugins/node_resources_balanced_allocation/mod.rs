@@ -108,6 +108,22 @@ impl Plugin for BalancedAllocation {
         };
         self.scorer.score(node, reqs, balanced_resource_score)
     }
+
+    fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        let computed;
+        let reqs: &[i64] = match state.read::<PreScoreState>(PluginName::NodeResourcesBalancedAllocation) {
+            Some(s) => &s.pod_requests,
+            None => {
+                computed = self.scorer.pod_request_list(pod);
+                if ResourceAllocationScorer::is_best_effort(&computed) {
+                    out.extend(nodes.iter().map(|_| 0));
+                    return Ok(());
+                }
+                &computed
+            }
+        };
+        self.scorer.score_nodes(nodes, reqs, out, balanced_resource_score)
+    }
 }
 
 mod explain;

@@ -404,6 +404,33 @@ impl Plugin for Fit {
         Status::with_reasons(code, reasons)
     }
 
+    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+        let Some(s) = state
+            .read::<FitCycleState>(PluginName::NodeResourcesFit)
+            .and_then(|s| s.pre_filter.as_deref())
+        else {
+            for o in out.iter_mut().filter(|o| o.is_none()) {
+                *o = Some(pre_filter_state_key_error());
+            }
+            return;
+        };
+        let empty = s.is_empty();
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_some() || (empty && (node.pods.len() as i64) < node.allocatable.allowed_pod_number) {
+                continue;
+            }
+            let (reasons, unresolvable) = s.insufficient(node);
+            if !reasons.is_empty() {
+                let code = if unresolvable {
+                    Code::UnschedulableAndUnresolvable
+                } else {
+                    Code::Unschedulable
+                };
+                *o = Some(Status::with_reasons(code, reasons));
+            }
+        }
+    }
+
     fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
         let reqs = Some(Arc::new(self.scorer.pod_request_list(pod)));
         match state.read_mut::<FitCycleState>(PluginName::NodeResourcesFit) {
@@ -432,6 +459,27 @@ impl Plugin for Fit {
             }
         };
         self.scorer.score(node, reqs, |r, a| self.combine(r, a))
+    }
+
+    fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        let computed;
+        let stored = state
+            .read::<FitCycleState>(PluginName::NodeResourcesFit)
+            .and_then(|s| s.pod_requests.as_deref());
+        let reqs: &[i64] = match stored {
+            Some(r) => r,
+            None => {
+                computed = self.scorer.pod_request_list(pod);
+                &computed
+            }
+        };
+        match &self.strategy {
+            // The default strategy, its weighted mean inlined into the per-node loop.
+            Strategy::LeastAllocated => self.scorer.score_nodes(nodes, reqs, out, |r, a| {
+                weighted_mean(r, a, &self.scorer.resources, least_requested_score)
+            }),
+            _ => self.scorer.score_nodes(nodes, reqs, out, |r, a| self.combine(r, a)),
+        }
     }
 }
 

@@ -115,6 +115,14 @@ impl Plugin for TaintToleration {
         Ok(count_intolerable_prefer_no_schedule(&node.taints, &s.tolerations))
     }
 
+    fn score_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
+        let s = state
+            .read::<PreScoreState>(PluginName::TaintToleration)
+            .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
+        out.extend(nodes.iter().map(|n| count_intolerable_prefer_no_schedule(&n.taints, &s.tolerations)));
+        Ok(())
+    }
+
     fn has_normalize_score(&self) -> bool {
         true
     }
