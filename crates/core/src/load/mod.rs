@@ -493,10 +493,14 @@ impl Loader<'_> {
     }
 
     /// Decodes strictly; on failure reports where and why.
-    fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        let got = T::deserialize(json::Strict::new(node.to_json()));
+    fn decode<T: DeserializeOwned + PartialEq + std::fmt::Debug>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
+        // Straight from the tree, which reads as the JSON value `to_json` would build.
+        let got = T::deserialize(json::Strict::new(node));
         #[cfg(test)]
-        strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict::new(node.to_json())));
+        {
+            strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict::new(node)));
+            strict_path_tests::same_as_through_json(&got, T::deserialize(json::Strict::new(node.to_json())));
+        }
         match got {
             Ok(v) => Some(v),
             Err(e) => {
@@ -685,7 +689,7 @@ impl timeline::Host for TimelineHost<'_, '_> {
 }
 
 /// The objects the loader admits: their metadata, and the type fields it sets.
-trait Admitted: DeserializeOwned {
+trait Admitted: DeserializeOwned + PartialEq + std::fmt::Debug {
     fn meta(&self) -> &ObjectMeta;
     fn set_type(&mut self, api_version: &str, kind: &str);
 }

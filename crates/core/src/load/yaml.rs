@@ -14,6 +14,7 @@
 //! Hostile input is bounded: nesting depth, the nodes alias expansion may add ("billion
 //! laughs"), and everything else is linear in the input, which the caller caps.
 
+use crate::apimachinery::json::{self, View};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use serde_json::{Number, Value as Json};
 use std::borrow::Cow;
@@ -174,6 +175,84 @@ impl YNode {
         }
     }
 }
+
+/// The tree reads as the JSON value `to_json` makes of it, without building that value: typed
+/// objects decode straight from the tree (`json::Strict::new(&node)`), strings borrowed.
+impl<'a> json::Source for &'a YNode {
+    type Str = &'a str;
+    type Items = std::slice::Iter<'a, YNode>;
+    type Entries = Present<'a>;
+
+    fn view(self) -> View<&'a YNode> {
+        match &self.val {
+            Val::Null => View::Null,
+            Val::Bool(b) => View::Bool(*b),
+            Val::Int(i) => int_view(*i),
+            Val::UInt(u) => View::U64(*u),
+            Val::Float(f) => {
+                if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    int_view(*f as i64)
+                } else if f.is_finite() {
+                    View::F64(*f)
+                } else {
+                    View::Null
+                }
+            }
+            Val::Str(s) => View::Str(s.as_str()),
+            Val::Seq(items) => View::Array(items.iter()),
+            Val::Map(entries) => View::Object(Present {
+                left: entries.iter().filter(|e| e.value.val != Val::Null).count(),
+                entries: entries.iter(),
+            }),
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        match &self.val {
+            Val::Null => true,
+            Val::Float(f) => !f.is_finite(),
+            _ => false,
+        }
+    }
+
+    fn visit_str<'de, V: serde::de::Visitor<'de>>(s: &'a str, visitor: V) -> Result<V::Value, json::Error> {
+        visitor.visit_str(s)
+    }
+}
+
+/// An integer as JSON holds it (serde_json's `Number::from`).
+fn int_view<'a>(i: i64) -> View<&'a YNode> {
+    if i < 0 {
+        View::I64(i)
+    } else {
+        View::U64(i as u64)
+    }
+}
+
+/// The entries of a mapping that its JSON value has: those whose value is not null (`to_json`).
+pub struct Present<'a> {
+    entries: std::slice::Iter<'a, Entry>,
+    /// How many are left.
+    left: usize,
+}
+
+impl<'a> Iterator for Present<'a> {
+    type Item = (&'a str, &'a YNode);
+    fn next(&mut self) -> Option<(&'a str, &'a YNode)> {
+        for e in self.entries.by_ref() {
+            if e.value.val != Val::Null {
+                self.left -= 1;
+                return Some((&e.key, &e.value));
+            }
+        }
+        None
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Present<'_> {}
 
 /// Test helper: the one document of a YAML text decoded as `T`, through the JSON value the
 /// loader decodes from (without its defaulting and validation).
