@@ -20,6 +20,8 @@ use serde_json::{Number, Value as Json};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+mod plain;
+
 /// Deepest nesting of mappings and sequences accepted.
 pub const MAX_DEPTH: usize = 100;
 /// Most nodes that alias expansion may add to one document.
@@ -274,6 +276,12 @@ pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
     let mut errs = Vec::new();
     for (start, first_line) in pieces(text) {
         let piece = &text[start.0..start.1];
+        if let Some(read) = plain::read(piece, first_line) {
+            #[cfg(test)]
+            same_as_event_parser(piece, first_line, &read);
+            docs.extend(read);
+            continue;
+        }
         let mut b = Builder::new(first_line);
         if let Err(mut e) = b.run(piece) {
             // An error met at the end of the piece belongs to its last line, not to the `---`
@@ -297,6 +305,17 @@ pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
         docs.extend(b.docs.into_iter().filter(|d| d.val != Val::Null));
     }
     (docs, errs)
+}
+
+/// Panics unless the event parser reads `piece` as the fast path did (`plain`).
+#[cfg(test)]
+fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode]) {
+    let mut b = Builder::new(first_line);
+    let got = b.run(piece);
+    assert!(got.is_ok(), "the fast path read what the event parser refuses: {got:?}\n{piece}");
+    let slow: Vec<&YNode> = b.docs.iter().filter(|d| d.val != Val::Null).collect();
+    // Debug text, as NaN is not equal to itself.
+    assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "the fast path read differently:\n{piece}");
 }
 
 /// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
@@ -807,6 +826,65 @@ mod tests {
         let m = d.get("m").unwrap();
         assert_eq!(m.get("x").unwrap().val, Val::Int(1));
         assert_eq!(m.get("y").unwrap().val, Val::Int(3));
+    }
+
+    /// Every YAML file of the repository, and damaged copies of it, read through the fast path
+    /// for plain data where it takes them: `read_documents` checks each piece it reads against
+    /// the event parser (the same tree, positions included; nothing the event parser refuses).
+    #[test]
+    fn fast_path_reads_as_the_event_parser() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        for d in ["tests/conformance", "assets", "docs", "crates"] {
+            walk(&root.join(d), &mut files);
+        }
+        files.sort();
+        assert!(files.len() > 100, "{} YAML files", files.len());
+        let mut rng = crate::rng::Rng::new(21);
+        let noise: &[&str] = &[" ", "  ", "\n", ":", ": ", "- ", "-", "#", " #", "'", "\"", "{", "}", "[", "]", ",", "&a ", "*a", "!!str ", "|", ">", "? ", "\\", "''", "<<: ", "---\n", "...\n", "%", "\t", "é", "~", "1e3", ".5", "0x1F", "yes"];
+        let (mut fast, mut all) = (0, 0);
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            for (start, first_line) in pieces(&text) {
+                all += 1;
+                fast += usize::from(plain::read(&text[start.0..start.1], first_line).is_some());
+            }
+            let _ = read_documents(&text);
+            // Damaged copies of the start of the file: a piece of noise at random places.
+            let head: String = text.chars().take(1500).collect();
+            for _ in 0..12 {
+                let mut t = head.clone();
+                for _ in 0..1 + rng.below(3) {
+                    let mut at = rng.below(t.len() as u64 + 1) as usize;
+                    while !t.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    let n = noise[rng.below(noise.len() as u64) as usize];
+                    if rng.below(3) == 0 {
+                        let mut end = (at + 1 + rng.below(4) as usize).min(t.len());
+                        while !t.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        t.replace_range(at..end, n);
+                    } else {
+                        t.insert_str(at, n);
+                    }
+                }
+                let _ = read_documents(&t);
+            }
+        }
+        // Most pieces of the repository's scenarios are plain data.
+        assert!(fast * 2 > all, "{fast} of {all} pieces read by the fast path");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
