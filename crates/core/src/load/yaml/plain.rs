@@ -13,6 +13,9 @@ use super::{resolve_plain, Entry, Pos, Val, YNode};
 /// Deeper than this, the event parser reads the piece (it enforces `MAX_DEPTH`).
 const MAX_FAST_DEPTH: usize = 64;
 
+/// Longer keys are for the event parser (which refuses keys over 1024 characters).
+const MAX_KEY: usize = 1000;
+
 /// Gives up: the piece is for the event parser.
 struct Bail;
 
@@ -145,7 +148,8 @@ impl<'a> P<'a> {
     fn key_len(&self) -> Option<usize> {
         let rest = &self.b[self.i..];
         let len = rest.iter().position(|&c| !is_key_char(c)).unwrap_or(rest.len());
-        if len == 0 || rest[0] == b'-' {
+        // The event parser refuses a simple key longer than 1024 characters.
+        if len == 0 || len > MAX_KEY || rest[0] == b'-' {
             return None;
         }
         (rest.get(len) == Some(&b':') && matches!(rest.get(len + 1), Some(b' ') | Some(b'\n') | None)).then_some(len)
