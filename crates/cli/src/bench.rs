@@ -151,6 +151,8 @@ fn scenario(file: &str, seed: u64, features: &schedlab_core::version::Features) 
     outln!("scheduled: {}", summary.bound);
     outln!("cycles: {}", summary.cycle_pod.len());
     outln!("load: {:.3} s", load.as_secs_f64());
+    let rate = text.len() as f64 / load.as_secs_f64().max(1e-9) / 1e6;
+    outln!("reading: {rate:.1} MB/s (target: 60 MB/s)");
     outln!("scheduling: {:.3} s", run.as_secs_f64());
     outln!("summary: {:.3} s ({bytes} bytes of JSON)", ser.as_secs_f64());
     if let Some(c) = cpu.filter(|c| *c > 0.0) {

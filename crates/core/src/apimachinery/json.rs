@@ -20,18 +20,90 @@ use serde::de::{
     value::{StrDeserializer, StringDeserializer},
     DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::fmt;
 
-/// A JSON value to decode typed objects from, structs only from objects.
-pub(crate) struct Strict<'t> {
-    value: Value,
+/// What `Strict` decodes from: a `serde_json::Value`, or anything that reads as one (the
+/// loader's position tree reads as the JSON value kubectl's YAML-to-JSON conversion makes of it,
+/// without building that value: `load::yaml`).
+pub(crate) trait Source: Sized {
+    /// A string of the source: owned (a JSON value's, moved to the visitor) or borrowed.
+    type Str: AsRef<str>;
+    /// The elements of an array.
+    type Items: ExactSizeIterator<Item = Self>;
+    /// The entries of an object, in order.
+    type Entries: ExactSizeIterator<Item = (Self::Str, Self)>;
+    /// The value, one level deep.
+    fn view(self) -> View<Self>;
+    fn is_null(&self) -> bool;
+    /// Hands a string to a visitor (`visit_string` for an owned one, `visit_str` otherwise).
+    fn visit_str<'de, V: Visitor<'de>>(s: Self::Str, visitor: V) -> Result<V::Value, Error>;
+}
+
+/// A value of a `Source`, one level deep, as JSON types it.
+pub(crate) enum View<S: Source> {
+    Null,
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(S::Str),
+    Array(S::Items),
+    Object(S::Entries),
+}
+
+impl<S: Source> View<S> {
+    /// What serde calls the value in an `invalid type` error (serde_json's words).
+    fn unexpected(&self) -> Unexpected<'_> {
+        match self {
+            View::Null => Unexpected::Unit,
+            View::Bool(b) => Unexpected::Bool(*b),
+            View::U64(u) => Unexpected::Unsigned(*u),
+            View::I64(i) => Unexpected::Signed(*i),
+            View::F64(f) => Unexpected::Float(*f),
+            View::Str(s) => Unexpected::Str(s.as_ref()),
+            View::Array(_) => Unexpected::Seq,
+            View::Object(_) => Unexpected::Map,
+        }
+    }
+}
+
+impl Source for Value {
+    type Str = String;
+    type Items = std::vec::IntoIter<Value>;
+    type Entries = serde_json::map::IntoIter;
+    fn view(self) -> View<Value> {
+        match self {
+            Value::Null => View::Null,
+            Value::Bool(b) => View::Bool(b),
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => View::U64(u),
+                (None, Some(i)) => View::I64(i),
+                _ => View::F64(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => View::Str(s),
+            Value::Array(a) => View::Array(a.into_iter()),
+            Value::Object(m) => View::Object(m.into_iter()),
+        }
+    }
+    fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+    fn visit_str<'de, V: Visitor<'de>>(s: String, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_string(s)
+    }
+}
+
+/// A JSON value (or a `Source` read as one) to decode typed objects from, structs only from
+/// objects.
+pub(crate) struct Strict<'t, S: Source = Value> {
+    value: S,
     ignored: Option<&'t Ignored>,
 }
 
-impl Strict<'static> {
-    pub(crate) fn new(value: Value) -> Strict<'static> {
+impl<S: Source> Strict<'static, S> {
+    pub(crate) fn new(value: S) -> Strict<'static, S> {
         Strict { value, ignored: None }
     }
 }
@@ -171,16 +243,16 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Result<T, Error> 
     T::deserialize(Strict::new(v))
 }
 
-struct Seq<'t> {
-    items: std::vec::IntoIter<Value>,
+struct Seq<'t, S: Source> {
+    items: S::Items,
     /// The index of the next element.
     index: usize,
     ignored: Option<&'t Ignored>,
 }
 
-impl<'de> SeqAccess<'de> for Seq<'_> {
+impl<'de, S: Source> SeqAccess<'de> for Seq<'_, S> {
     type Error = Error;
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Error> {
+    fn next_element_seed<D: DeserializeSeed<'de>>(&mut self, seed: D) -> Result<Option<D::Value>, Error> {
         let index = self.index;
         self.index += 1;
         match self.items.next() {
@@ -201,16 +273,16 @@ impl<'de> SeqAccess<'de> for Seq<'_> {
     }
 }
 
-struct Obj<'t> {
-    entries: serde_json::map::IntoIter,
-    value: Option<Value>,
+struct Obj<'t, S: Source> {
+    entries: S::Entries,
+    value: Option<S>,
     /// The last key read, and whether it was read as an enum (serde_path_to_error names only
     /// keys it sees as strings: the step to an error in its value is then `Unknown`).
-    key: Option<(String, bool)>,
+    key: Option<(S::Str, bool)>,
     ignored: Option<&'t Ignored>,
 }
 
-impl<'de> MapAccess<'de> for Obj<'_> {
+impl<'de, S: Source> MapAccess<'de> for Obj<'_, S> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         match self.entries.next() {
@@ -218,7 +290,7 @@ impl<'de> MapAccess<'de> for Obj<'_> {
                 self.value = Some(v);
                 let mut as_enum = false;
                 let got = seed.deserialize(Key {
-                    key: &k,
+                    key: k.as_ref(),
                     as_enum: &mut as_enum,
                 });
                 match got {
@@ -226,7 +298,11 @@ impl<'de> MapAccess<'de> for Obj<'_> {
                         self.key = Some((k, as_enum));
                         Ok(Some(key))
                     }
-                    Err(e) => Err(e.within(if as_enum { Segment::Unknown } else { Segment::Map(k) })),
+                    Err(e) => Err(e.within(if as_enum {
+                        Segment::Unknown
+                    } else {
+                        Segment::Map(k.as_ref().to_owned())
+                    })),
                 }
             }
             None => Ok(None),
@@ -242,13 +318,13 @@ impl<'de> MapAccess<'de> for Obj<'_> {
             ignored: self.ignored,
         };
         let step = || match &key {
-            Some((k, _)) => Segment::Map(k.clone()),
+            Some((k, _)) => Segment::Map(k.as_ref().to_owned()),
             None => Segment::Unknown,
         };
         let got = Ignored::within(self.ignored, step, || seed.deserialize(de));
         got.map_err(|e| {
             e.within(match key {
-                Some((k, false)) => Segment::Map(k),
+                Some((k, false)) => Segment::Map(k.as_ref().to_owned()),
                 _ => Segment::Unknown,
             })
         })
@@ -287,17 +363,17 @@ impl<'de> Deserializer<'de> for Key<'_> {
 
 /// An enum: a string (a unit variant), or an object of one key (the variant) and its value,
 /// as serde_json reads them; errors inside the variant's value are at the variant.
-struct Enum<'t> {
-    variant: String,
-    value: Option<Value>,
+struct Enum<'t, S: Source> {
+    variant: S::Str,
+    value: Option<S>,
     ignored: Option<&'t Ignored>,
 }
 
-impl<'de, 't> EnumAccess<'de> for Enum<'t> {
+impl<'de, 't, S: Source> EnumAccess<'de> for Enum<'t, S> {
     type Error = Error;
-    type Variant = Variant<'t>;
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Variant<'t>), Error> {
-        let v = seed.deserialize(StringDeserializer::<Error>::new(self.variant.clone()))?;
+    type Variant = Variant<'t, S>;
+    fn variant_seed<D: DeserializeSeed<'de>>(self, seed: D) -> Result<(D::Value, Variant<'t, S>), Error> {
+        let v = seed.deserialize(StringDeserializer::<Error>::new(self.variant.as_ref().to_owned()))?;
         Ok((
             v,
             Variant {
@@ -309,26 +385,26 @@ impl<'de, 't> EnumAccess<'de> for Enum<'t> {
     }
 }
 
-struct Variant<'t> {
-    variant: String,
-    value: Option<Value>,
+struct Variant<'t, S: Source> {
+    variant: S::Str,
+    value: Option<S>,
     ignored: Option<&'t Ignored>,
 }
 
-impl Variant<'_> {
-    fn at<T>(variant: String, r: Result<T, Error>) -> Result<T, Error> {
-        r.map_err(|e| e.within(Segment::Enum(variant)))
+impl<S: Source> Variant<'_, S> {
+    fn at<T>(variant: S::Str, r: Result<T, Error>) -> Result<T, Error> {
+        r.map_err(|e| e.within(Segment::Enum(variant.as_ref().to_owned())))
     }
 }
 
-impl<'de> VariantAccess<'de> for Variant<'_> {
+impl<'de, S: Source> VariantAccess<'de> for Variant<'_, S> {
     type Error = Error;
     fn unit_variant(self) -> Result<(), Error> {
         let r = match self.value {
             Some(v) => <() as de::Deserialize>::deserialize(Strict::new(v)),
             None => Ok(()),
         };
-        Variant::at(self.variant, r)
+        Variant::<S>::at(self.variant, r)
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         let r = match self.value {
@@ -338,53 +414,37 @@ impl<'de> VariantAccess<'de> for Variant<'_> {
             }),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         };
-        Variant::at(self.variant, r)
+        Variant::<S>::at(self.variant, r)
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        let r = match self.value {
-            Some(Value::Array(a)) if a.is_empty() => visitor.visit_unit(),
-            Some(Value::Array(a)) => visit_array(a, self.ignored, visitor),
+        let r = match self.value.map(Source::view) {
+            Some(View::Array(a)) if a.len() == 0 => visitor.visit_unit(),
+            Some(View::Array(a)) => visit_array::<S, V>(a, self.ignored, visitor),
             Some(other) => Err(invalid_type(&other, &"tuple variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
         };
-        Variant::at(self.variant, r)
+        Variant::<S>::at(self.variant, r)
     }
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
-        let r = match self.value {
-            Some(Value::Object(m)) => visit_object(m, self.ignored, visitor),
+        let r = match self.value.map(Source::view) {
+            Some(View::Object(m)) => visit_object::<S, V>(m, self.ignored, visitor),
             Some(other) => Err(invalid_type(&other, &"struct variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant")),
         };
-        Variant::at(self.variant, r)
+        Variant::<S>::at(self.variant, r)
     }
 }
 
 /// The error for a value of the wrong JSON type, worded as serde_json words it. Answering here,
 /// instead of handing the value to serde_json's own deserializer, keeps every visitor from
 /// being compiled a second time against serde_json's access types (the worker's size).
-fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
-    let unexpected = match v {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Unexpected::Unsigned(u),
-            (None, Some(i)) => Unexpected::Signed(i),
-            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    };
-    de::Error::invalid_type(unexpected, exp)
+fn invalid_type<S: Source>(v: &View<S>, exp: &dyn de::Expected) -> Error {
+    de::Error::invalid_type(v.unexpected(), exp)
 }
 
-fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
-    let len = a.len();
-    let mut seq = Seq {
-        items: a.into_iter(),
-        index: 0,
-        ignored,
-    };
+fn visit_array<'de, S: Source, V: Visitor<'de>>(items: S::Items, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
+    let len = items.len();
+    let mut seq = Seq::<S> { items, index: 0, ignored };
     let out = visitor.visit_seq(&mut seq)?;
     if seq.items.len() == 0 {
         Ok(out)
@@ -393,10 +453,10 @@ fn visit_array<'de, V: Visitor<'de>>(a: Vec<Value>, ignored: Option<&Ignored>, v
     }
 }
 
-fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
-    let len = m.len();
-    let mut obj = Obj {
-        entries: m.into_iter(),
+fn visit_object<'de, S: Source, V: Visitor<'de>>(entries: S::Entries, ignored: Option<&Ignored>, visitor: V) -> Result<V::Value, Error> {
+    let len = entries.len();
+    let mut obj = Obj::<S> {
+        entries,
         value: None,
         key: None,
         ignored,
@@ -409,39 +469,54 @@ fn visit_object<'de, V: Visitor<'de>>(m: Map<String, Value>, ignored: Option<&Ig
     }
 }
 
-macro_rules! scalar {
+/// A number's visit, as serde_json's `Number` makes it.
+macro_rules! number {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.value.$method(visitor).map_err(Error::from)
+            match self.value.view() {
+                View::U64(u) => visitor.visit_u64(u),
+                View::I64(i) => visitor.visit_i64(i),
+                View::F64(f) => visitor.visit_f64(f),
+                other => Err(invalid_type(&other, &visitor)),
+            }
         }
     )*};
 }
 
-impl<'de> Deserializer<'de> for Strict<'_> {
+/// A string's visit (a JSON string only).
+macro_rules! string {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match self.value.view() {
+                View::Str(s) => S::visit_str(s, visitor),
+                other => Err(invalid_type(&other, &visitor)),
+            }
+        }
+    )*};
+}
+
+/// Every method answers as serde_json's `Value` answers it, but a struct only from an object.
+impl<'de, S: Source> Deserializer<'de> for Strict<'_, S> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Array(a) => visit_array(a, self.ignored, visitor),
-            Value::Object(m) => visit_object(m, self.ignored, visitor),
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => visitor.visit_u64(u),
-                (None, Some(i)) => visitor.visit_i64(i),
-                _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
-            },
-            Value::String(s) => visitor.visit_string(s),
+        match self.value.view() {
+            View::Array(a) => visit_array::<S, V>(a, self.ignored, visitor),
+            View::Object(m) => visit_object::<S, V>(m, self.ignored, visitor),
+            View::Null => visitor.visit_unit(),
+            View::Bool(b) => visitor.visit_bool(b),
+            View::U64(u) => visitor.visit_u64(u),
+            View::I64(i) => visitor.visit_i64(i),
+            View::F64(f) => visitor.visit_f64(f),
+            View::Str(s) => S::visit_str(s, visitor),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Null => visitor.visit_none(),
-            value => visitor.visit_some(Strict {
-                value,
-                ignored: self.ignored,
-            }),
+        if self.value.is_null() {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
         }
     }
 
@@ -450,8 +525,8 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Array(a) => visit_array(a, self.ignored, visitor),
+        match self.value.view() {
+            View::Array(a) => visit_array::<S, V>(a, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
@@ -465,8 +540,8 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Object(m) => visit_object(m, self.ignored, visitor),
+        match self.value.view() {
+            View::Object(m) => visit_object::<S, V>(m, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
@@ -489,23 +564,20 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     ) -> Result<V::Value, Error> {
         // As serde_json's `Value`, whose wording this keeps.
         let _ = (name, variants);
-        match self.value {
-            Value::String(variant) => visitor.visit_enum(Enum {
+        match self.value.view() {
+            View::Str(variant) => visitor.visit_enum(Enum::<S> {
                 variant,
                 value: None,
                 ignored: self.ignored,
             }),
-            Value::Object(m) => {
-                let mut entries = m.into_iter();
-                match (entries.next(), entries.next()) {
-                    (Some((variant, value)), None) => visitor.visit_enum(Enum {
-                        variant,
-                        value: Some(value),
-                        ignored: self.ignored,
-                    }),
-                    _ => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
-                }
-            }
+            View::Object(mut entries) => match (entries.next(), entries.next()) {
+                (Some((variant, value)), None) => visitor.visit_enum(Enum::<S> {
+                    variant,
+                    value: Some(value),
+                    ignored: self.ignored,
+                }),
+                _ => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
+            },
             other => Err(invalid_type(&other, &"string or map")),
         }
     }
@@ -516,9 +588,9 @@ impl<'de> Deserializer<'de> for Strict<'_> {
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         // As serde_json's `Value` (an array's elements are where its errors are).
-        match self.value {
-            Value::String(s) => visitor.visit_string(s),
-            Value::Array(a) => visit_array(a, self.ignored, visitor),
+        match self.value.view() {
+            View::Str(s) => S::visit_str(s, visitor),
+            View::Array(a) => visit_array::<S, V>(a, self.ignored, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
@@ -531,16 +603,31 @@ impl<'de> Deserializer<'de> for Strict<'_> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_unit_struct(name, visitor).map_err(Error::from)
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value.view() {
+            View::Bool(b) => visitor.visit_bool(b),
+            other => Err(invalid_type(&other, &visitor)),
+        }
     }
 
-    scalar!(
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value.view() {
+            View::Null => visitor.visit_unit(),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    number!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
-        deserialize_unit deserialize_identifier
+        deserialize_f32 deserialize_f64
     );
+
+    string!(deserialize_char deserialize_str deserialize_string deserialize_identifier);
 }
 
 #[cfg(test)]

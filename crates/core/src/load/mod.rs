@@ -124,13 +124,6 @@ pub fn load_str_for(text: &str, file: &str, features: &Features) -> Result<Scena
         );
         return Err(errs);
     }
-    let (docs, syntax) = yaml::read_documents(text);
-    for e in syntax {
-        errs.push(
-            LoadError::at(e.pos.line, e.pos.column, format!("error converting YAML to JSON: {}", e.message))
-                .with_reason(ErrorReason::Syntax),
-        );
-    }
     let mut ld = Loader {
         errs: &mut errs,
         sc: Scenario {
@@ -144,10 +137,14 @@ pub fn load_str_for(text: &str, file: &str, features: &Features) -> Result<Scena
         timeline: None,
         lesson_line: None,
     };
-    for d in &docs {
-        ld.document(d);
-    }
-    drop(docs);
+    // Each document is loaded as soon as it is read (and its tree dropped before the next).
+    let syntax = yaml::each_document(text, |d| ld.document(&d));
+    // The syntax errors come first, as when every document was read before any was loaded.
+    let syntax = syntax.into_iter().map(|e| {
+        LoadError::at(e.pos.line, e.pos.column, format!("error converting YAML to JSON: {}", e.message))
+            .with_reason(ErrorReason::Syntax)
+    });
+    ld.errs.errors.splice(0..0, syntax);
     ld.sc.documents = ld.next_doc;
     if let Some(node) = ld.config.take() {
         ld.sc.has_config = true;
@@ -493,10 +490,14 @@ impl Loader<'_> {
     }
 
     /// Decodes strictly; on failure reports where and why.
-    fn decode<T: DeserializeOwned>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
-        let got = T::deserialize(json::Strict::new(node.to_json()));
+    fn decode<T: DeserializeOwned + PartialEq + std::fmt::Debug>(&mut self, node: &YNode, kind: &str, api_version: &str, doc: usize) -> Option<T> {
+        // Straight from the tree, which reads as the JSON value `to_json` would build.
+        let got = T::deserialize(json::Strict::new(node));
         #[cfg(test)]
-        strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict::new(node.to_json())));
+        {
+            strict_path_tests::same_as_path_to_error(&got, serde_path_to_error::deserialize(json::Strict::new(node)));
+            strict_path_tests::same_as_through_json(&got, T::deserialize(json::Strict::new(node.to_json())));
+        }
         match got {
             Ok(v) => Some(v),
             Err(e) => {
@@ -524,12 +525,12 @@ impl Loader<'_> {
         doc: usize,
         cx: Ctx,
     ) -> bool {
-        let object = format!("{kind}/{}", meta.name);
+        let object = || format!("{kind}/{}", meta.name);
         for fe in cx.errs {
             let at = fe.at.as_ref().unwrap_or(&fe.path);
             let pos = node.locate(&validate::segs(at));
             let mut e = LoadError::at(pos.line, pos.column, fe.body).with_reason(fe.reason);
-            e.object = Some(object.clone());
+            e.object = Some(object());
             e.field = Some(fe.path.render());
             e.document = Some(doc);
             self.errs.push(e);
@@ -542,19 +543,19 @@ impl Loader<'_> {
         } else {
             String::new()
         };
-        let name_pos = node.locate(&validate::segs(&FieldPath::new("metadata").child("name")));
-        match self.seen.get(&(kind, ns.clone(), meta.name.clone())) {
-            Some(first) => {
-                let msg = format!("{resource} {:?} already exists (first defined at line {})", meta.name, first.line);
+        let name_pos = node.locate(&[Seg::Key("metadata"), Seg::Key("name")]);
+        match self.seen.entry((kind, ns, meta.name.clone())) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                let msg = format!("{resource} {:?} already exists (first defined at line {})", meta.name, first.get().line);
                 let mut e = LoadError::at(name_pos.line, name_pos.column, msg).with_reason(ErrorReason::Rejected);
-                e.object = Some(object);
+                e.object = Some(object());
                 e.field = Some("metadata.name".into());
                 e.document = Some(doc);
                 self.errs.push(e);
                 false
             }
-            None => {
-                self.seen.insert((kind, ns, meta.name.clone()), name_pos);
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(name_pos);
                 true
             }
         }
@@ -685,7 +686,7 @@ impl timeline::Host for TimelineHost<'_, '_> {
 }
 
 /// The objects the loader admits: their metadata, and the type fields it sets.
-trait Admitted: DeserializeOwned {
+trait Admitted: DeserializeOwned + PartialEq + std::fmt::Debug {
     fn meta(&self) -> &ObjectMeta;
     fn set_type(&mut self, api_version: &str, kind: &str);
 }

@@ -47,6 +47,21 @@ pub(crate) fn same_as_path_to_error<T>(ours: &Result<T, json::Error>, theirs: Re
     });
 }
 
+/// Panics unless decoding straight from the position tree (`ours`) gives what decoding from
+/// the JSON value `YNode::to_json` builds gives: the same object, or the same message at the
+/// same path.
+pub(crate) fn same_as_through_json<T: PartialEq + std::fmt::Debug>(ours: &Result<T, json::Error>, theirs: Result<T, json::Error>) {
+    match (ours, theirs) {
+        (Ok(o), Ok(t)) => assert_eq!(o, &t, "decoded from the tree and from its JSON value"),
+        (Err(o), Err(t)) => {
+            assert_eq!(o.path().collect::<Vec<_>>(), t.path().collect::<Vec<_>>(), "path of {o}");
+            assert_eq!(o.to_string(), t.to_string());
+        }
+        (Ok(_), Err(t)) => panic!("only decoding through JSON fails: {t}"),
+        (Err(o), Ok(_)) => panic!("only decoding from the tree fails: {o}"),
+    }
+}
+
 fn compared() -> (usize, usize) {
     COMPARED.with(Cell::get)
 }

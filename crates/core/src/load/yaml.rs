@@ -14,10 +14,13 @@
 //! Hostile input is bounded: nesting depth, the nodes alias expansion may add ("billion
 //! laughs"), and everything else is linear in the input, which the caller caps.
 
+use crate::apimachinery::json::{self, View};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use serde_json::{Number, Value as Json};
 use std::borrow::Cow;
 use std::collections::HashMap;
+
+mod plain;
 
 /// Deepest nesting of mappings and sequences accepted.
 pub const MAX_DEPTH: usize = 100;
@@ -49,7 +52,9 @@ pub struct YNode {
     pub pos: Pos,
     pub val: Val,
     /// Nodes in this subtree (saturating), to bound alias expansion.
-    size: u64,
+    size: u32,
+    /// Whether the subtree holds an infinity or NaN (`non_finite` then finds it).
+    non_finite: bool,
 }
 
 /// A mapping entry: the key (always a string) with its own position.
@@ -76,12 +81,22 @@ pub enum Seg<'a> {
 
 impl YNode {
     fn new(pos: Pos, val: Val) -> YNode {
-        let size = match &val {
-            Val::Seq(items) => items.iter().fold(1u64, |a, n| a.saturating_add(n.size)),
-            Val::Map(entries) => entries.iter().fold(1u64, |a, e| a.saturating_add(e.value.size)),
-            _ => 1,
+        let (size, non_finite) = match &val {
+            Val::Seq(items) => items
+                .iter()
+                .fold((1u32, false), |(a, nf), n| (a.saturating_add(n.size), nf || n.non_finite)),
+            Val::Map(entries) => entries
+                .iter()
+                .fold((1u32, false), |(a, nf), e| (a.saturating_add(e.value.size), nf || e.value.non_finite)),
+            Val::Float(f) => (1, !f.is_finite()),
+            _ => (1, false),
         };
-        YNode { pos, val, size }
+        YNode {
+            pos,
+            val,
+            size,
+            non_finite,
+        }
     }
 
     /// The value under `key` when this is a mapping.
@@ -166,6 +181,9 @@ impl YNode {
 
     /// The first infinity or NaN of the subtree (JSON cannot hold one), with where it is.
     pub fn non_finite(&self) -> Option<(Pos, f64)> {
+        if !self.non_finite {
+            return None;
+        }
         match &self.val {
             Val::Float(f) if !f.is_finite() => Some((self.pos, *f)),
             Val::Seq(items) => items.iter().find_map(YNode::non_finite),
@@ -174,6 +192,84 @@ impl YNode {
         }
     }
 }
+
+/// The tree reads as the JSON value `to_json` makes of it, without building that value: typed
+/// objects decode straight from the tree (`json::Strict::new(&node)`), strings borrowed.
+impl<'a> json::Source for &'a YNode {
+    type Str = &'a str;
+    type Items = std::slice::Iter<'a, YNode>;
+    type Entries = Present<'a>;
+
+    fn view(self) -> View<&'a YNode> {
+        match &self.val {
+            Val::Null => View::Null,
+            Val::Bool(b) => View::Bool(*b),
+            Val::Int(i) => int_view(*i),
+            Val::UInt(u) => View::U64(*u),
+            Val::Float(f) => {
+                if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    int_view(*f as i64)
+                } else if f.is_finite() {
+                    View::F64(*f)
+                } else {
+                    View::Null
+                }
+            }
+            Val::Str(s) => View::Str(s.as_str()),
+            Val::Seq(items) => View::Array(items.iter()),
+            Val::Map(entries) => View::Object(Present {
+                left: entries.iter().filter(|e| e.value.val != Val::Null).count(),
+                entries: entries.iter(),
+            }),
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        match &self.val {
+            Val::Null => true,
+            Val::Float(f) => !f.is_finite(),
+            _ => false,
+        }
+    }
+
+    fn visit_str<'de, V: serde::de::Visitor<'de>>(s: &'a str, visitor: V) -> Result<V::Value, json::Error> {
+        visitor.visit_str(s)
+    }
+}
+
+/// An integer as JSON holds it (serde_json's `Number::from`).
+fn int_view<'a>(i: i64) -> View<&'a YNode> {
+    if i < 0 {
+        View::I64(i)
+    } else {
+        View::U64(i as u64)
+    }
+}
+
+/// The entries of a mapping that its JSON value has: those whose value is not null (`to_json`).
+pub struct Present<'a> {
+    entries: std::slice::Iter<'a, Entry>,
+    /// How many are left.
+    left: usize,
+}
+
+impl<'a> Iterator for Present<'a> {
+    type Item = (&'a str, &'a YNode);
+    fn next(&mut self) -> Option<(&'a str, &'a YNode)> {
+        for e in self.entries.by_ref() {
+            if e.value.val != Val::Null {
+                self.left -= 1;
+                return Some((&e.key, &e.value));
+            }
+        }
+        None
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Present<'_> {}
 
 /// Test helper: the one document of a YAML text decoded as `T`, through the JSON value the
 /// loader decodes from (without its defaulting and validation).
@@ -192,9 +288,22 @@ pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, 
 /// most one per `---` piece).
 pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
     let mut docs = Vec::new();
+    let errs = each_document(text, |d| docs.push(d));
+    (docs, errs)
+}
+
+/// `read_documents`, handing each document to `f` as soon as it is read (the loader decodes
+/// one while its tree is fresh in the cache, and drops it before the next is read).
+pub fn each_document(text: &str, mut f: impl FnMut(YNode)) -> Vec<SyntaxError> {
     let mut errs = Vec::new();
     for (start, first_line) in pieces(text) {
         let piece = &text[start.0..start.1];
+        if let Some(read) = plain::read(piece, first_line) {
+            #[cfg(test)]
+            same_as_event_parser(piece, first_line, &read);
+            read.into_iter().for_each(&mut f);
+            continue;
+        }
         let mut b = Builder::new(first_line);
         if let Err(mut e) = b.run(piece) {
             // An error met at the end of the piece belongs to its last line, not to the `---`
@@ -215,9 +324,21 @@ pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
             }
             errs.push(e);
         }
-        docs.extend(b.docs.into_iter().filter(|d| d.val != Val::Null));
+        b.docs.into_iter().filter(|d| d.val != Val::Null).for_each(&mut f);
     }
-    (docs, errs)
+    errs
+}
+
+/// Panics unless the event parser reads `piece` as the fast path did (`plain`).
+#[cfg(test)]
+fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode]) {
+    let mut b = Builder::new(first_line);
+    let got = b.run(piece);
+    let head: String = piece.chars().take(400).collect();
+    assert!(got.is_ok(), "the fast path read what the event parser refuses: {got:?}\n{head}");
+    let slow: Vec<&YNode> = b.docs.iter().filter(|d| d.val != Val::Null).collect();
+    // Debug text, as NaN is not equal to itself.
+    assert!(format!("{fast:?}") == format!("{slow:?}"), "the fast path read differently:\n{head}");
 }
 
 /// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
@@ -363,7 +484,7 @@ impl Builder {
                     let Some(node) = self.anchors.get(&id) else {
                         return Err(err(pos, format!("yaml: line {}: unknown anchor referenced", pos.line)));
                     };
-                    self.alias_nodes = self.alias_nodes.saturating_add(node.size);
+                    self.alias_nodes = self.alias_nodes.saturating_add(u64::from(node.size));
                     if self.alias_nodes > MAX_ALIAS_NODES {
                         return Err(err(pos, "yaml: document contains excessive aliasing"));
                     }
@@ -728,6 +849,65 @@ mod tests {
         let m = d.get("m").unwrap();
         assert_eq!(m.get("x").unwrap().val, Val::Int(1));
         assert_eq!(m.get("y").unwrap().val, Val::Int(3));
+    }
+
+    /// Every YAML file of the repository, and damaged copies of it, read through the fast path
+    /// for plain data where it takes them: `read_documents` checks each piece it reads against
+    /// the event parser (the same tree, positions included; nothing the event parser refuses).
+    #[test]
+    fn fast_path_reads_as_the_event_parser() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        for d in ["tests/conformance", "assets", "docs", "crates"] {
+            walk(&root.join(d), &mut files);
+        }
+        files.sort();
+        assert!(files.len() > 100, "{} YAML files", files.len());
+        let mut rng = crate::rng::Rng::new(21);
+        let noise: &[&str] = &[" ", "  ", "\n", ":", ": ", "- ", "-", "#", " #", "'", "\"", "{", "}", "[", "]", ",", "&a ", "*a", "!!str ", "|", ">", "? ", "\\", "''", "<<: ", "---\n", "...\n", "%", "\t", "é", "~", "1e3", ".5", "0x1F", "yes"];
+        let (mut fast, mut all) = (0, 0);
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            for (start, first_line) in pieces(&text) {
+                all += 1;
+                fast += usize::from(plain::read(&text[start.0..start.1], first_line).is_some());
+            }
+            let _ = read_documents(&text);
+            // Damaged copies of the start of the file: a piece of noise at random places.
+            let head: String = text.chars().take(1500).collect();
+            for _ in 0..12 {
+                let mut t = head.clone();
+                for _ in 0..1 + rng.below(3) {
+                    let mut at = rng.below(t.len() as u64 + 1) as usize;
+                    while !t.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    let n = noise[rng.below(noise.len() as u64) as usize];
+                    if rng.below(3) == 0 {
+                        let mut end = (at + 1 + rng.below(4) as usize).min(t.len());
+                        while !t.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        t.replace_range(at..end, n);
+                    } else {
+                        t.insert_str(at, n);
+                    }
+                }
+                let _ = read_documents(&t);
+            }
+        }
+        // Most pieces of the repository's scenarios are plain data.
+        assert!(fast * 2 > all, "{fast} of {all} pieces read by the fast path");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
