@@ -10,7 +10,7 @@ scripts/setup.sh
 echo "== cargo test (native)"
 cargo test --workspace
 
-echo "== the light engine (the worker without CEL: scenarios with CEL are handed to the full one)"
+echo "== the light engine (the worker without CEL and import: scenarios with CEL, and imports, are handed to the full one)"
 cargo test -p schedlab-worker --no-default-features
 
 echo "== explanation cross-check (every cell of every corpus scenario and preset against the trace)"

@@ -1,7 +1,7 @@
 // Browser tests of the two engines (docs/hosting.md): the page starts the light worker, built
 // without the CEL interpreter, and fetches the full one only for a scenario that holds CEL — a
 // DRA device selector (the GPU preset) or the schedlab.dev/CEL plugin — which then runs there
-// with the results `schedlab run` gives, after a short "loading the CEL engine…" and no error.
+// with the results `schedlab run` gives, after a short "loading the full engine…" and no error.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -94,7 +94,7 @@ test("the GPU preset (DRA selectors in CEL) switches to the full engine, with th
   assert.equal(await workers(page), 2, "the light worker, then the full one");
   assert.equal(fetched(page, FULL), 1, "the full worker's wasm is fetched");
   const statuses = await page.evaluate(() => window.__statuses);
-  assert.ok(statuses.includes("loading the CEL engine…"), statuses.join(" | "));
+  assert.ok(statuses.includes("loading the full engine…"), statuses.join(" | "));
   const want = await oracle(page);
   assert.ok(Object.keys(want).some((p) => p.startsWith("train-")), JSON.stringify(want));
   assert.deepEqual(await placements(page), want);
@@ -191,7 +191,7 @@ for (const [w, h, embed] of [[1440, 900, false], [1280, 800, false], [800, 500, 
     });
     await page.goto(`${env.url}?${embed ? "embed&" : ""}preset=gpu`);
     const status = embed ? ".embed-bar .status" : ".topbar .status";
-    await page.waitForFunction((s) => document.querySelector(s)?.textContent.includes("loading the CEL engine…"), status);
+    await page.waitForFunction((s) => document.querySelector(s)?.textContent.includes("loading the full engine…"), status);
     assert.equal(await page.getAttribute(status, "data-busy"), "true");
     await shot(page, `cel-engine-loading-${embed ? "embed-" : ""}${w}`);
     release();

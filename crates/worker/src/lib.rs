@@ -30,6 +30,25 @@ struct Run<'a> {
 #[derive(Debug)]
 pub struct NeedsCel;
 
+/// The answer to an import: the full engine's, or the hand-over when this build cannot (the
+/// light worker has no importer) or the dump holds CEL.
+#[cfg(feature = "import")]
+fn import(id: u64, text: &str) -> Response {
+    match schedlab_core::import::try_import_str(text) {
+        Some(mut report) => Response::Imported {
+            id,
+            text: std::mem::take(&mut report.scenario_text),
+            report: Box::new(report),
+        },
+        None => Response::NeedsFullEngine { id },
+    }
+}
+
+#[cfg(not(feature = "import"))]
+fn import(id: u64, _: &str) -> Response {
+    Response::NeedsFullEngine { id }
+}
+
 /// A file of `schedlab_core::export` for the scenario `text`, or its first load error.
 fn export(text: &str, file: ExportFile, version: KubeVersion, gates: &str) -> Result<Result<String, String>, NeedsCel> {
     let features = match Features::with_gates(version, gates) {
@@ -123,17 +142,7 @@ impl WorkerState {
                     text: format!("{nodes}\u{0}{pods}"),
                 });
             }
-            Request::Import { id, text } => match schedlab_core::import::try_import_str(&text) {
-                Some(mut report) => {
-                    let text = std::mem::take(&mut report.scenario_text);
-                    post(Response::Imported {
-                        id,
-                        text,
-                        report: Box::new(report),
-                    });
-                }
-                None => post(Response::NeedsFullEngine { id }),
-            },
+            Request::Import { id, text } => post(import(id, &text)),
             Request::Solve { id, text, exercise } => post(match lesson::solve(&text, exercise as usize) {
                 Ok(Ok(text)) => Response::Text { id, text },
                 Ok(Err(message)) => Response::Failed { id, message },
@@ -374,6 +383,7 @@ pub(crate) mod tests {
         assert!(err.contains("apiVersion not set"), "{err}");
     }
 
+    #[cfg(feature = "import")]
     #[test]
     fn import_answers_with_the_scenario_and_the_report() {
         let mut w = WorkerState::default();
@@ -662,8 +672,11 @@ pub(crate) mod tests {
             let solve = Request::Solve { id: 7, text: text.into(), exercise: 0 };
             assert!(matches!(&ask(&mut w, solve)[..], [Response::NeedsFullEngine { id: 7 }]), "{what}");
         }
-        let import = Request::Import { id: 8, text: DRA_CEL.into() };
-        assert!(matches!(&ask(&mut w, import)[..], [Response::NeedsFullEngine { id: 8 }]));
+        // An import, of any dump: the light engine has no importer.
+        for dump in [DRA_CEL, "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n"] {
+            let import = Request::Import { id: 8, text: dump.into() };
+            assert!(matches!(&ask(&mut w, import)[..], [Response::NeedsFullEngine { id: 8 }]));
+        }
         // The engine itself: the load's errors are only the typed refusal, at the expression (line 26).
         let errs = schedlab_core::load_str(CEL_PLUGIN, "s.yaml").unwrap_err();
         assert!(errs.needs_cel() && errs.errors.len() == 1, "{errs}");

@@ -243,7 +243,7 @@ fn EmbedBar(#[prop(optional)] compare: bool) -> impl IntoView {
     };
     let status = move || {
         if st.busy.get() == crate::state::Busy::LoadingEngine {
-            return "loading the CEL engine…".to_string();
+            return "loading the full engine…".to_string();
         }
         st.summary.with(|s| {
             s.as_ref()

@@ -90,7 +90,7 @@ pub fn TopBar() -> impl IntoView {
                 format!("{} ({})", fmt::count(cycles as usize, "cycle"), fmt::count(pods as usize, "pod")),
             ),
             Busy::Running { .. } => ("scheduling…".into(), String::new()),
-            Busy::LoadingEngine => ("loading the CEL engine…".into(), String::new()),
+            Busy::LoadingEngine => ("loading the full engine…".into(), String::new()),
         }
     };
     let status_view = move || {
