@@ -9,6 +9,7 @@ use crate::plugins::resource_allocation::ResourceAllocationScorer;
 use crate::vocabulary::PluginName;
 use crate::vocabulary::{ExtensionPoint as Ep, ExtensionPoints};
 use args::NodeResourcesBalancedAllocationArgs;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 pub struct BalancedAllocation {
@@ -22,6 +23,19 @@ struct PreScoreState {
 }
 
 impl BalancedAllocation {
+    /// The pod's requests as Score reads them: PreScore's, or computed when PreScore did not run
+    /// (an explanation scoring one node); `None` for a best-effort pod computed so, which
+    /// scores 0 everywhere (PreScore skips this plugin for one).
+    fn score_requests<'a>(&self, state: &'a CycleState, pod: &PodInfo) -> Option<Cow<'a, [i64]>> {
+        match state.read::<PreScoreState>(PluginName::NodeResourcesBalancedAllocation) {
+            Some(s) => Some(Cow::Borrowed(&s.pod_requests[..])),
+            None => {
+                let computed = self.scorer.pod_request_list(pod);
+                (!ResourceAllocationScorer::is_best_effort(&computed)).then_some(Cow::Owned(computed))
+            }
+        }
+    }
+
     pub fn new(args: &NodeResourcesBalancedAllocationArgs) -> BalancedAllocation {
         BalancedAllocation {
             // Actual requests (no 100m/200Mi defaults), pod-level resources honoured.
@@ -95,34 +109,20 @@ impl Plugin for BalancedAllocation {
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let computed;
-        let reqs: &[i64] = match state.read::<PreScoreState>(PluginName::NodeResourcesBalancedAllocation) {
-            Some(s) => &s.pod_requests,
-            None => {
-                computed = self.scorer.pod_request_list(pod);
-                if ResourceAllocationScorer::is_best_effort(&computed) {
-                    return Ok(0);
-                }
-                &computed
-            }
-        };
-        self.scorer.score(node, reqs, balanced_resource_score)
+        match self.score_requests(state, pod) {
+            Some(reqs) => self.scorer.score(node, &reqs, balanced_resource_score),
+            None => Ok(0),
+        }
     }
 
     fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
-        let computed;
-        let reqs: &[i64] = match state.read::<PreScoreState>(PluginName::NodeResourcesBalancedAllocation) {
-            Some(s) => &s.pod_requests,
+        match self.score_requests(state, pod) {
+            Some(reqs) => self.scorer.score_nodes(nodes, &reqs, out, balanced_resource_score),
             None => {
-                computed = self.scorer.pod_request_list(pod);
-                if ResourceAllocationScorer::is_best_effort(&computed) {
-                    out.extend(nodes.iter().map(|_| 0));
-                    return Ok(());
-                }
-                &computed
+                out.extend(nodes.iter().map(|_| 0));
+                Ok(())
             }
-        };
-        self.scorer.score_nodes(nodes, reqs, out, balanced_resource_score)
+        }
     }
 }
 

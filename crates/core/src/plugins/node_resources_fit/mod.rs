@@ -145,6 +145,15 @@ impl PreFilterState {
 }
 
 impl Fit {
+    /// The pod's requests as Score reads them: PreScore's, or computed when PreScore did not
+    /// run (an explanation scoring one node).
+    fn score_requests<'a>(&self, state: &'a CycleState, pod: &PodInfo) -> Cow<'a, [i64]> {
+        match state.read::<FitCycleState>(PluginName::NodeResourcesFit).and_then(|s| s.pod_requests.as_deref()) {
+            Some(r) => Cow::Borrowed(r),
+            None => Cow::Owned(self.scorer.pod_request_list(pod)),
+        }
+    }
+
     pub fn new(args: &NodeResourcesFitArgs) -> Fit {
         let ss = &args.scoring_strategy;
         let strategy = match ss.kind {
@@ -447,32 +456,14 @@ impl Plugin for Fit {
     }
 
     fn score(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Result<i64, Status> {
-        let computed;
-        let stored = state
-            .read::<FitCycleState>(PluginName::NodeResourcesFit)
-            .and_then(|s| s.pod_requests.as_deref());
-        let reqs: &[i64] = match stored {
-            Some(r) => r,
-            None => {
-                computed = self.scorer.pod_request_list(pod);
-                &computed
-            }
-        };
+        let reqs = self.score_requests(state, pod);
+        let reqs = &reqs[..];
         self.scorer.score(node, reqs, |r, a| self.combine(r, a))
     }
 
     fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
-        let computed;
-        let stored = state
-            .read::<FitCycleState>(PluginName::NodeResourcesFit)
-            .and_then(|s| s.pod_requests.as_deref());
-        let reqs: &[i64] = match stored {
-            Some(r) => r,
-            None => {
-                computed = self.scorer.pod_request_list(pod);
-                &computed
-            }
-        };
+        let reqs = self.score_requests(state, pod);
+        let reqs = &reqs[..];
         match &self.strategy {
             // The default strategy, its weighted mean inlined into the per-node loop.
             Strategy::LeastAllocated => self.scorer.score_nodes(nodes, reqs, out, |r, a| {
