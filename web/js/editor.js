@@ -97,6 +97,15 @@ function extensions(onDocChanged, length) {
   ];
 }
 
+/** How long after the last keystroke the page hears of a change (ms): 100 for a usual
+ * scenario, more for a large one (a tenth of a second per 800 KB, at most a second). Each
+ * notice copies the whole document and re-runs it: in a 10 000-pod document that is a task of
+ * tens of milliseconds, which a keystroke arriving meanwhile would wait for, and a run the
+ * engine could not finish before the next keystroke anyway. */
+export function changeDelay(length) {
+  return Math.min(1000, 100 + Math.floor(length / 8000));
+}
+
 /** An editor with one document (and one undo history) per tab. */
 class TabbedEditor {
   constructor(parent, onChange) {
@@ -112,7 +121,7 @@ class TabbedEditor {
       if (this.suppress > 0) return;
       const tab = this.active;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), 100);
+      this.timer = setTimeout(() => this.onChange(tab, this.view.state.doc.toString()), changeDelay(this.view.state.doc.length));
     };
     // Two configurations (the YAML language or plain text, by the document's size), each
     // resolved once and shared by every tab's state.

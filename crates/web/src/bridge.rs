@@ -1,4 +1,5 @@
-//! The page's side of the engine worker, transport only: it starts the worker, posts requests
+//! The page's side of the engine worker, transport only: it starts the worker (the first one
+//! is started by index.html before the page's wasm loads, and taken over here), posts requests
 //! (held back until the worker says it is ready), hands each answer to whoever waits for it
 //! (documents, generated texts, imports: by request id) or to the page's playback
 //! (`crate::playback`, which feeds `crate::player::Player`), and says when the worker stopped
@@ -186,10 +187,31 @@ pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
+/// The light worker index.html started before the page's wasm had loaded, with the events it
+/// sent before anyone listened; there is one, taken once, by the first light bridge.
+fn prestarted() -> Option<(Worker, Vec<web_sys::Event>)> {
+    let window = web_sys::window()?;
+    let take = js_sys::Reflect::get(&window, &JsValue::from_str("schedlabTakeWorker"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let taken = js_sys::Array::from(&take.call0(&window).ok()?);
+    let worker = taken.get(0).dyn_into::<Worker>().ok()?;
+    let early = js_sys::Array::from(&taken.get(1))
+        .iter()
+        .filter_map(|e| e.dyn_into::<web_sys::Event>().ok())
+        .collect();
+    Some((worker, early))
+}
+
 /// Starts a worker (the next generation) and wires its events to `listen`.
 pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     let full = handle.try_with_value(|b| b.full).unwrap_or(false);
-    let worker = Worker::new(&worker_url(full))?;
+    let started = if full { None } else { prestarted() };
+    let (worker, early) = match started {
+        Some(started) => started,
+        None => (Worker::new(&worker_url(full))?, Vec::new()),
+    };
     let generation = handle.try_update_value(|b| {
         b.generation += 1;
         b.ready = false;
@@ -283,7 +305,26 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
-    handle.update_value(|b| b.worker = Some(worker));
+    handle.update_value(|b| b.worker = Some(worker.clone()));
+    // What a prestarted worker said before the page listened, heard now, in the order it came:
+    // its messages (its `Ready`: the page's first load then goes out as soon as it is made, not
+    // after a task) at once, last in this function; an error (a loader that failed) in a task of
+    // its own, as if it had just arrived, for the restart it leads to.
+    let (messages, errors): (Vec<_>, Vec<_>) = early.into_iter().partition(|e| e.is_instance_of::<MessageEvent>());
+    if !errors.is_empty() {
+        let worker = worker.clone();
+        set_timeout(
+            move || {
+                for event in &errors {
+                    let _ = worker.dispatch_event(event);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    }
+    for event in &messages {
+        let _ = worker.dispatch_event(event);
+    }
     Ok(())
 }
 

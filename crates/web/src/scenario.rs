@@ -109,6 +109,13 @@ impl From<StoredParts> for Parts {
 }
 
 impl Parts {
+    /// The scenario's size in bytes, all parts together.
+    pub fn len(&self) -> usize {
+        Part::ALL.iter().map(|p| self.get(*p).len()).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     pub fn get(&self, p: Part) -> &str {
         match p {
             Part::Nodes => &self.nodes,

@@ -62,6 +62,16 @@ pub fn start() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post(Response::Ready);
+    // While the page is still starting (index.html starts this worker before the page's own
+    // wasm has loaded), run the opening scenario once so that the page's first load does not
+    // wait for the browser to compile the engine's functions (`crate::warm_up`). In a task of
+    // its own, after `Ready` has gone out.
+    let warm = Closure::once_into_js(|| {
+        if !STOPPED.get() {
+            crate::warm_up();
+        }
+    });
+    let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
 }
 
 /// Posts a response `schedlab_view::wire`-encoded in a transferred ArrayBuffer: no UTF-16 string

@@ -329,6 +329,39 @@ impl WorkerState {
     }
 }
 
+/// What the playground opens with (web: `scenario::DEFAULT_TEXT`), run once by `warm_up`.
+const WARM_UP_TEXT: &str = include_str!("../../../assets/presets/tour.yaml");
+
+/// Runs the playground's opening scenario once, as the page will ask for it (a load at the
+/// default version with the controllers on, then its first frames, every answer encoded for
+/// the wire), in a state of its own that is then dropped: nothing the page sees changes.
+/// The browser compiles a wasm function the first time it is called; a new worker does this
+/// while the page is still starting, so the page's first load finds that work done
+/// (browser.rs). Returns how many answers it produced (the tests check it did the work).
+pub fn warm_up() -> usize {
+    let mut state = WorkerState::default();
+    let mut answers = 0;
+    let mut sink = |r: Response| {
+        if schedlab_view::wire::to_bytes(&r).is_ok() {
+            answers += 1;
+        }
+    };
+    let load = Request::Load {
+        id: 0,
+        text: WARM_UP_TEXT.to_string(),
+        seed: 1,
+        controllers: true,
+        kubernetes_version: KubeVersion::V1_34,
+        feature_gates: String::new(),
+        lesson_start: None,
+    };
+    state.handle(load, &mut sink, &|| 0.0);
+    for (stop, detail) in [(0, false), (1, true)] {
+        state.handle(Request::Frame { id: 0, run: state.run, stop, detail }, &mut sink, &|| 0.0);
+    }
+    answers
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -417,6 +450,20 @@ pub(crate) mod tests {
                 assert!(docs[1].is_empty(), "{docs:?}");
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// The warm-up runs the opening scenario through a load and two frames: three answers, and
+    /// a load of it here answers `Loaded` (not `Invalid`, nor a hand-over to the full engine).
+    #[test]
+    fn the_warm_up_loads_the_opening_scenario_and_draws_its_frames() {
+        assert_eq!(warm_up(), 3);
+        let mut w = WorkerState::default();
+        let answers = ask(&mut w, load_request(1, WARM_UP_TEXT));
+        assert!(matches!(answers.last(), Some(Response::Loaded { .. })), "{answers:?}");
+        for (stop, detail) in [(0, false), (1, true)] {
+            let r = ask(&mut w, Request::Frame { id: 2, run: 1, stop, detail });
+            assert!(matches!(r.last(), Some(Response::Frame { .. })), "{r:?}");
         }
     }
 

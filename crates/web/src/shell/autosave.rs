@@ -1,7 +1,8 @@
 //! Autosave (not when embedded: a docs page must not overwrite the visitor's own work), in a
-//! task of its own `SAVE_DELAY` after the last change: serializing and storing a large scenario
-//! (megabytes of YAML) then never lengthens the task that handles a keystroke. A save never
-//! writes over another tab's newer one: the user is asked instead.
+//! task of its own `save_delay` after the last change: serializing and storing a large scenario
+//! (megabytes of YAML) then never lengthens the task that handles a keystroke, and, the larger
+//! the scenario, the longer the pause in typing it waits for. Leaving or hiding the page saves
+//! at once. A save never writes over another tab's newer one: the user is asked instead.
 
 use crate::editor_js::EditorHandle;
 use crate::state::AppState;
@@ -10,8 +11,12 @@ use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// How long after the last change the scenario is autosaved.
-const SAVE_DELAY: Duration = Duration::from_millis(100);
+/// How long after the last change a scenario of `bytes` is autosaved: 100 ms, and a tenth of
+/// a second more per 400 KB, at most two seconds. Storing a 10 000-pod scenario is a task of
+/// tens of milliseconds; a keystroke that came meanwhile would wait for it.
+fn save_delay(bytes: usize) -> Duration {
+    Duration::from_millis((100 + bytes as u64 / 4000).min(2000))
+}
 
 /// `data-saving` on the document element says a save is waiting (tests wait for it to clear
 /// before reading storage).
@@ -43,7 +48,7 @@ pub fn install(st: AppState, editor: EditorHandle) {
                 save_conflicting();
                 mark_saving(false);
             },
-            SAVE_DELAY,
+            save_delay(st.saved.with_untracked(|s| s.parts.len())),
         );
         mark_saving(h.is_ok());
         save_pending.set_value(h.ok());
@@ -81,4 +86,18 @@ pub fn install(st: AppState, editor: EditorHandle) {
             flush()
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::save_delay;
+    use std::time::Duration;
+
+    #[test]
+    fn a_larger_scenario_waits_for_a_longer_pause_up_to_two_seconds() {
+        assert_eq!(save_delay(0), Duration::from_millis(100));
+        assert_eq!(save_delay(6_000), Duration::from_millis(101));
+        assert_eq!(save_delay(3_000_000), Duration::from_millis(850));
+        assert_eq!(save_delay(100_000_000), Duration::from_millis(2000));
+    }
 }
