@@ -380,7 +380,7 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
     // fails, it runs without (and says so).
     let (downloaded, set_downloaded) = signal(0u32);
     let downloads = StoredValue::new(std::collections::BTreeMap::<&'static str, bool>::new());
-    Effect::new(move |_| {
+    let load = move || {
         let source = st.saved.get();
         if link_pending.get() {
             return;
@@ -411,6 +411,19 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
         }
         let fresh = st.fresh.get_untracked();
         st.act(Intent::Load { source, fresh });
+    };
+    // The first load goes out now, while the page is still being built (the worker, started
+    // by index.html, is often ready: it runs while the page mounts). The effect's own first run
+    // only subscribes to what `load` reads; every later change runs `load`.
+    untrack(load);
+    Effect::new(move |first: Option<()>| {
+        if first.is_none() {
+            st.saved.track();
+            link_pending.track();
+            downloaded.track();
+            return;
+        }
+        load();
     });
 
     // The playback clock: one stop per period once the current frame is shown.

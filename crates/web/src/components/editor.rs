@@ -73,13 +73,18 @@ pub fn Editor() -> impl IntoView {
 
     follow_state(st, ed);
 
-    // Create the editor once its host is in the page and CodeMirror's bundle has arrived (the
-    // page loads it apart from the app: web/index.html), and fill it. Until then the host says
-    // it is loading; if the bundle cannot be loaded it says so and offers to try again.
+    // Create the editor once its host is in the page, the first run is on screen and
+    // CodeMirror's bundle has arrived (the page loads it apart from the app: web/index.html),
+    // and fill it. Until then the host says it is loading; if the bundle cannot be loaded it
+    // says so and offers to try again.
+    let wanted = after_first_frame(st);
     let (load_error, set_load_error) = signal(None::<String>);
     let (attempt, set_attempt) = signal(0u32);
     Effect::new(move |_| {
         attempt.track();
+        if !wanted.get() {
+            return;
+        }
         let Some(el) = host.get() else { return };
         if ed.with_value(|e| e.is_some()) {
             return;
@@ -122,6 +127,27 @@ pub fn Editor() -> impl IntoView {
             <ErrorList/>
         </div>
     }
+}
+
+/// Becomes true after the first paint that shows the first run's frame, its load errors or an
+/// engine that could not start, or after a second, whichever comes first: running CodeMirror's
+/// bundle and setting the editor up take the main thread for a while, and the first frame
+/// should not wait for them.
+fn after_first_frame(st: AppState) -> ReadSignal<bool> {
+    let (wanted, set_wanted) = signal(false);
+    let want = move || set_wanted.set(true);
+    set_timeout(want, std::time::Duration::from_secs(1));
+    Effect::new(move |_| {
+        if wanted.get_untracked() {
+            return;
+        }
+        let shown = st.frame.with(Option::is_some) || st.issues.with(|i| !i.is_empty()) || st.engine_note.with(Option::is_some);
+        if shown {
+            // After the next frame is painted, in a task of its own.
+            request_animation_frame(move || set_timeout(want, std::time::Duration::ZERO));
+        }
+    });
+    wanted
 }
 
 /// The editor follows the state: its documents when the scenario is replaced, the visible tab,
