@@ -380,10 +380,10 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
     // fails, it runs without (and says so).
     let (downloaded, set_downloaded) = signal(0u32);
     let downloads = StoredValue::new(std::collections::BTreeMap::<&'static str, bool>::new());
-    let load = move || {
+    let load = move || -> Option<crate::scenario::Saved> {
         let source = st.saved.get();
         if link_pending.get() {
-            return;
+            return None;
         }
         downloaded.track();
         let lesson = source.lesson.as_deref().and_then(crate::lessons::find);
@@ -391,7 +391,7 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
             // false: under way; true: failed.
             match downloads.with_value(|d| d.get(l.id).copied()) {
                 Some(true) => {}
-                Some(false) => return,
+                Some(false) => return None,
                 None => {
                     downloads.update_value(|d| {
                         d.insert(l.id, false);
@@ -405,23 +405,26 @@ pub fn start(st: AppState, startup: StartUp, link_pending: ReadSignal<bool>) {
                         }
                         set_downloaded.update(|n| *n += 1);
                     });
-                    return;
+                    return None;
                 }
             }
         }
         let fresh = st.fresh.get_untracked();
-        st.act(Intent::Load { source, fresh });
+        st.act(Intent::Load { source: source.clone(), fresh });
+        Some(source)
     };
     // The first load goes out now, while the page is still being built (the worker, started
-    // by index.html, is often ready: it runs while the page mounts). The effect's own first run
-    // only subscribes to what `load` reads; every later change runs `load`.
-    untrack(load);
-    Effect::new(move |first: Option<()>| {
-        if first.is_none() {
-            st.saved.track();
-            link_pending.track();
-            downloaded.track();
-            return;
+    // by index.html, is often ready: it runs while the page mounts). The effect's first run then
+    // loads only if that did not happen or what it loaded has changed since (the address's
+    // start-up may have); every later change runs `load`.
+    let sent = StoredValue::new(untrack(load));
+    Effect::new(move |_| {
+        if let Some(early) = sent.try_update_value(Option::take).flatten() {
+            let same = st.saved.with(|s| *s == early);
+            if same && !link_pending.get() {
+                downloaded.track();
+                return;
+            }
         }
         load();
     });

@@ -92,7 +92,8 @@ pub fn Editor() -> impl IntoView {
         set_load_error.set(None);
         leptos::task::spawn_local(async move {
             match load_bundle().await {
-                Ok(_) => create(el),
+                // In a task of its own: running the bundle was one already.
+                Ok(_) => set_timeout(move || create(el), std::time::Duration::ZERO),
                 Err(e) => {
                     let why = e
                         .dyn_ref::<js_sys::Error>()
