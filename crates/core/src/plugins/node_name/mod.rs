@@ -32,6 +32,16 @@ impl Plugin for NodeName {
             Status::unresolvable(ERR_REASON)
         }
     }
+
+    fn filter_nodes(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+        // A pod without spec.nodeName fits every node.
+        let Some(name) = pod.node_name() else { return };
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_none() && node.name() != name {
+                *o = Some(Status::unresolvable(ERR_REASON));
+            }
+        }
+    }
 }
 
 mod explain;
