@@ -186,7 +186,17 @@ impl Engine {
                                 i + 1
                             };
                             chunk_idx.clear();
-                            chunk_idx.extend((i..end).map(|k| node_at((start + k) % num_all)));
+                            // Positions start+i.. wrapping around num_all, without a division
+                            // per node.
+                            let mut pos = (start + i) % num_all;
+                            chunk_idx.extend((i..end).map(|_| {
+                                let idx = node_at(pos);
+                                pos += 1;
+                                if pos == num_all {
+                                    pos = 0;
+                                }
+                                idx
+                            }));
                             if batch {
                                 chunk.clear();
                                 chunk.extend(chunk_idx.iter().map(|&idx| &all[idx]));
@@ -197,12 +207,7 @@ impl Engine {
                                 out.push((!st.is_success()).then_some(st));
                             }
                             for (j, &idx) in chunk_idx.iter().enumerate() {
-                                let st = out[j].take().unwrap_or_else(Status::success);
-                                if st.code == Code::Error {
-                                    error = Some(st);
-                                    break 'visit;
-                                }
-                                if st.is_success() {
+                                let Some(st) = out[j].take().filter(|st| !st.is_success()) else {
                                     feasible.push(idx);
                                     if let Some(v) = verdicts.as_mut() {
                                         v.push(NodeVerdict {
@@ -213,20 +218,24 @@ impl Engine {
                                     if feasible.len() >= to_find {
                                         break 'visit;
                                     }
-                                } else {
-                                    if let Some(v) = verdicts.as_mut() {
-                                        v.push(NodeVerdict {
-                                            node: self.node_ids[idx],
-                                            failed: Some(PluginStatus {
-                                                plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
-                                                code: st.code,
-                                                reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
-                                            }),
-                                        });
-                                    }
-                                    add_plugin_status(&st, &mut unschedulable, &mut pending);
-                                    diagnosis.map.insert(idx, st);
+                                    continue;
+                                };
+                                if st.code == Code::Error {
+                                    error = Some(st);
+                                    break 'visit;
                                 }
+                                if let Some(v) = verdicts.as_mut() {
+                                    v.push(NodeVerdict {
+                                        node: self.node_ids[idx],
+                                        failed: Some(PluginStatus {
+                                            plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
+                                            code: st.code,
+                                            reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
+                                        }),
+                                    });
+                                }
+                                add_plugin_status(&st, &mut unschedulable, &mut pending);
+                                diagnosis.map.insert(idx, st);
                             }
                             i = end;
                         }
