@@ -265,7 +265,9 @@ impl Framework {
             if rejected == nodes.len() {
                 break;
             }
-            self.plugin(p).filter_nodes(cx, state, pod, nodes, out);
+            if !self.plugin(p).filter_nodes(cx, state, pod, nodes, out) {
+                continue;
+            }
             for (o, d) in out.iter_mut().zip(done.iter_mut()) {
                 if *d {
                     continue;

@@ -435,19 +435,36 @@ impl Plugin for Fit {
         Status::with_reasons(code, reasons)
     }
 
-    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
         let Some(s) = state
             .read::<FitCycleState>(PluginName::NodeResourcesFit)
             .and_then(|s| s.pre_filter.as_deref())
         else {
+            let mut wrote = false;
             for o in out.iter_mut().filter(|o| o.is_none()) {
                 *o = Some(pre_filter_state_key_error());
+                wrote = true;
             }
-            return;
+            return wrote;
         };
         let empty = s.is_empty();
+        let scalars = !s.scalars.is_empty();
+        let mut wrote = false;
         for (node, o) in nodes.iter().zip(out.iter_mut()) {
-            if o.is_some() || (empty && (node.pods.len() as i64) < node.allocatable.allowed_pod_number) {
+            if o.is_some() {
+                continue;
+            }
+            // The common verdict, room for everything, checked inline; `insufficient` lists
+            // what is lacking otherwise.
+            let (alloc, used) = (&node.allocatable, &node.requested);
+            let lacks = |want: i64, have: i64, used: i64| want > 0 && want > have - used;
+            if (node.pods.len() as i64) < alloc.allowed_pod_number
+                && (empty
+                    || (!scalars
+                        && !lacks(s.milli_cpu, alloc.milli_cpu, used.milli_cpu)
+                        && !lacks(s.memory, alloc.memory, used.memory)
+                        && !lacks(s.ephemeral_storage, alloc.ephemeral_storage, used.ephemeral_storage)))
+            {
                 continue;
             }
             let (reasons, unresolvable) = s.insufficient(node);
@@ -458,8 +475,10 @@ impl Plugin for Fit {
                     Code::Unschedulable
                 };
                 *o = Some(Status::with_reasons(code, reasons));
+                wrote = true;
             }
         }
+        wrote
     }
 
     fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
