@@ -383,18 +383,17 @@ impl Engine {
         }
         // selectHost: uniformly among the top-scored nodes.
         let max = *totals.iter().max().expect("non-empty");
-        let tied = || (0..totals.len()).filter(|&i| totals[i] == max);
-        let n_tied = tied().count();
-        let pick = if n_tied == 1 {
-            tied().next().expect("the maximum is reached")
+        // The top-scored nodes, found in one pass.
+        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
+        let pick = if tied.len() == 1 {
+            tied[0]
         } else {
-            let k = self.rng.below(n_tied as u64) as usize;
-            tied().nth(k).expect("k < number of ties")
+            tied[self.rng.below(tied.len() as u64) as usize]
         };
         let selected = feasible[pick];
-        let tied_nodes: NodeRuns = tied().map(|i| self.node_ids[feasible[i]]).collect();
+        let tied_nodes: NodeRuns = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied().map(|i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
+            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
         }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();
