@@ -271,6 +271,9 @@ fn weighted_mean2(requested: [i64; 2], allocatable: [i64; 2], weights: [i64; 2],
     }
     if weight_sum == 0 {
         0
+    } else if node_score >= 0 && weight_sum > 0 && weight_sum.count_ones() == 1 {
+        // A power of two (the default weights sum to 2): truncating division is a shift.
+        node_score >> weight_sum.trailing_zeros()
     } else {
         div_trunc(node_score, weight_sum)
     }
@@ -813,19 +816,23 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn two_resource_mean_is_the_general_one() {
-        let scorer = ResourceAllocationScorer::new(&args(ScoringStrategyType::LeastAllocated, &[("cpu", 3), ("memory", 2)], &[]).scoring_strategy.resources, false, false);
         let values = [0, 1, 7, 99, 100, 4000, 4001, 1 << 31, 3 << 40, i64::MAX / 1000];
-        for &a0 in &values {
-            for &a1 in &values {
-                for &r0 in &values {
-                    for &r1 in &values {
-                        let (r, a) = ([r0, r1], [a0, a1]);
-                        for f in [least_requested_score, most_requested_score] {
-                            assert_eq!(
-                                weighted_mean2(r, a, scorer.weights2(), f),
-                                weighted_mean(&r, &a, &scorer.resources, f),
-                                "{r:?} {a:?}"
-                            );
+        // Weight sums that are powers of two (1+1, 2+2, 1+3, one resource alone) and not.
+        for weights in [(1, 1), (3, 2), (2, 2), (1, 3), (5, 7)] {
+            let spec = [("cpu", weights.0), ("memory", weights.1)];
+            let scorer = ResourceAllocationScorer::new(&args(ScoringStrategyType::LeastAllocated, &spec, &[]).scoring_strategy.resources, false, false);
+            for &a0 in &values {
+                for &a1 in &values {
+                    for &r0 in &values {
+                        for &r1 in &values {
+                            let (r, a) = ([r0, r1], [a0, a1]);
+                            for f in [least_requested_score, most_requested_score] {
+                                assert_eq!(
+                                    weighted_mean2(r, a, scorer.weights2(), f),
+                                    weighted_mean(&r, &a, &scorer.resources, f),
+                                    "{weights:?} {r:?} {a:?}"
+                                );
+                            }
                         }
                     }
                 }
