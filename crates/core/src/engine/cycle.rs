@@ -186,7 +186,17 @@ impl Engine {
                                 i + 1
                             };
                             chunk_idx.clear();
-                            chunk_idx.extend((i..end).map(|k| node_at((start + k) % num_all)));
+                            // Positions start+i.. wrapping around num_all, without a division
+                            // per node.
+                            let mut pos = (start + i) % num_all;
+                            chunk_idx.extend((i..end).map(|_| {
+                                let idx = node_at(pos);
+                                pos += 1;
+                                if pos == num_all {
+                                    pos = 0;
+                                }
+                                idx
+                            }));
                             if batch {
                                 chunk.clear();
                                 chunk.extend(chunk_idx.iter().map(|&idx| &all[idx]));
@@ -197,12 +207,7 @@ impl Engine {
                                 out.push((!st.is_success()).then_some(st));
                             }
                             for (j, &idx) in chunk_idx.iter().enumerate() {
-                                let st = out[j].take().unwrap_or_else(Status::success);
-                                if st.code == Code::Error {
-                                    error = Some(st);
-                                    break 'visit;
-                                }
-                                if st.is_success() {
+                                let Some(st) = out[j].take().filter(|st| !st.is_success()) else {
                                     feasible.push(idx);
                                     if let Some(v) = verdicts.as_mut() {
                                         v.push(NodeVerdict {
@@ -213,20 +218,24 @@ impl Engine {
                                     if feasible.len() >= to_find {
                                         break 'visit;
                                     }
-                                } else {
-                                    if let Some(v) = verdicts.as_mut() {
-                                        v.push(NodeVerdict {
-                                            node: self.node_ids[idx],
-                                            failed: Some(PluginStatus {
-                                                plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
-                                                code: st.code,
-                                                reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
-                                            }),
-                                        });
-                                    }
-                                    add_plugin_status(&st, &mut unschedulable, &mut pending);
-                                    diagnosis.map.insert(idx, st);
+                                    continue;
+                                };
+                                if st.code == Code::Error {
+                                    error = Some(st);
+                                    break 'visit;
                                 }
+                                if let Some(v) = verdicts.as_mut() {
+                                    v.push(NodeVerdict {
+                                        node: self.node_ids[idx],
+                                        failed: Some(PluginStatus {
+                                            plugin: st.plugin.unwrap_or(crate::vocabulary::PluginName::PrioritySort),
+                                            code: st.code,
+                                            reasons: st.reasons.iter().map(|r| r.to_string()).collect(),
+                                        }),
+                                    });
+                                }
+                                add_plugin_status(&st, &mut unschedulable, &mut pending);
+                                diagnosis.map.insert(idx, st);
                             }
                             i = end;
                         }
@@ -374,18 +383,17 @@ impl Engine {
         }
         // selectHost: uniformly among the top-scored nodes.
         let max = *totals.iter().max().expect("non-empty");
-        let tied = || (0..totals.len()).filter(|&i| totals[i] == max);
-        let n_tied = tied().count();
-        let pick = if n_tied == 1 {
-            tied().next().expect("the maximum is reached")
+        // The top-scored nodes, found in one pass.
+        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
+        let pick = if tied.len() == 1 {
+            tied[0]
         } else {
-            let k = self.rng.below(n_tied as u64) as usize;
-            tied().nth(k).expect("k < number of ties")
+            tied[self.rng.below(tied.len() as u64) as usize]
         };
         let selected = feasible[pick];
-        let tied_nodes: NodeRuns = tied().map(|i| self.node_ids[feasible[i]]).collect();
+        let tied_nodes: NodeRuns = tied.iter().map(|&i| self.node_ids[feasible[i]]).collect();
         if detail {
-            self.pods[pod.index].tied_nodes = tied().map(|i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
+            self.pods[pod.index].tied_nodes = tied.iter().map(|&i| self.snapshot.nodes()[feasible[i]].name().to_string()).collect();
         }
         if let Some(sr) = &table {
             let name = |i: usize| self.snapshot.nodes()[feasible[i]].name().to_string();

@@ -355,7 +355,18 @@ impl Engine {
             || timeline.iter().flat_map(|t| &t.steps).any(|s| {
                 matches!(&s.change, crate::timeline::Change::Create(o) if matches!(&**o, crate::timeline::Object::Pod(p) if crate::timeline::has_duration(p)))
             });
-        for (i, (pod, doc)) in sc.pods.into_iter().zip(sc.pod_docs).enumerate() {
+        // The pods leave the scenario's list from its end (reversed first), the list shrunk as
+        // it empties: its buffer (1.7 KB a pod) is not held beside all the PodInfos built from
+        // it, which set the run's peak memory.
+        let mut pods = sc.pods;
+        let n_pods = pods.len().min(sc.pod_docs.len());
+        pods.truncate(n_pods);
+        pods.reverse();
+        for (i, doc) in sc.pod_docs.into_iter().take(n_pods).enumerate() {
+            let pod = pods.pop().expect("one pod per document position");
+            if pods.len() % 1024 == 0 {
+                pods.shrink_to_fit();
+            }
             let phase = Phase::of_new(&pod);
             let mut info = PodInfo::new(pod, i);
             if phase == Phase::Running {

@@ -266,16 +266,20 @@ pub trait Plugin {
     }
     /// Filter for each node of `nodes` whose slot in `out` is `None` (no earlier plugin
     /// rejected it), in order: a status other than Success is written into the node's slot.
-    /// Plugins override it to read their cycle state once for all the nodes.
-    fn filter_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+    /// Returns whether it wrote any. Plugins override it to read their cycle state once for
+    /// all the nodes.
+    fn filter_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
+        let mut wrote = false;
         for (n, o) in nodes.iter().zip(out.iter_mut()) {
             if o.is_none() {
                 let s = self.filter(cx, state, pod, n);
                 if !s.is_success() {
                     *o = Some(s);
+                    wrote = true;
                 }
             }
         }
+        wrote
     }
     fn post_filter(
         &self,

@@ -72,7 +72,9 @@ fn is_qualified_name_part(s: &str) -> bool {
 }
 
 /// Aggregate compute resources in the units the scheduler uses (milli-cpu, bytes, counts).
+/// `repr(C)`: the four amounts Filter and Score read come first, together, the scalars after.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct Resource {
     pub milli_cpu: i64,
     pub memory: i64,
@@ -509,20 +511,22 @@ pub struct ImageStateSummary {
 
 /// A node with the pods placed on it.
 ///
-/// Laid out hot fields first (`repr(C)` keeps the order): filtering and scoring the common pod
-/// read only the first few cache lines of each node, visited in sequence.
+/// Laid out hot fields first (`repr(C)` keeps the order) and aligned to a cache line:
+/// filtering and scoring the common pod read only the first three cache lines of each node
+/// (the flags, the taints, the pod count, the allocatable, requested and non-zero requested
+/// amounts), visited in sequence.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct NodeInfo {
     /// Copies of the node's hottest fields, so that filtering the common pod reads only this
     /// contiguous struct and not the node object (a cache miss per node otherwise).
     pub unschedulable: bool,
     pub has_images: bool,
     pub taints: Arc<[api::Taint]>,
+    pub pods: Vec<Arc<PodInfo>>,
     pub allocatable: Resource,
     pub requested: Resource,
     pub non_zero_requested: Resource,
-    pub pods: Vec<Arc<PodInfo>>,
     pub node: Arc<api::Node>,
     pub used_ports: HostPortInfo,
     pub pods_with_affinity: Vec<Arc<PodInfo>>,

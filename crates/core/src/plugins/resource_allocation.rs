@@ -161,13 +161,16 @@ impl ResourceAllocationScorer {
     }
 
     /// `score` for each of `nodes`, appended to `out`, with the configuration's dispatch (the
-    /// cpu-and-memory fast path or the general one) decided once.
+    /// cpu-and-memory fast path or the general one) decided once. `combine2` is `combine` for
+    /// the cpu-and-memory configuration (the default one), over arrays, so that the per-node
+    /// arithmetic inlines into the loop.
     pub fn score_nodes(
         &self,
         nodes: &[&NodeInfo],
         pod_requests: &[i64],
         out: &mut Vec<i64>,
         combine: impl Fn(&[i64], &[i64]) -> i64,
+        combine2: impl Fn([i64; 2], [i64; 2]) -> i64,
     ) -> Result<(), Status> {
         let n = self.resources.len();
         if n == 0 {
@@ -175,12 +178,9 @@ impl ResourceAllocationScorer {
         }
         if n == 2 && self.resources[0].kind == Kind::Cpu && self.resources[1].kind == Kind::Memory && pod_requests.len() == 2 {
             let (pod_cpu, pod_mem) = (pod_requests[0], pod_requests[1]);
+            let use_requested = self.use_requested;
             out.extend(nodes.iter().map(|node| {
-                let requested = if self.use_requested {
-                    &node.requested
-                } else {
-                    &node.non_zero_requested
-                };
+                let requested = if use_requested { &node.requested } else { &node.non_zero_requested };
                 let alloc = [node.allocatable.milli_cpu, node.allocatable.memory];
                 let mut req = [requested.milli_cpu + pod_cpu, requested.memory + pod_mem];
                 for i in 0..2 {
@@ -188,7 +188,7 @@ impl ResourceAllocationScorer {
                         req[i] = 0;
                     }
                 }
-                combine(&req, &alloc)
+                combine2(req, alloc)
             }));
             return Ok(());
         }
@@ -196,6 +196,14 @@ impl ResourceAllocationScorer {
             out.push(self.score(node, pod_requests, &combine)?);
         }
         Ok(())
+    }
+
+    /// The two weights of the cpu-and-memory configuration (`score_nodes`' `combine2`).
+    pub fn weights2(&self) -> [i64; 2] {
+        [
+            self.resources.first().map_or(0, |r| r.weight),
+            self.resources.get(1).map_or(0, |r| r.weight),
+        ]
     }
 
     /// Fills the requested/allocatable vectors for `node` (resources absent from the node stay

@@ -32,6 +32,19 @@ impl Plugin for NodeName {
             Status::unresolvable(ERR_REASON)
         }
     }
+
+    fn filter_nodes(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
+        // A pod without spec.nodeName fits every node.
+        let Some(name) = pod.node_name() else { return false };
+        let mut wrote = false;
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_none() && node.name() != name {
+                *o = Some(Status::unresolvable(ERR_REASON));
+                wrote = true;
+            }
+        }
+        wrote
+    }
 }
 
 mod explain;

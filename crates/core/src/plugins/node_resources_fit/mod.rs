@@ -256,7 +256,31 @@ fn weighted_mean(
     }
 }
 
+/// `weighted_mean` over the two resources of the cpu-and-memory configuration, for the
+/// per-node loop: the same operations in the same order, with `per_resource` inlined.
+#[inline(always)]
+fn weighted_mean2(requested: [i64; 2], allocatable: [i64; 2], weights: [i64; 2], per_resource: impl Fn(i64, i64) -> i64) -> i64 {
+    let mut node_score: i64 = 0;
+    let mut weight_sum: i64 = 0;
+    for i in 0..2 {
+        if allocatable[i] == 0 {
+            continue;
+        }
+        node_score = node_score.wrapping_add(per_resource(requested[i], allocatable[i]).wrapping_mul(weights[i]));
+        weight_sum += weights[i];
+    }
+    if weight_sum == 0 {
+        0
+    } else if node_score >= 0 && weight_sum > 0 && weight_sum.count_ones() == 1 {
+        // A power of two (the default weights sum to 2): truncating division is a shift.
+        node_score >> weight_sum.trailing_zeros()
+    } else {
+        div_trunc(node_score, weight_sum)
+    }
+}
+
 /// Free share of the resource on a 0..MAX_NODE_SCORE scale (0 when over-committed).
+#[inline]
 fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
@@ -265,6 +289,7 @@ fn least_requested_score(requested: i64, capacity: i64) -> i64 {
 }
 
 /// Used share of the resource on a 0..MAX_NODE_SCORE scale (capped at full).
+#[inline]
 fn most_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 {
         return 0;
@@ -413,19 +438,36 @@ impl Plugin for Fit {
         Status::with_reasons(code, reasons)
     }
 
-    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) {
+    fn filter_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
         let Some(s) = state
             .read::<FitCycleState>(PluginName::NodeResourcesFit)
             .and_then(|s| s.pre_filter.as_deref())
         else {
+            let mut wrote = false;
             for o in out.iter_mut().filter(|o| o.is_none()) {
                 *o = Some(pre_filter_state_key_error());
+                wrote = true;
             }
-            return;
+            return wrote;
         };
         let empty = s.is_empty();
+        let scalars = !s.scalars.is_empty();
+        let mut wrote = false;
         for (node, o) in nodes.iter().zip(out.iter_mut()) {
-            if o.is_some() || (empty && (node.pods.len() as i64) < node.allocatable.allowed_pod_number) {
+            if o.is_some() {
+                continue;
+            }
+            // The common verdict, room for everything, checked inline; `insufficient` lists
+            // what is lacking otherwise.
+            let (alloc, used) = (&node.allocatable, &node.requested);
+            let lacks = |want: i64, have: i64, used: i64| want > 0 && want > have - used;
+            if (node.pods.len() as i64) < alloc.allowed_pod_number
+                && (empty
+                    || (!scalars
+                        && !lacks(s.milli_cpu, alloc.milli_cpu, used.milli_cpu)
+                        && !lacks(s.memory, alloc.memory, used.memory)
+                        && !lacks(s.ephemeral_storage, alloc.ephemeral_storage, used.ephemeral_storage)))
+            {
                 continue;
             }
             let (reasons, unresolvable) = s.insufficient(node);
@@ -436,8 +478,10 @@ impl Plugin for Fit {
                     Code::Unschedulable
                 };
                 *o = Some(Status::with_reasons(code, reasons));
+                wrote = true;
             }
         }
+        wrote
     }
 
     fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
@@ -464,12 +508,24 @@ impl Plugin for Fit {
     fn score_nodes(&self, _cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
         let reqs = self.score_requests(state, pod);
         let reqs = &reqs[..];
+        let w = self.scorer.weights2();
         match &self.strategy {
             // The default strategy, its weighted mean inlined into the per-node loop.
-            Strategy::LeastAllocated => self.scorer.score_nodes(nodes, reqs, out, |r, a| {
-                weighted_mean(r, a, &self.scorer.resources, least_requested_score)
-            }),
-            _ => self.scorer.score_nodes(nodes, reqs, out, |r, a| self.combine(r, a)),
+            Strategy::LeastAllocated => self.scorer.score_nodes(
+                nodes,
+                reqs,
+                out,
+                |r, a| weighted_mean(r, a, &self.scorer.resources, least_requested_score),
+                |r, a| weighted_mean2(r, a, w, least_requested_score),
+            ),
+            Strategy::MostAllocated => self.scorer.score_nodes(
+                nodes,
+                reqs,
+                out,
+                |r, a| self.combine(r, a),
+                |r, a| weighted_mean2(r, a, w, most_requested_score),
+            ),
+            _ => self.scorer.score_nodes(nodes, reqs, out, |r, a| self.combine(r, a), |r, a| self.combine(&r, &a)),
         }
     }
 }
@@ -748,9 +804,39 @@ mod tests {
                 fit.score(&env.cx(), &state, &pod, nodes[1]).unwrap(),
             ];
             assert_eq!(got, want, "{name}");
+            // The batch over the nodes computes the same.
+            let mut batch = Vec::new();
+            fit.score_nodes(&env.cx(), &state, &pod, &nodes, &mut batch).unwrap();
+            assert_eq!(batch, want, "{name}: score_nodes");
             // Without PreScore state, Score computes the same.
             let fresh = CycleState::new();
             assert_eq!(fit.score(&env.cx(), &fresh, &pod, nodes[0]).unwrap(), want[0], "{name}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn two_resource_mean_is_the_general_one() {
+        let values = [0, 1, 7, 99, 100, 4000, 4001, 1 << 31, 3 << 40, i64::MAX / 1000];
+        // Weight sums that are powers of two (1+1, 2+2, 1+3, one resource alone) and not.
+        for weights in [(1, 1), (3, 2), (2, 2), (1, 3), (5, 7)] {
+            let spec = [("cpu", weights.0), ("memory", weights.1)];
+            let scorer = ResourceAllocationScorer::new(&args(ScoringStrategyType::LeastAllocated, &spec, &[]).scoring_strategy.resources, false, false);
+            for &a0 in &values {
+                for &a1 in &values {
+                    for &r0 in &values {
+                        for &r1 in &values {
+                            let (r, a) = ([r0, r1], [a0, a1]);
+                            for f in [least_requested_score, most_requested_score] {
+                                assert_eq!(
+                                    weighted_mean2(r, a, scorer.weights2(), f),
+                                    weighted_mean(&r, &a, &scorer.resources, f),
+                                    "{weights:?} {r:?} {a:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -78,6 +78,19 @@ impl Plugin for NodeUnschedulable {
         }
         Status::unresolvable(ERR_REASON_UNSCHEDULABLE)
     }
+
+    fn filter_nodes(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
+        // The pod's tolerations are read once, and only if some node is unschedulable.
+        let mut tolerates: Option<bool> = None;
+        let mut wrote = false;
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_none() && node.unschedulable && !*tolerates.get_or_insert_with(|| tolerates_unschedulable(&pod.pod.spec.tolerations)) {
+                *o = Some(Status::unresolvable(ERR_REASON_UNSCHEDULABLE));
+                wrote = true;
+            }
+        }
+        wrote
+    }
 }
 
 mod explain;

@@ -95,6 +95,21 @@ impl Plugin for TaintToleration {
         }
     }
 
+    fn filter_nodes(&self, cx: &Ctx, state: &CycleState, pod: &PodInfo, nodes: &[&NodeInfo], out: &mut [Option<Status>]) -> bool {
+        // A node without taints passes whatever the pod tolerates.
+        let mut wrote = false;
+        for (node, o) in nodes.iter().zip(out.iter_mut()) {
+            if o.is_none() && !node.taints.is_empty() {
+                let s = self.filter(cx, state, pod, node);
+                if !s.is_success() {
+                    *o = Some(s);
+                    wrote = true;
+                }
+            }
+        }
+        wrote
+    }
+
     fn pre_score(&self, _cx: &Ctx, state: &mut CycleState, pod: &PodInfo, _nodes: &[&NodeInfo]) -> Status {
         let tolerations = pod
             .pod
