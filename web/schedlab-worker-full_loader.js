@@ -4,5 +4,18 @@
 self.addEventListener("error", function (e) {
   if (self.schedlabPanicReported) e.preventDefault();
 });
+// The page may ask before the engine is up (it does not wait for `Ready`): what it asks in the
+// meantime is kept here and handed to the engine, in order, once the engine listens (its start
+// replaces this handler).
+var early = [];
+self.onmessage = function (e) {
+  early.push(e);
+};
 importScripts("./schedlab-worker-full.js");
-wasm_bindgen({ module_or_path: "./schedlab-worker-full_bg.wasm" });
+wasm_bindgen({ module_or_path: "./schedlab-worker-full_bg.wasm" }).then(function () {
+  // Dispatched, not called: an engine that traps on one of them reports it as an `error`
+  // event, as it would for a message that came later.
+  early.splice(0).forEach(function (e) {
+    self.dispatchEvent(new MessageEvent("message", { data: e.data }));
+  });
+});

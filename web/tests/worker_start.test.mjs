@@ -4,6 +4,9 @@
 // lost. The page's wasm is held back in these tests until the worker has spoken, so what it said
 // (its `Ready`, or the error of a loader that failed) is always heard late, through the kept
 // events.
+//
+// And the other way: the page does not wait for the worker's `Ready`; the worker's loader keeps
+// what the page asks before the engine is up (web/schedlab-worker_loader.js).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -33,6 +36,10 @@ const COUNT_WORKERS = () => {
       window.__started.push(String(args[0]));
       this.addEventListener("message", () => window.__heard++);
       this.addEventListener("error", () => window.__failed++);
+    }
+    postMessage(...args) {
+      window.__asked = (window.__asked || 0) + 1;
+      return super.postMessage(...args);
     }
   };
 };
@@ -85,5 +92,30 @@ test("a worker that fails before the page listens is heard: the page starts anot
   assert.equal((await page.evaluate(() => window.__started)).length, 2, "the page replaced the failed worker");
   assert.equal(await page.evaluate(() => window.__schedlabTest.workers()), 2);
   await frameShown(page);
+  await page.context().close();
+});
+
+test("the page asks before the engine is up: the worker's loader keeps the request and the engine answers it", async () => {
+  const page = await newPage(env, { init: COUNT_WORKERS });
+  let held = null;
+  // The light engine's wasm is held until the page has sent the worker something (its first
+  // load), so that request always reaches a worker whose engine is not running yet.
+  await page.context().route(LIGHT_WASM, async (route) => {
+    const deadline = Date.now() + 60000;
+    let asked = false;
+    while (!asked && Date.now() < deadline) {
+      asked = await page.evaluate(() => (window.__asked || 0) > 0).catch(() => false);
+      if (!asked) await new Promise((r) => setTimeout(r, 50));
+    }
+    held = { asked, heard: await page.evaluate(() => window.__heard).catch(() => -1) };
+    await route.continue();
+  });
+  await page.goto(env.url);
+  await ready(page);
+  assert.ok(held && held.asked, "the page sent its load while the engine's wasm was held");
+  assert.equal(held.heard, 0, "the worker had said nothing yet (no Ready) when the page asked");
+  assert.equal((await page.evaluate(() => window.__started)).length, 1, "one worker");
+  await frameShown(page);
+  noErrors(page);
   await page.context().close();
 });

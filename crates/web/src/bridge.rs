@@ -1,6 +1,6 @@
 //! The page's side of the engine worker, transport only: it starts the worker (the first one
 //! is started by index.html before the page's wasm loads, and taken over here), posts requests
-//! (held back until the worker says it is ready), hands each answer to whoever waits for it
+//! (at once: the worker's loader keeps them until its engine is up), hands each answer to whoever waits for it
 //! (documents, generated texts, imports: by request id) or to the page's playback
 //! (`crate::playback`, which feeds `crate::player::Player`), and says when the worker stopped
 //! (its panic hook's `Response::Crashed`, or an `error` event). What to do then is the
@@ -305,7 +305,15 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
-    handle.update_value(|b| b.worker = Some(worker.clone()));
+    // The worker's loader keeps what it is asked before its engine is up
+    // (web/schedlab-worker_loader.js): requests go out at once, not after its `Ready`.
+    handle.update_value(|b| {
+        b.ready = true;
+        for bytes in b.backlog.drain(..) {
+            send(&worker, &bytes);
+        }
+        b.worker = Some(worker.clone());
+    });
     // What a prestarted worker said before the page listened, heard now, in the order it came:
     // its messages (its `Ready`: the page's first load then goes out as soon as it is made, not
     // after a task) at once, last in this function; an error (a loader that failed) in a task of

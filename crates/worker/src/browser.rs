@@ -14,6 +14,8 @@ thread_local! {
     static CURRENT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
     /// The hook ran: the instance has trapped (or is about to) and answers nothing more.
     static STOPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A request has come: the warm-up is no longer worth its time.
+    static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Answers the page's requests until the worker is terminated.
@@ -44,6 +46,7 @@ pub fn start() {
         let bytes = arr.to_vec();
         match schedlab_view::wire::from_bytes::<Request>(&bytes) {
             Ok(req) => {
+                ASKED.set(true);
                 let Some(mut ws) = state.borrow_mut().take() else {
                     // A trap no hook saw left the state out: this instance has stopped.
                     return;
@@ -65,9 +68,10 @@ pub fn start() {
     // While the page is still starting (index.html starts this worker before the page's own
     // wasm has loaded), run the opening scenario once so that the page's first load does not
     // wait for the browser to compile the engine's functions (`crate::warm_up`). In a task of
-    // its own, after `Ready` has gone out.
+    // its own, after `Ready` has gone out, and only if the page has asked nothing yet (what it
+    // asked before the engine was up is handed over first: web/schedlab-worker_loader.js).
     let warm = Closure::once_into_js(|| {
-        if !STOPPED.get() {
+        if !STOPPED.get() && !ASKED.get() {
             crate::warm_up();
         }
     });

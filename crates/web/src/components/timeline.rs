@@ -17,10 +17,18 @@ pub fn Timeline() -> impl IntoView {
     let (resized, set_resized) = signal(0u32);
     let _ = window_event_listener(ev::resize, move |_| set_resized.update(|r| *r += 1));
     let last = move || st.summary.with(|s| s.as_ref().map(|s| s.stops.saturating_sub(1)).unwrap_or(0));
+    // The canvas's width as the last paint measured it (in an animation frame, where the
+    // browser lays the page out anyway): the step markers' spacing reads it from here rather
+    // than measuring while the page is being changed, which would lay it out once more.
+    let (width, set_width) = signal(600.0_f64);
 
     let paint = move |dark: bool| {
         let Some(c) = canvas.get_untracked() else { return };
-        let w = c.client_width().max(50) as f64;
+        let measured = c.client_width();
+        if measured > 0 && width.get_untracked() != measured as f64 {
+            set_width.set(measured as f64);
+        }
+        let w = measured.max(50) as f64;
         let h = c.client_height().max(10) as f64;
         let dpr = window().device_pixel_ratio().max(1.0);
         c.set_width((w * dpr) as u32);
@@ -71,8 +79,7 @@ pub fn Timeline() -> impl IntoView {
             let Some(s) = s else { return Vec::new() };
             // Steps at one instant sit a stop or two apart: markers close together are set
             // side by side (k markers along) rather than on top of each other.
-            resized.track();
-            let width = canvas.get_untracked().map(|c| c.client_width()).filter(|&w| w > 0).unwrap_or(600) as f64;
+            let width = width.get();
             // A marker is 14 px wide (a rotated 10 px square).
             let near = 15.0 / width * 100.0;
             let mut cluster = (f64::NEG_INFINITY, 0u32);
