@@ -229,9 +229,9 @@ struct Loader<'e> {
     next_doc: usize,
     /// (kind, namespace, name) of each object, with where its name is.
     seen: HashMap<(&'static str, String, String), Pos>,
-    config: Option<YNode>,
+    config: Option<YNode<'static>>,
     /// The Timeline document, read once the file's objects are known.
-    timeline: Option<YNode>,
+    timeline: Option<YNode<'static>>,
     /// The line of the Lesson document (there may be one).
     lesson_line: Option<usize>,
 }
@@ -282,7 +282,7 @@ impl Loader<'_> {
     fn list(&mut self, node: &YNode, item_kind: Option<(&str, &str)>) {
         let Val::Map(entries) = &node.val else { return };
         for e in entries {
-            if !matches!(e.key.as_str(), "apiVersion" | "kind" | "items" | "metadata") {
+            if !matches!(&*e.key, "apiVersion" | "kind" | "items" | "metadata") {
                 let msg = format!("List cannot be handled: strict decoding error: unknown field {:?}", e.key);
                 self.error(e.key_pos, ErrorReason::Decode, None, None, msg);
             }
@@ -338,7 +338,7 @@ impl Loader<'_> {
                 let msg = format!("at most one Timeline may be given (the first is at line {})", first.pos.line);
                 self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
-                self.timeline = Some(node.clone());
+                self.timeline = Some(node.clone().into_owned());
             }
             return;
         }
@@ -361,7 +361,7 @@ impl Loader<'_> {
                 );
                 self.error(pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
-                self.config = Some(node.clone());
+                self.config = Some(node.clone().into_owned());
             }
             return;
         }

@@ -165,11 +165,11 @@ pub(crate) fn too_long(path: &FieldPath, max: usize) -> FieldError {
 /// Collects errors for one object; can read the object's YAML for values as written.
 pub(crate) struct Ctx<'a> {
     pub errs: Vec<FieldError>,
-    tree: Option<&'a YNode>,
+    tree: Option<&'a YNode<'a>>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(tree: Option<&'a YNode>) -> Ctx<'a> {
+    pub fn new(tree: Option<&'a YNode<'a>>) -> Ctx<'a> {
         Ctx { errs: Vec::new(), tree }
     }
     pub fn push(&mut self, e: FieldError) {
