@@ -26,7 +26,7 @@ pub(crate) fn segs(path: &FieldPath) -> Vec<Seg<'_>> {
     path.segments()
         .iter()
         .map(|s| match s {
-            PSeg::Field(f) | PSeg::Key(f) => Seg::Key(f),
+            PSeg::Field(f) | PSeg::Key(f) => Seg::Key(&**f),
             PSeg::Index(i) => Seg::Index(*i),
         })
         .collect()
