@@ -24,10 +24,9 @@ use std::collections::BTreeMap;
 /// The path as steps into the YAML tree.
 pub(crate) fn segs(path: &FieldPath) -> Vec<Seg<'_>> {
     path.segments()
-        .iter()
         .map(|s| match s {
-            PSeg::Field(f) | PSeg::Key(f) => Seg::Key(&**f),
-            PSeg::Index(i) => Seg::Index(*i),
+            PSeg::Field(f) | PSeg::Key(f) => Seg::Key(f),
+            PSeg::Index(i) => Seg::Index(i),
         })
         .collect()
 }
