@@ -138,7 +138,11 @@ pub fn load_str_for(text: &str, file: &str, features: &Features) -> Result<Scena
         lesson_line: None,
     };
     // Each document is loaded as soon as it is read (and its tree dropped before the next).
-    let syntax = yaml::each_document(text, |d| ld.document(&d));
+    // The duplicate-name check's map is sized for one object per `---` piece: growing it
+    // rehashes every name held (cold in the cache), which cost more than the checks.
+    let pieces = yaml::pieces(text);
+    ld.seen.reserve(pieces.len());
+    let syntax = yaml::each_document_of(text, pieces, |d| ld.document(&d));
     // The syntax errors come first, as when every document was read before any was loaded.
     let syntax = syntax.into_iter().map(|e| {
         LoadError::at(e.pos.line, e.pos.column, format!("error converting YAML to JSON: {}", e.message))

@@ -324,9 +324,14 @@ pub fn read_documents(text: &str) -> (Vec<YNode<'_>>, Vec<SyntaxError>) {
 
 /// `read_documents`, handing each document to `f` as soon as it is read (the loader decodes
 /// one while its tree is fresh in the cache, and drops it before the next is read).
-pub fn each_document<'a>(text: &'a str, mut f: impl FnMut(YNode<'a>)) -> Vec<SyntaxError> {
+pub fn each_document<'a>(text: &'a str, f: impl FnMut(YNode<'a>)) -> Vec<SyntaxError> {
+    each_document_of(text, pieces(text), f)
+}
+
+/// `each_document` over the text's `pieces` (the loader counts them first: room to reserve).
+pub(crate) fn each_document_of<'a>(text: &'a str, pieces: Vec<((usize, usize), usize)>, mut f: impl FnMut(YNode<'a>)) -> Vec<SyntaxError> {
     let mut errs = Vec::new();
-    for (start, first_line) in pieces(text) {
+    for (start, first_line) in pieces {
         let piece = &text[start.0..start.1];
         if let Some(read) = plain::read(piece, first_line) {
             #[cfg(test)]
@@ -373,7 +378,7 @@ fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode<'_>]) {
 
 /// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
 /// starts at a `---` line (or at the `%` directive lines just before it).
-fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
+pub(crate) fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
     let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
     let mut offset = 0;
     // Directive lines seen since the last non-directive line: (offset, line).
