@@ -15,7 +15,7 @@ use crate::plugins::volume_binding::args::VolumeBindingArgs;
 const HEAD: &str = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
 /// The documents of a YAML text, read as the loader reads them.
-fn documents(text: &str) -> Vec<crate::load::yaml::YNode> {
+fn documents(text: &str) -> Vec<crate::load::yaml::YNode<'_>> {
     let (docs, errs) = crate::load::yaml::read_documents(text);
     assert!(errs.is_empty(), "bad test YAML: {errs:?}\n{text}");
     docs

@@ -328,7 +328,7 @@ pub(crate) fn read(node: &YNode, errs: &mut super::LoadErrors) -> Option<Lesson>
     (errs.errors.len() == n).then_some(lesson)
 }
 
-fn seq_item(n: &YNode, i: usize) -> Option<&YNode> {
+fn seq_item<'a, 't>(n: &'a YNode<'t>, i: usize) -> Option<&'a YNode<'t>> {
     match &n.val {
         Val::Seq(items) => items.get(i),
         _ => None,
@@ -339,7 +339,7 @@ fn seq_item(n: &YNode, i: usize) -> Option<&YNode> {
 fn json_with_nulls(n: &YNode) -> Value {
     match &n.val {
         Val::Seq(items) => Value::Array(items.iter().map(json_with_nulls).collect()),
-        Val::Map(es) => Value::Object(es.iter().map(|e| (e.key.clone(), json_with_nulls(&e.value))).collect()),
+        Val::Map(es) => Value::Object(es.iter().map(|e| (e.key.to_string(), json_with_nulls(&e.value))).collect()),
         _ => n.to_json(),
     }
 }

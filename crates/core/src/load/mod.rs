@@ -138,7 +138,11 @@ pub fn load_str_for(text: &str, file: &str, features: &Features) -> Result<Scena
         lesson_line: None,
     };
     // Each document is loaded as soon as it is read (and its tree dropped before the next).
-    let syntax = yaml::each_document(text, |d| ld.document(&d));
+    // The duplicate-name check's map is sized for one object per `---` piece: growing it
+    // rehashes every name held (cold in the cache), which cost more than the checks.
+    let pieces = yaml::pieces(text);
+    ld.seen.reserve(pieces.len());
+    let syntax = yaml::each_document_of(text, pieces, |d| ld.document(&d));
     // The syntax errors come first, as when every document was read before any was loaded.
     let syntax = syntax.into_iter().map(|e| {
         LoadError::at(e.pos.line, e.pos.column, format!("error converting YAML to JSON: {}", e.message))
@@ -227,11 +231,11 @@ struct Loader<'e> {
     sc: Scenario,
     origins: Vec<PodOrigin>,
     next_doc: usize,
-    /// (kind, namespace, name) of each object, with where its name is.
-    seen: HashMap<(&'static str, String, String), Pos>,
-    config: Option<YNode>,
+    /// (kind, namespace, name) of each object (`seen_key`), with where its name is.
+    seen: HashMap<Vec<u8>, Pos>,
+    config: Option<YNode<'static>>,
     /// The Timeline document, read once the file's objects are known.
-    timeline: Option<YNode>,
+    timeline: Option<YNode<'static>>,
     /// The line of the Lesson document (there may be one).
     lesson_line: Option<usize>,
 }
@@ -282,7 +286,7 @@ impl Loader<'_> {
     fn list(&mut self, node: &YNode, item_kind: Option<(&str, &str)>) {
         let Val::Map(entries) = &node.val else { return };
         for e in entries {
-            if !matches!(e.key.as_str(), "apiVersion" | "kind" | "items" | "metadata") {
+            if !matches!(&*e.key, "apiVersion" | "kind" | "items" | "metadata") {
                 let msg = format!("List cannot be handled: strict decoding error: unknown field {:?}", e.key);
                 self.error(e.key_pos, ErrorReason::Decode, None, None, msg);
             }
@@ -338,7 +342,7 @@ impl Loader<'_> {
                 let msg = format!("at most one Timeline may be given (the first is at line {})", first.pos.line);
                 self.error(node.pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
-                self.timeline = Some(node.clone());
+                self.timeline = Some(node.clone().into_owned());
             }
             return;
         }
@@ -361,7 +365,7 @@ impl Loader<'_> {
                 );
                 self.error(pos, ErrorReason::Rejected, Some(kind.to_string()), None, msg);
             } else {
-                self.config = Some(node.clone());
+                self.config = Some(node.clone().into_owned());
             }
             return;
         }
@@ -538,13 +542,9 @@ impl Loader<'_> {
         if meta.name.is_empty() {
             return true;
         }
-        let ns = if namespaced {
-            meta.namespace.clone().unwrap_or_default()
-        } else {
-            String::new()
-        };
+        let ns = if namespaced { meta.namespace.as_deref().unwrap_or_default() } else { "" };
         let name_pos = node.locate(&[Seg::Key("metadata"), Seg::Key("name")]);
-        match self.seen.entry((kind, ns, meta.name.clone())) {
+        match self.seen.entry(seen_key(kind, ns, &meta.name)) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 let msg = format!("{resource} {:?} already exists (first defined at line {})", meta.name, first.get().line);
                 let mut e = LoadError::at(name_pos.line, name_pos.column, msg).with_reason(ErrorReason::Rejected);
@@ -560,6 +560,18 @@ impl Loader<'_> {
             }
         }
     }
+}
+
+/// The key of `Loader::seen`: kind, namespace and name in one buffer, hashed at once (three
+/// strings cost the hasher six writes). 0xFF, which UTF-8 never holds, parts them.
+fn seen_key(kind: &str, ns: &str, name: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(kind.len() + ns.len() + name.len() + 2);
+    k.extend_from_slice(kind.as_bytes());
+    k.push(0xFF);
+    k.extend_from_slice(ns.as_bytes());
+    k.push(0xFF);
+    k.extend_from_slice(name.as_bytes());
+    k
 }
 
 /// `Kind/namespace/name` of the workloads a timeline step may scale.

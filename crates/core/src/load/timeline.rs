@@ -55,9 +55,9 @@ fn json_of(n: &YNode) -> Value {
         Val::Int(i) => Value::from(*i),
         Val::UInt(u) => Value::from(*u),
         Val::Float(f) => serde_json::Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
-        Val::Str(s) => Value::String(s.clone()),
+        Val::Str(s) => Value::String(s.to_string()),
         Val::Seq(items) => Value::Array(items.iter().map(json_of).collect()),
-        Val::Map(es) => Value::Object(es.iter().map(|e| (e.key.clone(), json_of(&e.value))).collect()),
+        Val::Map(es) => Value::Object(es.iter().map(|e| (e.key.to_string(), json_of(&e.value))).collect()),
     }
 }
 
@@ -67,7 +67,7 @@ pub(crate) fn read(doc: &YNode, documents: usize, known: Known, host: &mut dyn H
     let mut r = Reader { host, failed: false };
     let Val::Map(entries) = &doc.val else { return None };
     for e in entries {
-        if !matches!(e.key.as_str(), "apiVersion" | "kind" | "steps") {
+        if !matches!(&*e.key, "apiVersion" | "kind" | "steps") {
             let mut le = LoadError::at(
                 e.key_pos.line,
                 e.key_pos.column,
@@ -138,7 +138,7 @@ fn read_step(r: &mut Reader, item: &YNode, path: &str, doc: usize, st: &mut Stat
     };
     let mut ok = true;
     for e in entries {
-        if !STEP_FIELDS.contains(&e.key.as_str()) {
+        if !STEP_FIELDS.contains(&&*e.key) {
             r.err(
                 item,
                 format!("{path}.{}", e.key),
@@ -362,7 +362,7 @@ fn read_target(r: &mut Reader, item: &YNode, verb: &str, path: &str) -> Option<T
     };
     let mut ok = true;
     for e in entries {
-        if !TARGET_FIELDS.contains(&e.key.as_str()) {
+        if !TARGET_FIELDS.contains(&&*e.key) {
             r.err(
                 item,
                 format!("{path}.{verb}.{}", e.key),

@@ -35,22 +35,23 @@ pub struct Pos {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Val {
+pub enum Val<'a> {
     Null,
     Bool(bool),
     Int(i64),
     UInt(u64),
     Float(f64),
-    Str(String),
-    Seq(Vec<YNode>),
-    Map(Vec<Entry>),
+    /// Borrowed from the text unless the scalar was escaped, folded or joined.
+    Str(Cow<'a, str>),
+    Seq(Vec<YNode<'a>>),
+    Map(Vec<Entry<'a>>),
 }
 
-/// A node with its position.
+/// A node with its position (its strings borrowed from the text where they can be).
 #[derive(Clone, Debug, PartialEq)]
-pub struct YNode {
+pub struct YNode<'a> {
     pub pos: Pos,
-    pub val: Val,
+    pub val: Val<'a>,
     /// Nodes in this subtree (saturating), to bound alias expansion.
     size: u32,
     /// Whether the subtree holds an infinity or NaN (`non_finite` then finds it).
@@ -59,10 +60,10 @@ pub struct YNode {
 
 /// A mapping entry: the key (always a string) with its own position.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub key: String,
+pub struct Entry<'a> {
+    pub key: Cow<'a, str>,
     pub key_pos: Pos,
-    pub value: YNode,
+    pub value: YNode<'a>,
 }
 
 /// A YAML syntax (or structure) error.
@@ -79,8 +80,8 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
-impl YNode {
-    fn new(pos: Pos, val: Val) -> YNode {
+impl<'a> YNode<'a> {
+    fn new(pos: Pos, val: Val<'a>) -> YNode<'a> {
         let (size, non_finite) = match &val {
             Val::Seq(items) => items
                 .iter()
@@ -99,8 +100,37 @@ impl YNode {
         }
     }
 
+    /// The same tree owning its strings (for one kept after its text).
+    pub fn into_owned(self) -> YNode<'static> {
+        let val = match self.val {
+            Val::Null => Val::Null,
+            Val::Bool(b) => Val::Bool(b),
+            Val::Int(i) => Val::Int(i),
+            Val::UInt(u) => Val::UInt(u),
+            Val::Float(f) => Val::Float(f),
+            Val::Str(s) => Val::Str(Cow::Owned(s.into_owned())),
+            Val::Seq(items) => Val::Seq(items.into_iter().map(YNode::into_owned).collect()),
+            Val::Map(entries) => Val::Map(
+                entries
+                    .into_iter()
+                    .map(|e| Entry {
+                        key: Cow::Owned(e.key.into_owned()),
+                        key_pos: e.key_pos,
+                        value: e.value.into_owned(),
+                    })
+                    .collect(),
+            ),
+        };
+        YNode {
+            pos: self.pos,
+            val,
+            size: self.size,
+            non_finite: self.non_finite,
+        }
+    }
+
     /// The value under `key` when this is a mapping.
-    pub fn get(&self, key: &str) -> Option<&YNode> {
+    pub fn get(&self, key: &str) -> Option<&YNode<'a>> {
         match &self.val {
             Val::Map(entries) => entries.iter().find(|e| e.key == key).map(|e| &e.value),
             _ => None,
@@ -123,7 +153,7 @@ impl YNode {
     /// `locate`, or with `value` the value of the last mapping entry rather than its key
     /// (when the whole path is found).
     pub fn locate_at(&self, path: &[Seg], value: bool) -> Pos {
-        let mut node = self;
+        let mut node: &YNode = self;
         let mut at = self.pos;
         for (i, seg) in path.iter().enumerate() {
             match (seg, &node.val) {
@@ -165,13 +195,13 @@ impl YNode {
                     Number::from_f64(*f).map_or(Json::Null, Json::Number)
                 }
             }
-            Val::Str(s) => Json::String(s.clone()),
+            Val::Str(s) => Json::String(s.to_string()),
             Val::Seq(items) => Json::Array(items.iter().map(YNode::to_json).collect()),
             Val::Map(entries) => {
                 let mut m = serde_json::Map::with_capacity(entries.len());
                 for e in entries {
                     if e.value.val != Val::Null {
-                        m.insert(e.key.clone(), e.value.to_json());
+                        m.insert(e.key.to_string(), e.value.to_json());
                     }
                 }
                 Json::Object(m)
@@ -195,12 +225,12 @@ impl YNode {
 
 /// The tree reads as the JSON value `to_json` makes of it, without building that value: typed
 /// objects decode straight from the tree (`json::Strict::new(&node)`), strings borrowed.
-impl<'a> json::Source for &'a YNode {
+impl<'a, 't> json::Source for &'a YNode<'t> {
     type Str = &'a str;
-    type Items = std::slice::Iter<'a, YNode>;
-    type Entries = Present<'a>;
+    type Items = std::slice::Iter<'a, YNode<'t>>;
+    type Entries = Present<'a, 't>;
 
-    fn view(self) -> View<&'a YNode> {
+    fn view(self) -> View<&'a YNode<'t>> {
         match &self.val {
             Val::Null => View::Null,
             Val::Bool(b) => View::Bool(*b),
@@ -215,7 +245,7 @@ impl<'a> json::Source for &'a YNode {
                     View::Null
                 }
             }
-            Val::Str(s) => View::Str(s.as_str()),
+            Val::Str(s) => View::Str(s.as_ref()),
             Val::Seq(items) => View::Array(items.iter()),
             Val::Map(entries) => View::Object(Present {
                 left: entries.iter().filter(|e| e.value.val != Val::Null).count(),
@@ -238,7 +268,7 @@ impl<'a> json::Source for &'a YNode {
 }
 
 /// An integer as JSON holds it (serde_json's `Number::from`).
-fn int_view<'a>(i: i64) -> View<&'a YNode> {
+fn int_view<'a, 't>(i: i64) -> View<&'a YNode<'t>> {
     if i < 0 {
         View::I64(i)
     } else {
@@ -247,19 +277,19 @@ fn int_view<'a>(i: i64) -> View<&'a YNode> {
 }
 
 /// The entries of a mapping that its JSON value has: those whose value is not null (`to_json`).
-pub struct Present<'a> {
-    entries: std::slice::Iter<'a, Entry>,
+pub struct Present<'a, 't> {
+    entries: std::slice::Iter<'a, Entry<'t>>,
     /// How many are left.
     left: usize,
 }
 
-impl<'a> Iterator for Present<'a> {
-    type Item = (&'a str, &'a YNode);
-    fn next(&mut self) -> Option<(&'a str, &'a YNode)> {
+impl<'a, 't> Iterator for Present<'a, 't> {
+    type Item = (&'a str, &'a YNode<'t>);
+    fn next(&mut self) -> Option<(&'a str, &'a YNode<'t>)> {
         for e in self.entries.by_ref() {
             if e.value.val != Val::Null {
                 self.left -= 1;
-                return Some((&e.key, &e.value));
+                return Some((e.key.as_ref(), &e.value));
             }
         }
         None
@@ -269,7 +299,7 @@ impl<'a> Iterator for Present<'a> {
     }
 }
 
-impl ExactSizeIterator for Present<'_> {}
+impl ExactSizeIterator for Present<'_, '_> {}
 
 /// Test helper: the one document of a YAML text decoded as `T`, through the JSON value the
 /// loader decodes from (without its defaulting and validation).
@@ -286,7 +316,7 @@ pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, 
 /// Reads every document of a YAML (or JSON) stream. Empty documents (only comments, or
 /// nothing after `---`) are skipped. Returns the documents read and the syntax errors met (at
 /// most one per `---` piece).
-pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
+pub fn read_documents(text: &str) -> (Vec<YNode<'_>>, Vec<SyntaxError>) {
     let mut docs = Vec::new();
     let errs = each_document(text, |d| docs.push(d));
     (docs, errs)
@@ -294,9 +324,14 @@ pub fn read_documents(text: &str) -> (Vec<YNode>, Vec<SyntaxError>) {
 
 /// `read_documents`, handing each document to `f` as soon as it is read (the loader decodes
 /// one while its tree is fresh in the cache, and drops it before the next is read).
-pub fn each_document(text: &str, mut f: impl FnMut(YNode)) -> Vec<SyntaxError> {
+pub fn each_document<'a>(text: &'a str, f: impl FnMut(YNode<'a>)) -> Vec<SyntaxError> {
+    each_document_of(text, pieces(text), f)
+}
+
+/// `each_document` over the text's `pieces` (the loader counts them first: room to reserve).
+pub(crate) fn each_document_of<'a>(text: &'a str, pieces: Vec<((usize, usize), usize)>, mut f: impl FnMut(YNode<'a>)) -> Vec<SyntaxError> {
     let mut errs = Vec::new();
-    for (start, first_line) in pieces(text) {
+    for (start, first_line) in pieces {
         let piece = &text[start.0..start.1];
         if let Some(read) = plain::read(piece, first_line) {
             #[cfg(test)]
@@ -331,7 +366,7 @@ pub fn each_document(text: &str, mut f: impl FnMut(YNode)) -> Vec<SyntaxError> {
 
 /// Panics unless the event parser reads `piece` as the fast path did (`plain`).
 #[cfg(test)]
-fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode]) {
+fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode<'_>]) {
     let mut b = Builder::new(first_line);
     let got = b.run(piece);
     let head: String = piece.chars().take(400).collect();
@@ -343,7 +378,7 @@ fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode]) {
 
 /// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
 /// starts at a `---` line (or at the `%` directive lines just before it).
-fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
+pub(crate) fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
     let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
     let mut offset = 0;
     // Directive lines seen since the last non-directive line: (offset, line).
@@ -372,28 +407,28 @@ fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
     out
 }
 
-enum Frame {
+enum Frame<'a> {
     Seq {
         pos: Pos,
         anchor: usize,
-        items: Vec<YNode>,
+        items: Vec<YNode<'a>>,
     },
     Map {
         pos: Pos,
         anchor: usize,
-        entries: Vec<Entry>,
-        index: HashMap<String, usize>,
+        entries: Vec<Entry<'a>>,
+        index: HashMap<Cow<'a, str>, usize>,
         /// The key read, waiting for its value: (key, position, whether it is a merge key).
-        key: Option<(String, Pos, bool)>,
-        merges: Vec<YNode>,
+        key: Option<(Cow<'a, str>, Pos, bool)>,
+        merges: Vec<YNode<'a>>,
     },
 }
 
-struct Builder {
-    frames: Vec<Frame>,
-    anchors: HashMap<usize, YNode>,
+struct Builder<'a> {
+    frames: Vec<Frame<'a>>,
+    anchors: HashMap<usize, YNode<'a>>,
     alias_nodes: u64,
-    docs: Vec<YNode>,
+    docs: Vec<YNode<'a>>,
     first_line: usize,
 }
 
@@ -404,8 +439,8 @@ fn err(pos: Pos, message: impl Into<String>) -> SyntaxError {
     }
 }
 
-impl Builder {
-    fn new(first_line: usize) -> Builder {
+impl<'a> Builder<'a> {
+    fn new(first_line: usize) -> Builder<'a> {
         Builder {
             frames: Vec::new(),
             anchors: HashMap::new(),
@@ -422,7 +457,7 @@ impl Builder {
         }
     }
 
-    fn run(&mut self, piece: &str) -> Result<(), SyntaxError> {
+    fn run(&mut self, piece: &'a str) -> Result<(), SyntaxError> {
         let mut parser = Parser::new_from_str(piece);
         while let Some(ev) = parser.next_event() {
             let (ev, span) = ev.map_err(|e| {
@@ -439,7 +474,7 @@ impl Builder {
                 Event::DocumentEnd => {}
                 Event::Scalar(text, style, anchor, tag) => {
                     let merge = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
-                    let raw = text.to_string();
+                    let raw = text.clone();
                     let val = resolve(text, style, tag.as_deref()).map_err(|m| err(pos, format!("yaml: line {}: {m}", pos.line)))?;
                     self.finish(YNode::new(pos, val), anchor, Some((raw, merge)))?;
                 }
@@ -490,7 +525,7 @@ impl Builder {
                     }
                     let mut node = node.clone();
                     node.pos = pos;
-                    let raw = scalar_text(&node).map(|s| (s, false));
+                    let raw = scalar_text(&node).map(|s| (Cow::Owned(s), false));
                     self.finish(node, 0, raw)?;
                 }
             }
@@ -510,7 +545,7 @@ impl Builder {
     }
 
     /// Places a completed node: as a document root, a sequence item, a mapping key or value.
-    fn finish(&mut self, node: YNode, anchor: usize, raw: Option<(String, bool)>) -> Result<(), SyntaxError> {
+    fn finish(&mut self, node: YNode<'a>, anchor: usize, raw: Option<(Cow<'a, str>, bool)>) -> Result<(), SyntaxError> {
         if anchor != 0 {
             self.anchors.insert(anchor, node.clone());
         }
@@ -574,7 +609,7 @@ impl Builder {
 
 /// Adds the entries of merged mappings that the mapping does not set itself; with several
 /// merged mappings the earlier ones win.
-fn apply_merges(entries: &mut Vec<Entry>, index: &mut HashMap<String, usize>, merges: Vec<YNode>) {
+fn apply_merges<'a>(entries: &mut Vec<Entry<'a>>, index: &mut HashMap<Cow<'a, str>, usize>, merges: Vec<YNode<'a>>) {
     for m in merges {
         let sources = match m.val {
             Val::Map(es) => vec![es],
@@ -599,25 +634,25 @@ fn apply_merges(entries: &mut Vec<Entry>, index: &mut HashMap<String, usize>, me
 }
 
 /// The text of a scalar node used as a mapping key.
-fn scalar_text(n: &YNode) -> Option<String> {
+fn scalar_text(n: &YNode<'_>) -> Option<String> {
     Some(match &n.val {
         Val::Null => "null".into(),
         Val::Bool(b) => b.to_string(),
         Val::Int(i) => i.to_string(),
         Val::UInt(u) => u.to_string(),
         Val::Float(f) => f.to_string(),
-        Val::Str(s) => s.clone(),
+        Val::Str(s) => s.to_string(),
         Val::Seq(_) | Val::Map(_) => return None,
     })
 }
 
 /// Types a scalar.
-fn resolve(text: Cow<str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Val, String> {
+fn resolve<'a>(text: Cow<'a, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Val<'a>, String> {
     if let Some(tag) = tag {
         if tag.is_yaml_core_schema() {
             let s = text.as_ref();
             return match tag.suffix.as_str() {
-                "str" | "binary" | "timestamp" => Ok(Val::Str(text.into_owned())),
+                "str" | "binary" | "timestamp" => Ok(Val::Str(text)),
                 "null" => Ok(Val::Null),
                 "bool" => match resolve_plain(s) {
                     v @ Val::Bool(_) => Ok(v),
@@ -640,10 +675,10 @@ fn resolve(text: Cow<str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Val,
         // is written.
     }
     if style != ScalarStyle::Plain {
-        return Ok(Val::Str(text.into_owned()));
+        return Ok(Val::Str(text));
     }
     Ok(match resolve_plain(&text) {
-        Val::Str(_) => Val::Str(text.into_owned()),
+        Val::Str(_) => Val::Str(text),
         v => v,
     })
 }
@@ -661,7 +696,7 @@ fn clip(s: &str) -> String {
 
 /// YAML 1.1 typing of a plain scalar, as go-yaml v2 (behind kubectl) does it (but `y`/`n`). Returns
 /// `Val::Str` with an empty string when the scalar is a plain string (the caller keeps the text).
-pub(crate) fn resolve_plain(s: &str) -> Val {
+pub(crate) fn resolve_plain(s: &str) -> Val<'static> {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Val::Null,
         "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return Val::Bool(true),
@@ -673,7 +708,7 @@ pub(crate) fn resolve_plain(s: &str) -> Val {
     }
     let first = s.as_bytes()[0];
     if !(first.is_ascii_digit() || first == b'+' || first == b'-' || first == b'.') {
-        return Val::Str(String::new());
+        return Val::Str(Cow::Borrowed(""));
     }
     let plain: Cow<str> = if s.contains('_') {
         Cow::Owned(s.replace('_', ""))
@@ -688,12 +723,12 @@ pub(crate) fn resolve_plain(s: &str) -> Val {
             return Val::Float(f);
         }
     }
-    Val::Str(String::new())
+    Val::Str(Cow::Borrowed(""))
 }
 
 /// An integer with Go's base prefixes (0x, 0o, 0b, leading 0 = octal); `None` when it is not
 /// one or does not fit 64 bits.
-fn parse_int(s: &str) -> Option<Val> {
+fn parse_int(s: &str) -> Option<Val<'static>> {
     let (neg, body) = match s.as_bytes().first()? {
         b'-' => (true, &s[1..]),
         b'+' => (false, &s[1..]),
@@ -773,7 +808,7 @@ fn is_yaml_float(s: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn one(text: &str) -> YNode {
+    fn one(text: &str) -> YNode<'_> {
         let (mut docs, errs) = read_documents(text);
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(docs.len(), 1);
@@ -808,7 +843,8 @@ mod tests {
             ("!!int '12'", Val::Int(12)),
         ];
         for (text, want) in cases {
-            let d = one(&format!("v: {text}\n"));
+            let t = format!("v: {text}\n");
+            let d = one(&t);
             assert_eq!(&d.get("v").unwrap().val, want, "{text}");
         }
     }

@@ -24,10 +24,9 @@ use std::collections::BTreeMap;
 /// The path as steps into the YAML tree.
 pub(crate) fn segs(path: &FieldPath) -> Vec<Seg<'_>> {
     path.segments()
-        .iter()
         .map(|s| match s {
             PSeg::Field(f) | PSeg::Key(f) => Seg::Key(f),
-            PSeg::Index(i) => Seg::Index(*i),
+            PSeg::Index(i) => Seg::Index(i),
         })
         .collect()
 }
@@ -165,11 +164,11 @@ pub(crate) fn too_long(path: &FieldPath, max: usize) -> FieldError {
 /// Collects errors for one object; can read the object's YAML for values as written.
 pub(crate) struct Ctx<'a> {
     pub errs: Vec<FieldError>,
-    tree: Option<&'a YNode>,
+    tree: Option<&'a YNode<'a>>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(tree: Option<&'a YNode>) -> Ctx<'a> {
+    pub fn new(tree: Option<&'a YNode<'a>>) -> Ctx<'a> {
         Ctx { errs: Vec::new(), tree }
     }
     pub fn push(&mut self, e: FieldError) {

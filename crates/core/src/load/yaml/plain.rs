@@ -9,6 +9,7 @@
 //! test builds read every piece both ways and compare (`read_documents`).
 
 use super::{resolve_plain, Entry, Pos, Val, YNode};
+use std::borrow::Cow;
 
 /// Deeper than this, the event parser reads the piece (it enforces `MAX_DEPTH`).
 const MAX_FAST_DEPTH: usize = 64;
@@ -23,7 +24,7 @@ type R<T> = Result<T, Bail>;
 
 /// The documents of a `---` piece in the subset (none or one), or `None` when the piece is not
 /// in it.
-pub(super) fn read(piece: &str, first_line: usize) -> Option<Vec<YNode>> {
+pub(super) fn read(piece: &str, first_line: usize) -> Option<Vec<YNode<'_>>> {
     let b = piece.as_bytes();
     if !b.iter().all(|&c| c == b'\n' || (b' '..=b'~').contains(&c)) {
         return None;
@@ -120,7 +121,7 @@ impl<'a> P<'a> {
         Ok(())
     }
 
-    fn document(&mut self) -> R<Vec<YNode>> {
+    fn document(&mut self) -> R<Vec<YNode<'a>>> {
         if self.b.starts_with(b"---") {
             self.i = 3;
             self.end_of_line()?;
@@ -164,7 +165,7 @@ impl<'a> P<'a> {
     }
 
     /// A block mapping whose keys are at column `n` (the cursor at its first key).
-    fn block_mapping(&mut self, n: usize) -> R<YNode> {
+    fn block_mapping(&mut self, n: usize) -> R<YNode<'a>> {
         self.enter()?;
         let start = self.pos();
         let mut entries: Vec<Entry> = Vec::new();
@@ -178,7 +179,7 @@ impl<'a> P<'a> {
             self.i += len + 1;
             let value = self.value_of_key(n)?;
             entries.push(Entry {
-                key: key.to_string(),
+                key: Cow::Borrowed(key),
                 key_pos,
                 value,
             });
@@ -200,7 +201,7 @@ impl<'a> P<'a> {
 
     /// The value after `key:` of a mapping at column `n`; leaves the cursor at the next line
     /// with content (or the end).
-    fn value_of_key(&mut self, n: usize) -> R<YNode> {
+    fn value_of_key(&mut self, n: usize) -> R<YNode<'a>> {
         self.skip_spaces();
         match self.peek() {
             None | Some(b'\n') | Some(b'#') => {
@@ -233,7 +234,7 @@ impl<'a> P<'a> {
     /// A block sequence whose entries are at column `n` (the cursor at its first `-`); an
     /// indentless one (the value of a key at the same column) ends at a line that is not an
     /// entry.
-    fn block_sequence(&mut self, n: usize, indentless: bool) -> R<YNode> {
+    fn block_sequence(&mut self, n: usize, indentless: bool) -> R<YNode<'a>> {
         self.enter()?;
         // The event parser places a sequence at its first `-`, an indentless one at its first
         // item.
@@ -286,7 +287,7 @@ impl<'a> P<'a> {
 
     /// A value on the rest of the line (a flow collection, a quoted or a plain scalar), then
     /// the end of the line.
-    fn inline_value(&mut self) -> R<YNode> {
+    fn inline_value(&mut self) -> R<YNode<'a>> {
         let v = match self.peek() {
             Some(b'{') | Some(b'[') => self.flow()?,
             Some(b'"') | Some(b'\'') => self.quoted()?,
@@ -308,16 +309,16 @@ impl<'a> P<'a> {
         }
     }
 
-    fn scalar(&self, pos: Pos, text: &str) -> YNode {
+    fn scalar(&self, pos: Pos, text: &'a str) -> YNode<'a> {
         let val = match resolve_plain(text) {
-            Val::Str(_) => Val::Str(text.to_string()),
+            Val::Str(_) => Val::Str(Cow::Borrowed(text)),
             v => v,
         };
         YNode::new(pos, val)
     }
 
     /// A plain scalar in block context: to the end of the line or a comment.
-    fn block_plain(&mut self) -> R<YNode> {
+    fn block_plain(&mut self) -> R<YNode<'a>> {
         if !self.plain_start() {
             return Err(Bail);
         }
@@ -337,7 +338,7 @@ impl<'a> P<'a> {
     }
 
     /// A quoted scalar on one line, without escapes.
-    fn quoted(&mut self) -> R<YNode> {
+    fn quoted(&mut self) -> R<YNode<'a>> {
         let q = self.peek().ok_or(Bail)?;
         let pos = self.pos();
         let st = self.i + 1;
@@ -348,11 +349,11 @@ impl<'a> P<'a> {
         }
         let text = &self.s[st..st + len];
         self.i = st + len + 1;
-        Ok(YNode::new(pos, Val::Str(text.to_string())))
+        Ok(YNode::new(pos, Val::Str(Cow::Borrowed(text))))
     }
 
     /// A flow collection on one line.
-    fn flow(&mut self) -> R<YNode> {
+    fn flow(&mut self) -> R<YNode<'a>> {
         self.enter()?;
         let pos = self.pos();
         let close = if self.peek() == Some(b'{') { b'}' } else { b']' };
@@ -373,7 +374,7 @@ impl<'a> P<'a> {
                     self.skip_spaces();
                     let value = self.flow_value()?;
                     entries.push(Entry {
-                        key: key.to_string(),
+                        key: Cow::Borrowed(key),
                         key_pos,
                         value,
                     });
@@ -401,7 +402,7 @@ impl<'a> P<'a> {
     }
 
     /// A value inside a flow collection.
-    fn flow_value(&mut self) -> R<YNode> {
+    fn flow_value(&mut self) -> R<YNode<'a>> {
         match self.peek() {
             Some(b'{') | Some(b'[') => self.flow(),
             Some(b'"') | Some(b'\'') => self.quoted(),
