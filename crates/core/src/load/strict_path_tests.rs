@@ -6,6 +6,9 @@
 //! difference: every load and configuration test is a differential test. `mutations` adds
 //! malformed variants of every object of the conformance corpus (wrong types at every leaf,
 //! arrays for objects, unknown and missing fields at every depth, bad values, nested lists).
+//!
+//! The corpus-wide tests read files, so they are native only; on wasm32 their helpers are unused.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
 
 use crate::apimachinery::json::{self, Segment};
 use serde_json::{json, Map, Value};
