@@ -45,8 +45,9 @@ const median = (xs) => {
 
 // Every file of dist/, its subfolders (the page's wasm-bindgen snippets) included. The totals are
 // what a visitor downloads at start: all of it but the presets' and lessons' texts (fetched when
-// one is opened); an embed all that but CodeMirror's editor-<hash>.js (web/index.html loads that
-// only outside one).
+// one is opened) and the full engine worker (schedlab-worker-full*, fetched only for a scenario
+// with CEL or an import: scripts/build-site.sh counts the same); an embed all that but
+// CodeMirror's editor-<hash>.js (web/index.html loads that only outside one).
 function sizes() {
   const walk = (dir) =>
     readdirSync(join(DIST, dir)).flatMap((f) => {
@@ -59,7 +60,7 @@ function sizes() {
       const b = readFileSync(join(DIST, f));
       return { file: f, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length };
     });
-  const start = files.filter((f) => !/^(presets|lessons)\//.test(f.file));
+  const start = files.filter((f) => !/^(presets|lessons)\//.test(f.file) && !/^schedlab-worker-full/.test(f.file));
   const gzip = start.reduce((s, f) => s + f.gzip, 0);
   const editor = files.filter((f) => /^editor-[0-9a-f]{16}\.js$/.test(f.file)).reduce((s, f) => s + f.gzip, 0);
   return { files, bytes: start.reduce((s, f) => s + f.bytes, 0), gzip, embedGzip: gzip - editor };
