@@ -136,7 +136,13 @@ pub fn Editor() -> impl IntoView {
 /// should not wait for them.
 fn after_first_frame(st: AppState) -> ReadSignal<bool> {
     let (wanted, set_wanted) = signal(false);
-    let want = move || set_wanted.set(true);
+    // Once: setting a signal notifies even when its value stays, and each notice would make the
+    // editor's loader run again (after a failed download, a retry the user did not ask for).
+    let want = move || {
+        if !wanted.get_untracked() {
+            set_wanted.set(true);
+        }
+    };
     set_timeout(want, std::time::Duration::from_secs(1));
     Effect::new(move |_| {
         if wanted.get_untracked() {
