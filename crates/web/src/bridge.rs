@@ -80,7 +80,7 @@ pub struct Bridge {
     worker: Option<Worker>,
     /// Counts the workers started: events of a replaced worker are ignored.
     pub generation: u32,
-    ready: bool,
+    /// What was asked while no worker ran; sent to the next one when it starts.
     backlog: Vec<Vec<u8>>,
     /// When the worker last said anything, or was last asked while idle (ms,
     /// `performance.now()`).
@@ -109,9 +109,9 @@ fn send(w: &Worker, bytes: &[u8]) {
 impl Bridge {
     pub fn post(&mut self, req: &Request) {
         let Ok(bytes) = schedlab_view::wire::to_bytes(req) else { return };
-        match (&self.worker, self.ready) {
-            (Some(w), true) => send(w, &bytes),
-            _ => self.backlog.push(bytes),
+        match &self.worker {
+            Some(w) => send(w, &bytes),
+            None => self.backlog.push(bytes),
         }
         // Frames and explanations are of a run the full worker does not have, and the player
         // sends the loads again itself (`Player::upgrade`): it asks again for what it wants.
@@ -214,7 +214,6 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     };
     let generation = handle.try_update_value(|b| {
         b.generation += 1;
-        b.ready = false;
         b.generation
     });
     let Some(generation) = generation else {
@@ -308,7 +307,6 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
     // The worker's loader keeps what it is asked before its engine is up
     // (web/schedlab-worker_loader.js): requests go out at once, not after its `Ready`.
     handle.update_value(|b| {
-        b.ready = true;
         for bytes in b.backlog.drain(..) {
             send(&worker, &bytes);
         }
@@ -339,14 +337,9 @@ pub fn spawn(handle: BridgeHandle, listen: Listener) -> Result<(), JsValue> {
 /// One answer: the transport's own, a waiter's, or the playback's.
 fn receive(handle: BridgeHandle, listen: &Listener, r: Response) {
     match r {
-        Response::Ready => handle.update_value(|b| {
-            b.ready = true;
-            if let Some(w) = &b.worker {
-                for bytes in b.backlog.drain(..) {
-                    send(w, &bytes);
-                }
-            }
-        }),
+        // Nothing waits for it: requests were sent at once (spawn), and the worker's loader
+        // kept them until its engine was up.
+        Response::Ready => {}
         // Only the light worker says so; the full one is started once.
         Response::NeedsFullEngine { .. } => {
             if !handle.try_with_value(|b| b.full).unwrap_or(true) {
