@@ -4,6 +4,13 @@
 //! it is tested natively. The page (`schedlab-web`) never links this crate nor the engine: it
 //! only talks to the worker.
 
+/// In wasm, Talc instead of Rust's default allocator (dlmalloc): the engine allocates and frees
+/// per pod and per rejected node, and Talc is faster at both and smaller (docs/web.md has the
+/// measurement). Natively the system's allocator stays.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub mod answers;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
@@ -293,7 +300,7 @@ impl WorkerState {
                 let lesson = sc.lesson.take();
                 let t1 = now();
                 let mut last = t1;
-                let session = Session::with_options(sc, SessionOptions { seed, controllers }, &mut |cycles| {
+                let (session, spent) = Session::with_options_spent(sc, SessionOptions { seed, controllers }, &mut |cycles| {
                     let t = now();
                     if t - last > 100.0 {
                         last = t;
@@ -315,7 +322,7 @@ impl WorkerState {
                     let verdicts = schedlab_core::lesson::evaluate_texts(&l, run.lesson_start.unwrap_or(text), text, &session.run_facts);
                     Box::new(LessonRun { info: l.info(), verdicts })
                 });
-                self.session = Some(session);
+                let previous = self.session.replace(session);
                 post(Response::Loaded {
                     id,
                     run: self.run,
@@ -324,6 +331,10 @@ impl WorkerState {
                     run_ms: t2 - t1,
                     lesson,
                 });
+                // Freed once the answer is on its way (the page reads it meanwhile): the run's
+                // engine state and the session it replaces, for a large run tens of thousands
+                // of allocations.
+                drop((spent, previous));
             }
         }
     }

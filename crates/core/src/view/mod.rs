@@ -41,7 +41,7 @@ pub use schedlab_view::view::{
     Frame, Marker, Model, MoveView, NodeLive, NodeModel, PipelineStep, PodModel, PointState, PostFilterView, PreFilterView, ProfileModel,
     QueueItem, QueueView, ResourceCol, ScoreRow, ScoreView, Stage, Stop, Summary, Unit, EVENT_LIMIT,
 };
-pub use session::{Session, SessionOptions};
+pub use session::{Session, SessionOptions, Spent};
 
 /// Above this many nodes the cluster is shown as a heatmap (no per-node cards) and the node
 /// model carries no labels or taints.

@@ -48,6 +48,10 @@ pub struct Session {
     pub(super) profile_plugins: BTreeMap<String, crate::framework::profile::ExpandedPlugins>,
 }
 
+/// What a finished run leaves behind: the engine's final state (its snapshot, pods, queue and
+/// caches), of no further use to the session. Dropping it frees it.
+pub struct Spent(#[allow(dead_code)] Engine);
+
 /// How a session runs its scenario.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionOptions {
@@ -61,7 +65,14 @@ impl Session {
     /// Runs the scenario to completion with the given options: when `controllers` is on, the
     /// workload controllers first create their pods (see `crate::controllers`); the pods they
     /// make are marked `created_by` in the model. Calls `progress(cycles)` every 256 cycles.
-    pub fn with_options(mut sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> Session {
+    pub fn with_options(sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> Session {
+        Self::with_options_spent(sc, opts, progress).0
+    }
+
+    /// `with_options`, also handing back what the run leaves to free (`Spent`), so that a
+    /// caller with an answer to send can send it first and free the engine's state after:
+    /// for a large run that is tens of thousands of allocations (the web worker does this).
+    pub fn with_options_spent(mut sc: Scenario, opts: SessionOptions, progress: &mut dyn FnMut(u32)) -> (Session, Spent) {
         let mut ctl = crate::controllers::Controllers::new(opts.seed);
         let report = opts.controllers.then(|| ctl.reconcile(&mut sc));
         let ctl = opts.controllers.then_some(ctl);
@@ -71,9 +82,9 @@ impl Session {
             .filter(|p| p.spec.node_name.as_deref().is_none_or(str::is_empty))
             .count();
         let detail_all = sc.nodes.len().max(1) * pending.max(1) <= DETAIL_ALL_LIMIT;
-        let mut s = Self::run_session(sc, opts.seed, detail_all, ctl, progress);
+        let (mut s, spent) = Self::run_session(sc, opts.seed, detail_all, ctl, progress);
         s.controllers = report;
-        s
+        (s, spent)
     }
 
     /// Runs the scenario to completion.
@@ -95,7 +106,7 @@ impl Session {
     /// Runs the scenario, recording per-node detail for every cycle (`detail_all`) or none
     /// (recovered on demand).
     pub fn with_detail(sc: Scenario, seed: u64, detail_all: bool, progress: &mut dyn FnMut(u32)) -> Session {
-        Self::run_session(sc, seed, detail_all, None, progress)
+        Self::run_session(sc, seed, detail_all, None, progress).0
     }
 
     /// Runs the scenario; `ctl` (the controllers that created its pods) keeps reacting while
@@ -106,7 +117,7 @@ impl Session {
         detail_all: bool,
         ctl: Option<crate::controllers::Controllers>,
         progress: &mut dyn FnMut(u32),
-    ) -> Session {
+    ) -> (Session, Spent) {
         let effective_config = sc.config.to_effective_yaml();
         let has_config = sc.has_config;
         let keep = sc.clone();
@@ -166,7 +177,7 @@ impl Session {
             .filter(|(_, ev)| matches!(ev, TraceEvent::KubeEvent { .. }))
             .map(|(i, _)| i as u32)
             .collect();
-        Session {
+        let session = Session {
             scenario: keep,
             seed,
             model,
@@ -193,7 +204,8 @@ impl Session {
             replay_cache: None,
             run_facts,
             profile_plugins,
-        }
+        };
+        (session, Spent(e))
     }
 
     /// The nodes that existed when cycle `c` ran, in the scheduler's visiting order (trace-header
