@@ -92,11 +92,16 @@ struct RunArgs {
     version: VersionArgs,
 }
 
+/// The version a command reproduces when none is named: v1.34, as the playground (its presets
+/// name it) and the conformance corpora's documented command (`schedlab run FILE --output json`,
+/// answered by kube-scheduler v1.34.1) expect. The newer one is asked for by name.
+pub(crate) const CLI_DEFAULT_VERSION: KubeVersion = KubeVersion::V1_34;
+
 /// Which kube-scheduler the engine reproduces: every command that runs it takes these.
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct VersionArgs {
-    /// The Kubernetes version whose kube-scheduler to reproduce: 1.34 or 1.35 (default: the newest)
-    #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value = KubeVersion::NEWEST.as_str())]
+    /// The Kubernetes version whose kube-scheduler to reproduce: 1.34 or 1.35 [default: 1.34, as the playground and the conformance corpora]
+    #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value = CLI_DEFAULT_VERSION.as_str(), hide_default_value = true)]
     pub(crate) kubernetes_version: KubeVersion,
     /// Feature gates over the version's defaults, as kube-scheduler's flag takes them: Name=true,Other=false
     #[arg(long, value_name = "GATES", default_value = "")]

@@ -60,7 +60,8 @@ fn the_exported_config_reads_back_as_the_effective_config() {
         let out = tmp("config.yaml");
         ok(&["export", &f, "--what", "config", "-o", &out]);
         let exported = std::fs::read_to_string(&out).unwrap();
-        assert!(exported.starts_with("# kube-scheduler v1.35's configuration"), "{f}: {exported}");
+        // Without --kubernetes-version the CLI reproduces v1.34 (crates/cli/src/main.rs).
+        assert!(exported.starts_with("# kube-scheduler v1.34's configuration"), "{f}: {exported}");
         // The strict loader reads it (schedlab config fails on any unknown field).
         assert_eq!(body(&text(&["config", &out])), body(&original), "{f}");
         let has = load_str(&std::fs::read_to_string(&f).unwrap(), "o.yaml").unwrap().has_config;
@@ -76,6 +77,19 @@ fn the_config_follows_the_kubernetes_version() {
     let v34 = text(&["export", &f, "--what", "config", "--kubernetes-version", "1.34"]);
     assert!(v34.starts_with("# kube-scheduler v1.34's configuration"), "{v34}");
     assert_eq!(body(&v34), body(&text(&["config", &f, "--kubernetes-version", "1.34"])));
+    let v35 = text(&["export", &f, "--what", "config", "--kubernetes-version", "1.35"]);
+    assert!(v35.starts_with("# kube-scheduler v1.35's configuration"), "{v35}");
+    assert_eq!(body(&v35), body(&text(&["config", &f, "--kubernetes-version", "1.35"])));
+}
+
+/// The conformance corpora's documented command names no version
+/// (`schedlab run FILE --output json`) and expects kube-scheduler v1.34.1's answers.
+#[test]
+fn a_run_without_a_version_reproduces_v1_34() {
+    let f = repo("assets/presets/reasons.yaml");
+    let plain = text(&["run", &f, "--output", "json"]);
+    assert!(plain.contains("\"kubernetesVersion\": \"1.34\"") || plain.contains("\"kubernetesVersion\":\"1.34\""), "{plain}");
+    assert_eq!(plain, text(&["run", &f, "--output", "json", "--kubernetes-version", "1.34"]));
 }
 
 #[test]
