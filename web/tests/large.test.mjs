@@ -15,8 +15,35 @@ after(async () => {
   await stop(env);
 });
 
+/** Records every canvas paint (a paint starts with clearRect): which canvas, in which animation
+ * frame (the timestamp every callback of one frame is given), and how many rectangles it drew. */
+const CANVAS_PAINTS = () => {
+  window.__paints = [];
+  let frame = 0;
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb) =>
+    raf((ts) => {
+      frame = ts;
+      return cb(ts);
+    });
+  const which = (c) => (c.closest(".heatmap") ? "heatmap" : c.closest(".timeline") ? "timeline" : "other");
+  const P = CanvasRenderingContext2D.prototype;
+  const clear = P.clearRect;
+  const fill = P.fillRect;
+  P.clearRect = function (...a) {
+    window.__paints.push({ canvas: which(this.canvas), frame, rects: 0, width: this.canvas.clientWidth });
+    return clear.apply(this, a);
+  };
+  P.fillRect = function (...a) {
+    const w = which(this.canvas);
+    const last = window.__paints.findLast((p) => p.canvas === w);
+    if (last) last.rects++;
+    return fill.apply(this, a);
+  };
+};
+
 test("5000 nodes × 10000 pods schedule in the worker while the page answers clicks", { timeout: 1200000 }, async () => {
-  const page = await newPage(env);
+  const page = await newPage(env, { init: CANVAS_PAINTS });
   await page.goto(env.url);
   await ready(page);
   await pause(page);
@@ -47,6 +74,17 @@ test("5000 nodes × 10000 pods schedule in the worker while the page answers cli
   // A large run opens at its end: the heatmap of the final placement.
   await waitStage(page, "Quiet");
   await shot(page, "12-large-cluster-end");
+  // Each canvas is painted at most once per animation frame, and the timeline's 10 000 cycle
+  // markers are drawn as the runs they make on its width, not one rectangle each.
+  const paints = await page.evaluate(() => window.__paints);
+  for (const c of ["heatmap", "timeline"]) {
+    const mine = paints.filter((p) => p.canvas === c);
+    assert.ok(mine.length > 0, `${c} painted`);
+    const frames = new Set(mine.map((p) => p.frame));
+    assert.equal(frames.size, mine.length, `${c}: one paint per frame (${mine.map((p) => p.frame).join(", ")})`);
+  }
+  const timeline = paints.filter((p) => p.canvas === "timeline").at(-1);
+  assert.ok(timeline.rects > 1 && timeline.rects < 2 * timeline.width, `timeline: ${timeline.rects} rectangles on ${timeline.width} px`);
 
   // Jump into the middle: the worker recovers that cycle's per-node detail (a re-run).
   await page.fill(".cycle-jump input", "5000");

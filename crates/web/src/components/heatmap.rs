@@ -136,10 +136,19 @@ pub fn Heatmap() -> impl IntoView {
                         continue;
                     }
                     ctx.set_fill_style_str(&shade((b * 5) as u8, dark));
-                    for &k in ks {
+                    // Without gaps, neighbours in a row of one band are one rectangle (a call
+                    // into the canvas each costs more than the drawing).
+                    let mut i = 0;
+                    while i < ks.len() {
+                        let k = ks[i];
+                        let mut run = 1;
+                        while gap == 0.0 && i + run < ks.len() && ks[i + run] == k + run && (k + run) % cols != 0 {
+                            run += 1;
+                        }
                         let x = (k % cols) as f64 * l.cell;
                         let y = cy + (k / cols) as f64 * l.cell;
-                        ctx.fill_rect(x, y, l.cell - gap, l.cell - gap);
+                        ctx.fill_rect(x, y, run as f64 * l.cell - gap, l.cell - gap);
+                        i += run;
                     }
                 }
                 // Marks on top: chosen (gold), feasible (green), filtered (red).
@@ -167,13 +176,26 @@ pub fn Heatmap() -> impl IntoView {
     };
 
     // Paint (the canvas is the outside world), in the next animation frame: the layout the
-    // canvas size depends on is then done by the browser's own rendering step.
+    // canvas size depends on is then done by the browser's own rendering step. Once per frame:
+    // changes that come together (a new run's summary and its first frame) ask for one paint,
+    // which reads what is current when it runs.
+    let queued = StoredValue::new(false);
     Effect::new(move |_| {
         resized.track();
-        let dark = st.theme.get() == Theme::Dark;
-        let zones = zones.get();
+        st.theme.track();
+        zones.track();
         st.frame.track();
-        request_animation_frame(move || paint(dark, zones));
+        if queued.try_get_value() != Some(false) {
+            return;
+        }
+        queued.set_value(true);
+        request_animation_frame(move || {
+            if queued.try_set_value(false).is_some() {
+                return; // the heatmap is gone
+            }
+            let dark = st.theme.get_untracked() == Theme::Dark;
+            paint(dark, zones.get_untracked());
+        });
     });
 
     let on_move = move |e: web_sys::MouseEvent| {

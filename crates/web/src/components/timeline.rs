@@ -53,23 +53,47 @@ pub fn Timeline() -> impl IntoView {
                     Marker::Preempted => (if dark { "#b794f4" } else { "#7c3aed" }, 0.9),
                 };
                 ctx.set_fill_style_str(color);
+                let mh = h * hh;
+                // Markers are 2 px wide and come in order: overlapping ones are drawn as one
+                // rectangle (a long run has thousands on a few hundred pixels).
+                let mut run: Option<(f64, f64)> = None;
                 for (i, m) in s.markers().enumerate() {
                     if m != pass {
                         continue;
                     }
                     let x = s.cycle_first_stop[i] as f64 / total * w;
-                    let mh = h * hh;
-                    ctx.fill_rect(x, (h - mh) / 2.0, 2.0, mh);
+                    run = match run {
+                        Some((x0, x1)) if x <= x1 => Some((x0, x1.max(x + 2.0))),
+                        Some((x0, x1)) => {
+                            ctx.fill_rect(x0, (h - mh) / 2.0, x1 - x0, mh);
+                            Some((x, x + 2.0))
+                        }
+                        None => Some((x, x + 2.0)),
+                    };
+                }
+                if let Some((x0, x1)) = run {
+                    ctx.fill_rect(x0, (h - mh) / 2.0, x1 - x0, mh);
                 }
             }
         });
     };
-    // Painted in the next animation frame (after the browser's layout).
+    // Painted in the next animation frame (after the browser's layout), once per frame
+    // however many changes asked for it.
+    let queued = StoredValue::new(false);
     Effect::new(move |_| {
         resized.track();
         st.summary.track();
-        let dark = st.theme.get() == Theme::Dark;
-        request_animation_frame(move || paint(dark));
+        st.theme.track();
+        if queued.try_get_value() != Some(false) {
+            return;
+        }
+        queued.set_value(true);
+        request_animation_frame(move || {
+            if queued.try_set_value(false).is_some() {
+                return; // the timeline is gone
+            }
+            paint(st.theme.get_untracked() == Theme::Dark);
+        });
     });
 
     // (stop, title) per timeline step the run reached; titles read from the Timeline tab.
