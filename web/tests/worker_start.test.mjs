@@ -119,34 +119,3 @@ test("the page asks before the engine is up: the worker's loader keeps the reque
   noErrors(page);
   await page.context().close();
 });
-
-test("a browser that cannot compile the wasm (no SIMD) is told so, and no engine starts", async () => {
-  // As an older browser: index.html's SIMD probe does not validate, and the app's wasm cannot
-  // be compiled (here: never arrives).
-  const page = await newPage(env, {
-    init: () => {
-      window.__probed = 0;
-      WebAssembly.validate = () => {
-        window.__probed++;
-        return false;
-      };
-    },
-  });
-  await page.addInitScript(COUNT_WORKERS);
-  await page.context().route(PAGE_WASM, (route) => route.abort());
-  await page.goto(env.url);
-  const alert = page.locator(".boot-error[role=alert]");
-  await alert.waitFor();
-  assert.match(await alert.textContent(), /cannot run in this browser: it needs WebAssembly with SIMD/);
-  assert.equal(await page.evaluate(() => window.__probed), 1, "index.html probed once");
-  assert.deepEqual(await page.evaluate(() => window.__started), [], "no engine worker was started");
-  await page.context().close();
-
-  // A browser that can: no such notice.
-  const ok = await newPage(env);
-  await ok.goto(env.url);
-  await ready(ok);
-  assert.equal(await ok.locator(".boot-error").count(), 0);
-  noErrors(ok);
-  await ok.context().close();
-});
