@@ -1752,6 +1752,7 @@ const WEB_LAYERS: &Layers = &[
     ("bridge", "the worker's transport: post, receive, route answers, start a worker"),
     ("storage", "localStorage, the address, share-link payloads"),
     ("theme", "the colour theme"),
+    ("paint", "canvases painted in an animation frame, once per frame"),
     ("embed", "an embed's options from its address"),
     ("state", "the app's signals, shared through context"),
     ("playback", "the player's Leptos side: intents in, signals and requests out"),

@@ -18,6 +18,7 @@ pub mod fmt;
 pub mod lessons;
 pub mod link;
 pub mod markdown;
+pub mod paint;
 pub mod playback;
 pub mod player;
 pub mod recent;

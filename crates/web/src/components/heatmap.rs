@@ -175,28 +175,15 @@ pub fn Heatmap() -> impl IntoView {
         lay.set_value(l);
     };
 
-    // Paint (the canvas is the outside world), in the next animation frame: the layout the
-    // canvas size depends on is then done by the browser's own rendering step. Once per frame:
-    // changes that come together (a new run's summary and its first frame) ask for one paint,
-    // which reads what is current when it runs.
-    let queued = StoredValue::new(false);
-    Effect::new(move |_| {
-        resized.track();
-        st.theme.track();
-        zones.track();
-        st.frame.track();
-        if queued.try_get_value() != Some(false) {
-            return;
-        }
-        queued.set_value(true);
-        request_animation_frame(move || {
-            if queued.try_set_value(false).is_some() {
-                return; // the heatmap is gone
-            }
-            let dark = st.theme.get_untracked() == Theme::Dark;
-            paint(dark, zones.get_untracked());
-        });
-    });
+    crate::paint::each_frame(
+        move || {
+            resized.track();
+            st.theme.track();
+            zones.track();
+            st.frame.track();
+        },
+        move || paint(st.theme.get_untracked() == Theme::Dark, zones.get_untracked()),
+    );
 
     let on_move = move |e: web_sys::MouseEvent| {
         let x = e.offset_x() as f64;

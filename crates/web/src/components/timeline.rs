@@ -77,24 +77,14 @@ pub fn Timeline() -> impl IntoView {
             }
         });
     };
-    // Painted in the next animation frame (after the browser's layout), once per frame
-    // however many changes asked for it.
-    let queued = StoredValue::new(false);
-    Effect::new(move |_| {
-        resized.track();
-        st.summary.track();
-        st.theme.track();
-        if queued.try_get_value() != Some(false) {
-            return;
-        }
-        queued.set_value(true);
-        request_animation_frame(move || {
-            if queued.try_set_value(false).is_some() {
-                return; // the timeline is gone
-            }
-            paint(st.theme.get_untracked() == Theme::Dark);
-        });
-    });
+    crate::paint::each_frame(
+        move || {
+            resized.track();
+            st.summary.track();
+            st.theme.track();
+        },
+        move || paint(st.theme.get_untracked() == Theme::Dark),
+    );
 
     // (stop, title) per timeline step the run reached; titles read from the Timeline tab.
     let steps = Memo::new(move |_| {
