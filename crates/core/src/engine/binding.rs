@@ -33,7 +33,7 @@ impl Engine {
 
         let fail_one_node = |s: &Status, node: usize| -> String {
             let mut d = NodeToStatus::default();
-            d.map.insert(node, s.clone());
+            d.insert(node, s.clone());
             fit_error_message(1, "", &d, "")
         };
 

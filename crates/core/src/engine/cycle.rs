@@ -136,7 +136,7 @@ impl Engine {
                         nominated_first = true;
                     } else if st.code != Code::Error {
                         add_plugin_status(&st, &mut unschedulable, &mut pending);
-                        diagnosis.map.insert(idx, st);
+                        diagnosis.insert(idx, st);
                     }
                 }
             }
@@ -235,12 +235,13 @@ impl Engine {
                                     });
                                 }
                                 add_plugin_status(&st, &mut unschedulable, &mut pending);
-                                diagnosis.map.insert(idx, st);
+                                diagnosis.insert(idx, st);
                             }
                             i = end;
                         }
                     }
                 }
+                diagnosis.settle();
                 let processed = feasible.len() + diagnosis.len();
                 self.next_start_node_index = (self.next_start_node_index + processed) % n_all;
                 self.trace.push(TraceEvent::Filter {

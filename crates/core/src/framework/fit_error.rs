@@ -10,15 +10,15 @@ pub fn fit_error_message(num_all: usize, pre_filter_msg: &str, diagnosis: &NodeT
     if !pre_filter_msg.is_empty() {
         msg.push_str(&format!(" {pre_filter_msg}."));
     } else {
-        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-        for s in diagnosis.map.values() {
+        let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+        for s in diagnosis.values() {
             for r in &s.reasons {
-                *reasons.entry(r.to_string()).or_insert(0) += 1;
+                *reasons.entry(r).or_insert(0) += 1;
             }
         }
         if diagnosis.len() < num_all {
             for r in &diagnosis.absent.reasons {
-                *reasons.entry(r.to_string()).or_insert(0) += num_all - diagnosis.len();
+                *reasons.entry(r).or_insert(0) += num_all - diagnosis.len();
             }
         }
         let mut parts: Vec<String> = reasons.into_iter().map(|(r, n)| format!("{n} {r}")).collect();

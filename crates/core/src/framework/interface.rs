@@ -9,7 +9,7 @@ use crate::framework::runtime::Framework;
 use crate::rng::Rng;
 use crate::vocabulary::{PluginName, PluginSet};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub const MAX_NODE_SCORE: i64 = 100;
@@ -157,12 +157,20 @@ pub struct NodeScore {
     pub score: i64,
 }
 
-/// Per-node statuses after filtering, plus the status of nodes absent from the map
+/// Per-node statuses after filtering, plus the status of every node not given one
 /// (upstream NodeToStatus).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A cycle that finds no room rejects every node, thousands of them: the statuses are kept in
+/// one vector in the order they are given (the filter visits nodes from a rotating start) and
+/// put in node order once, by `settle`, rather than inserted one by one into a sorted map.
+/// Every read is in node order, with the last status given for a node, settled or not; the
+/// producers settle before reading, so that reads are fast.
+#[derive(Clone, Debug)]
 pub struct NodeToStatus {
-    /// Node index -> status for nodes explicitly rejected.
-    pub map: BTreeMap<usize, Status>,
+    /// (node index, status) for nodes explicitly rejected.
+    rejected: Vec<(usize, Status)>,
+    /// `rejected` is in node order, each node once.
+    settled: bool,
     /// Status of every node not in the map (nodes not evaluated or narrowed away by PreFilter).
     pub absent: Status,
 }
@@ -170,21 +178,98 @@ pub struct NodeToStatus {
 impl Default for NodeToStatus {
     fn default() -> Self {
         NodeToStatus {
-            map: BTreeMap::new(),
+            rejected: Vec::new(),
+            settled: true,
             absent: Status::code_only(super::Code::UnschedulableAndUnresolvable),
         }
     }
 }
 
+impl PartialEq for NodeToStatus {
+    fn eq(&self, other: &NodeToStatus) -> bool {
+        self.absent == other.absent && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for NodeToStatus {}
+
 impl NodeToStatus {
+    /// Gives `node` this status (replacing one it had).
+    pub fn insert(&mut self, node: usize, st: Status) {
+        match self.rejected.last_mut() {
+            Some(last) if last.0 == node => last.1 = st,
+            Some(last) if last.0 > node => {
+                self.settled = false;
+                self.rejected.push((node, st));
+            }
+            _ => self.rejected.push((node, st)),
+        }
+    }
+
+    /// Puts the statuses in node order, keeping the last one given for each node.
+    pub fn settle(&mut self) {
+        if self.settled {
+            return;
+        }
+        // Stable: a node's statuses stay in the order given, and the last is kept.
+        crate::sort::sort_by_key(&mut self.rejected, |e| e.0);
+        let mut kept: Vec<(usize, Status)> = Vec::with_capacity(self.rejected.len());
+        for e in self.rejected.drain(..) {
+            match kept.last_mut() {
+                Some(last) if last.0 == e.0 => *last = e,
+                _ => kept.push(e),
+            }
+        }
+        self.rejected = kept;
+        self.settled = true;
+    }
+
+    /// The statuses not yet settled, as `settle` would order them.
+    fn settled_view(&self) -> Vec<(usize, &Status)> {
+        let mut v: Vec<(usize, &Status)> = self.rejected.iter().map(|(i, s)| (*i, s)).collect();
+        crate::sort::sort_by_key(&mut v, |e| e.0);
+        let mut kept: Vec<(usize, &Status)> = Vec::with_capacity(v.len());
+        for e in v {
+            match kept.last_mut() {
+                Some(last) if last.0 == e.0 => *last = e,
+                _ => kept.push(e),
+            }
+        }
+        kept
+    }
+
     pub fn get(&self, node: usize) -> &Status {
-        self.map.get(&node).unwrap_or(&self.absent)
+        let found = if self.settled {
+            self.rejected.binary_search_by_key(&node, |e| e.0).ok().map(|k| &self.rejected[k].1)
+        } else {
+            self.rejected.iter().rev().find(|e| e.0 == node).map(|e| &e.1)
+        };
+        found.unwrap_or(&self.absent)
     }
+
+    /// The explicitly rejected nodes and their statuses, in node order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &Status)> + '_ {
+        let direct = self.settled.then(|| self.rejected.iter().map(|(i, s)| (*i, s)));
+        let view = (!self.settled).then(|| self.settled_view());
+        direct.into_iter().flatten().chain(view.into_iter().flatten())
+    }
+
+    /// The explicitly rejected nodes' statuses, in node order.
+    pub fn values(&self) -> impl Iterator<Item = &Status> + '_ {
+        self.iter().map(|(_, s)| s)
+    }
+
+    /// How many nodes were explicitly rejected.
     pub fn len(&self) -> usize {
-        self.map.len()
+        if self.settled {
+            self.rejected.len()
+        } else {
+            self.settled_view().len()
+        }
     }
+
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.rejected.is_empty()
     }
 }
 
@@ -336,4 +421,36 @@ pub trait Plugin {
         Status::skip()
     }
     fn post_bind(&self, cluster: &mut Cluster, state: &mut CycleState, pod: &PodInfo, node: &str) {}
+}
+
+#[cfg(test)]
+mod node_to_status_tests {
+    use super::*;
+    use crate::framework::Code;
+
+    /// Statuses given from a rotating start (the filter's visit order), one node twice: every
+    /// read is in node order with the last status given, before and after `settle`.
+    #[test]
+    fn reads_are_in_node_order_with_the_last_status_given_settled_or_not() {
+        let mut m = NodeToStatus::default();
+        for (node, why) in [(3, "a"), (5, "b"), (0, "c"), (3, "d"), (1, "e"), (1, "f")] {
+            m.insert(node, Status::unschedulable(why));
+        }
+        let read = |m: &NodeToStatus| {
+            let all: Vec<(usize, String)> = m.iter().map(|(i, s)| (i, s.message())).collect();
+            let got: Vec<String> = (0..7).map(|i| m.get(i).message()).collect();
+            (all, got, m.len())
+        };
+        let want = (
+            vec![(0, "c".to_string()), (1, "f".into()), (3, "d".into()), (5, "b".into())],
+            ["c", "f", "", "d", "", "b", ""].map(String::from).to_vec(),
+            4,
+        );
+        assert_eq!(read(&m), want);
+        let before = m.clone();
+        m.settle();
+        assert_eq!(read(&m), want);
+        assert_eq!(m, before);
+        assert_eq!(m.get(2).code, Code::UnschedulableAndUnresolvable);
+    }
 }

@@ -4,7 +4,7 @@
 use super::interface::*;
 use super::profile::Profile;
 use super::registry::{Descriptor, Registry};
-use super::{Code, CycleState, NodeInfo, PodInfo, Status};
+use super::{Code, CycleState, NodeInfo, PodInfo, Reasons, Status};
 use crate::vocabulary::{PluginName, PluginSet};
 use std::sync::Arc;
 
@@ -325,7 +325,7 @@ impl Framework {
         rng: &mut crate::rng::Rng,
     ) -> (Option<PostFilterResult>, Status) {
         let mut result: Option<PostFilterResult> = None;
-        let mut reasons = Vec::new();
+        let mut reasons = Reasons::new();
         let mut rejector: Option<PluginName> = None;
         for &p in &self.profile.plugins.post_filter {
             let (r, s) = self.plugin(p).post_filter(cx, self, state, pod, statuses, rng);

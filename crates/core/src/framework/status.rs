@@ -31,11 +31,115 @@ impl Code {
 
 pub type Reason = Cow<'static, str>;
 
+/// A status's reasons, in order. Nearly every status has none or one, held in place: a node
+/// rejected for a fixed reason ("Insufficient cpu") costs no allocation, and a cycle that
+/// rejects thousands of nodes makes thousands of these. Reads as a slice.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Reasons(Held);
+
+#[derive(Clone, Default, PartialEq, Eq)]
+enum Held {
+    #[default]
+    None,
+    One(Reason),
+    Many(Vec<Reason>),
+}
+
+impl Reasons {
+    pub const fn new() -> Reasons {
+        Reasons(Held::None)
+    }
+    pub fn push(&mut self, r: Reason) {
+        self.0 = match std::mem::take(&mut self.0) {
+            Held::None => Held::One(r),
+            Held::One(first) => Held::Many(vec![first, r]),
+            Held::Many(mut v) => {
+                v.push(r);
+                Held::Many(v)
+            }
+        };
+    }
+    pub fn as_slice(&self) -> &[Reason] {
+        match &self.0 {
+            Held::None => &[],
+            Held::One(r) => std::slice::from_ref(r),
+            Held::Many(v) => v,
+        }
+    }
+}
+
+impl std::ops::Deref for Reasons {
+    type Target = [Reason];
+    fn deref(&self) -> &[Reason] {
+        self.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Reasons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Serialize for Reasons {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl From<Vec<Reason>> for Reasons {
+    fn from(mut v: Vec<Reason>) -> Reasons {
+        Reasons(match v.len() {
+            0 => Held::None,
+            1 => Held::One(v.pop().unwrap_or_default()),
+            _ => Held::Many(v),
+        })
+    }
+}
+
+impl FromIterator<Reason> for Reasons {
+    fn from_iter<I: IntoIterator<Item = Reason>>(it: I) -> Reasons {
+        let mut r = Reasons::new();
+        for x in it {
+            r.push(x);
+        }
+        r
+    }
+}
+
+impl Extend<Reason> for Reasons {
+    fn extend<I: IntoIterator<Item = Reason>>(&mut self, it: I) {
+        for x in it {
+            self.push(x);
+        }
+    }
+}
+
+impl IntoIterator for Reasons {
+    type Item = Reason;
+    type IntoIter = std::vec::IntoIter<Reason>;
+    fn into_iter(self) -> Self::IntoIter {
+        match self.0 {
+            Held::None => Vec::new().into_iter(),
+            Held::One(r) => vec![r].into_iter(),
+            Held::Many(v) => v.into_iter(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Reasons {
+    type Item = &'a Reason;
+    type IntoIter = std::slice::Iter<'a, Reason>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Status {
     pub code: Code,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub reasons: Vec<Reason>,
+    #[serde(skip_serializing_if = "<[Reason]>::is_empty")]
+    pub reasons: Reasons,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PluginName>,
 }
@@ -50,18 +154,18 @@ impl Status {
     pub const fn success() -> Status {
         Status {
             code: Code::Success,
-            reasons: Vec::new(),
+            reasons: Reasons::new(),
             plugin: None,
         }
     }
     pub fn new(code: Code, reason: impl Into<Reason>) -> Status {
         Status {
             code,
-            reasons: vec![reason.into()],
+            reasons: Reasons(Held::One(reason.into())),
             plugin: None,
         }
     }
-    pub fn with_reasons(code: Code, reasons: Vec<Reason>) -> Status {
+    pub fn with_reasons(code: Code, reasons: Reasons) -> Status {
         Status {
             code,
             reasons,
@@ -71,7 +175,7 @@ impl Status {
     pub fn code_only(code: Code) -> Status {
         Status {
             code,
-            reasons: Vec::new(),
+            reasons: Reasons::new(),
             plugin: None,
         }
     }

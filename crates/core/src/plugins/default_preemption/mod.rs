@@ -189,7 +189,7 @@ fn nodes_for_status_code(statuses: &NodeToStatus, num_nodes: usize, code: Code) 
     if statuses.absent.code == code {
         (0..num_nodes).filter(|&i| statuses.get(i).code == code).collect()
     } else {
-        statuses.map.iter().filter(|(_, s)| s.code == code).map(|(&i, _)| i).collect()
+        statuses.iter().filter(|(_, s)| s.code == code).map(|(i, _)| i).collect()
     }
 }
 
@@ -407,7 +407,7 @@ impl DefaultPreemption {
             let idx = potential[(offset + i) % potential.len()];
             if !cx.snapshot.nodes()[idx].pods.iter().any(|p| preemption_allowed(p, pod)) {
                 // What select_victims_on_node would find, without copying the node.
-                statuses.map.insert(idx, Status::unresolvable(MSG_NO_VICTIMS));
+                statuses.insert(idx, Status::unresolvable(MSG_NO_VICTIMS));
                 continue;
             }
             let mut node = cx.snapshot.nodes()[idx].clone();
@@ -437,8 +437,9 @@ impl DefaultPreemption {
             if status.code == Code::Error {
                 errs.push(status.message());
             }
-            statuses.map.insert(idx, status);
+            statuses.insert(idx, status);
         }
+        statuses.settle();
         non_violating.extend(violating);
         (non_violating, statuses, errs)
     }
@@ -959,7 +960,7 @@ mod tests {
     fn insufficient_cpu(nodes: &[usize]) -> NodeToStatus {
         let mut s = NodeToStatus::default();
         for &i in nodes {
-            s.map.insert(
+            s.insert(
                 i,
                 Status::unschedulable("Insufficient cpu").with_plugin(PluginName::NodeResourcesFit),
             );
@@ -982,7 +983,7 @@ mod tests {
         // No lower-priority pod on the only node where preemption might help.
         let e = env(nodes(), vec![running("hi", "node-a", 5000, "3", 1, &[])]);
         let mut statuses = insufficient_cpu(&[0]);
-        statuses.map.insert(1, Status::unresolvable("node(s) had untolerated taint {a: b}"));
+        statuses.insert(1, Status::unresolvable("node(s) had untolerated taint {a: b}"));
         let (r, s) = post_filter(&e, &urgent().info(), &statuses);
         assert_eq!(s.code, Code::Unschedulable);
         assert_eq!(
@@ -994,10 +995,8 @@ mod tests {
         assert!(r.victims.is_empty());
 
         // Nowhere to preempt at all.
-        let statuses = NodeToStatus {
-            absent: Status::unresolvable("node(s) didn't match Pod's node affinity/selector"),
-            ..Default::default()
-        };
+        let mut statuses = NodeToStatus::default();
+        statuses.absent = Status::unresolvable("node(s) didn't match Pod's node affinity/selector");
         let (_, s) = post_filter(&e, &urgent().info(), &statuses);
         assert_eq!(
             s.message(),
@@ -1056,7 +1055,7 @@ mod tests {
         );
         // The nominated node is out of reach for good: preempt elsewhere.
         let mut statuses = insufficient_cpu(&[1]);
-        statuses.map.insert(0, Status::unresolvable("node(s) were unschedulable"));
+        statuses.insert(0, Status::unresolvable("node(s) were unschedulable"));
         assert_eq!(pl.eligible(&e.cx(), &pod, &statuses), Ok(()));
     }
 

@@ -8,7 +8,7 @@ use crate::api;
 use crate::framework::events::{ActionType, ClusterEvent, ClusterEventWithHint, EventObject, EventResource, QueueingHint};
 use crate::framework::registry::Descriptor;
 use crate::framework::{
-    is_extended_resource_name, Code, Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Reason, Resource, Status, MAX_NODE_SCORE,
+    is_extended_resource_name, Code, Ctx, CycleState, NodeInfo, Plugin, PodInfo, PreFilterResult, Reason, Reasons, Resource, Status, MAX_NODE_SCORE,
 };
 use crate::plugins::helper::div_trunc;
 use crate::plugins::resource_allocation::ResourceAllocationScorer;
@@ -109,8 +109,8 @@ impl PreFilterState {
 
     /// Every resource the node lacks for the pod; the flag tells whether any request exceeds
     /// the node's allocatable outright, which no preemption can fix.
-    fn insufficient(&self, node: &NodeInfo) -> (Vec<Reason>, bool) {
-        let mut reasons: Vec<Reason> = Vec::new();
+    fn insufficient(&self, node: &NodeInfo) -> (Reasons, bool) {
+        let mut reasons = Reasons::new();
         let mut unresolvable = false;
         let alloc = &node.allocatable;
         let used = &node.requested;

@@ -1037,7 +1037,7 @@ mod tests {
                 assert!(s.is_success(), "{name}: {s:?}");
             } else {
                 assert_eq!(s.code, Code::UnschedulableAndUnresolvable, "{name}");
-                assert_eq!(s.reasons, want.iter().map(|r| Reason::from(*r)).collect::<Vec<_>>(), "{name}");
+                assert_eq!(s.reasons[..], want.iter().map(|r| Reason::from(*r)).collect::<Vec<_>>()[..], "{name}");
             }
         }
     }
