@@ -121,6 +121,12 @@ pub enum Request {
     /// run the page was given), so a run number never names two runs. Not answered.
     #[serde(rename_all = "camelCase")]
     Continue { run: u64 },
+    /// The page is idle and may ask for a large run next: run the engine's hot code on small
+    /// throwaway scenarios now, in short slices between requests, so that the browser has
+    /// optimised it by then (a wasm function runs unoptimised code until it has done enough
+    /// work, and a call already running never switches). Changes nothing the page sees. Not
+    /// answered.
+    WarmUp,
     /// Stop the worker on purpose while answering request `id` (the page sends it only
     /// through its test hooks, `window.__schedlabTest`: docs/web.md).
     #[serde(rename_all = "camelCase")]
@@ -128,7 +134,7 @@ pub enum Request {
 }
 
 impl Request {
-    /// The id the answer will carry (`Continue` is not answered).
+    /// The id the answer will carry (`Continue` and `WarmUp` are not answered).
     pub fn id(&self) -> Option<u64> {
         match self {
             Request::Load { id, .. }
@@ -146,7 +152,7 @@ impl Request {
             | Request::Both { id, .. }
             | Request::ApplyEdits { id, .. }
             | Request::Crash { id, .. } => Some(*id),
-            Request::Continue { .. } => None,
+            Request::Continue { .. } | Request::WarmUp => None,
         }
     }
 }

@@ -284,6 +284,8 @@ pub struct Player {
     /// Embedded: whether it is in view (`None`: not known yet).
     visible: Option<bool>,
     resume_on_view: bool,
+    /// This worker was sent `Request::WarmUp`.
+    warm_asked: bool,
     out: Vec<Out>,
 }
 
@@ -479,6 +481,7 @@ impl Player {
         self.frame_last = None;
         self.pending = None;
         self.titles_text.clear();
+        self.warm_asked = false;
         let in_flight = self.load_in_flight.take();
         let waiting = self.load_next.take();
         self.out.push(then);
@@ -751,6 +754,13 @@ impl Player {
         self.shown.run = p.run;
         self.elapsed = 0;
         self.show_frame(frame);
+        // Once per worker, in the playground, after its first run is on screen: the worker
+        // optimises its engine while the visitor looks, so that a large run asked for next
+        // runs at full speed from its start. An embed's scenarios are small: not asked.
+        if !self.embed && !self.warm_asked {
+            self.warm_asked = true;
+            self.out.push(Out::Send(Request::WarmUp));
+        }
     }
 
     // ------------------------------------------------------------------------------------

@@ -16,6 +16,21 @@ thread_local! {
     static STOPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// A request has come: the warm-up is no longer worth its time.
     static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The idle warm-up (`Request::WarmUp`) has started: asked again, it does not start over.
+    static WARMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs slice `k` of the idle warm-up (`crate::warm_slice`) and schedules the next one in a task
+/// of its own, so that requests that arrive meanwhile are answered between slices.
+fn warm_from(k: u32) {
+    use wasm_bindgen::JsCast;
+    if STOPPED.get() || k >= crate::WARM_SLICES {
+        return;
+    }
+    crate::warm_slice(k);
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let next = wasm_bindgen::closure::Closure::once_into_js(move || warm_from(k + 1));
+    let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0);
 }
 
 /// Answers the page's requests until the worker is terminated.
@@ -45,6 +60,11 @@ pub fn start() {
         };
         let bytes = arr.to_vec();
         match schedlab_view::wire::from_bytes::<Request>(&bytes) {
+            Ok(Request::WarmUp) => {
+                if !WARMING.replace(true) {
+                    warm_from(0);
+                }
+            }
             Ok(req) => {
                 ASKED.set(true);
                 let Some(mut ws) = state.borrow_mut().take() else {

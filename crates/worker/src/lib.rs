@@ -20,7 +20,7 @@ pub mod lesson;
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
 use schedlab_view::lesson::LessonRun;
-use schedlab_view::protocol::{CompareWith, CrashKind, ExportFile, LoadIssue, Request, Response};
+use schedlab_view::protocol::{CompareWith, CrashKind, ExportFile, GenSpec, LoadIssue, Request, Response};
 
 /// How to run a scenario: the settings a `Request::Load` carries beside the text.
 struct Run<'a> {
@@ -101,6 +101,8 @@ impl WorkerState {
     pub fn handle(&mut self, req: Request, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
         match req {
             Request::Continue { run } => self.run = self.run.max(run),
+            // The binary runs it, in slices between requests (`warm_slice`; browser.rs).
+            Request::WarmUp => {}
             Request::Crash { id, how } => match how {
                 CrashKind::Panic => panic!("the page asked this worker to crash (request {id})"),
                 // A trap without the panic hook: on wasm32 `abort` is an `unreachable` instruction.
@@ -373,6 +375,59 @@ pub fn warm_up() -> usize {
     answers
 }
 
+/// How many slices the idle warm-up (`Request::WarmUp`) runs: enough for the browser to
+/// optimise the loader's and the engine's hot functions (below).
+pub const WARM_SLICES: u32 = 40;
+
+/// The cluster each slice of the idle warm-up generates: small enough that a slice, even of
+/// unoptimised code, keeps a request waiting for at most a few tens of milliseconds.
+const WARM_SPEC: GenSpec = GenSpec { nodes: 24, pods: 48, zones: 3 };
+
+/// Slice `k` of the idle warm-up (`Request::WarmUp`): a small generated cluster (the flow-style
+/// YAML of the playground's generator, the shape of a large run) or, every fourth slice, the
+/// opening scenario (block-style YAML, workloads, more plugins), loaded, run and its first
+/// frame drawn as the page would ask, every answer encoded for the wire, in a state of its own
+/// that is then dropped: nothing the page sees changes. Returns how many answers it produced.
+///
+/// Why: the browser runs a wasm function first as quickly compiled, slow code, and optimises
+/// it only once it has done a certain amount of work; a call already running never switches.
+/// A worker's first large run used to run its whole load and much of its scheduling so
+/// (docs/web.md has the figures).
+pub fn warm_slice(k: u32) -> usize {
+    let mut answers = 0;
+    warm_slice_to(k, &mut |r: Response| {
+        if schedlab_view::wire::to_bytes(&r).is_ok() {
+            answers += 1;
+        }
+    });
+    answers
+}
+
+/// `warm_slice`, its answers given to `sink`.
+fn warm_slice_to(k: u32, sink: &mut dyn FnMut(Response)) {
+    let mut state = WorkerState::default();
+    let req = if k % 4 == 3 {
+        Request::Load {
+            id: 0,
+            text: WARM_UP_TEXT.to_string(),
+            seed: u64::from(k),
+            controllers: true,
+            kubernetes_version: KubeVersion::V1_34,
+            feature_gates: String::new(),
+            lesson_start: None,
+        }
+    } else {
+        Request::Generate {
+            id: 0,
+            spec: WARM_SPEC,
+            seed: u64::from(k),
+            kubernetes_version: KubeVersion::V1_34,
+        }
+    };
+    state.handle(req, sink, &|| 0.0);
+    state.handle(Request::Frame { id: 0, run: state.run, stop: 0, detail: true }, sink, &|| 0.0);
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -462,6 +517,23 @@ pub(crate) mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Each slice of the idle warm-up loads and runs its scenario (a generated cluster, or the
+    /// opening scenario every fourth slice) and draws a frame of it: a `Loaded` (not `Invalid`)
+    /// and a `Frame`. The request itself changes nothing and is not answered.
+    #[test]
+    fn each_slice_of_the_idle_warm_up_runs_a_scenario_and_draws_a_frame() {
+        for k in [0, 3] {
+            let mut out = Vec::new();
+            warm_slice_to(k, &mut |r| out.push(r));
+            assert!(matches!(out[..], [Response::Loaded { .. }, Response::Frame { .. }]), "slice {k}: {out:?}");
+            assert_eq!(warm_slice(k), 2);
+        }
+        let mut w = WorkerState::default();
+        assert!(ask(&mut w, Request::WarmUp).is_empty(), "not answered");
+        assert_eq!(w.run, 0);
+        assert!(w.session.is_none());
     }
 
     /// The warm-up runs the opening scenario through a load and two frames: three answers, and

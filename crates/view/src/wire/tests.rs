@@ -103,6 +103,7 @@ fn every_kind_of_variant_round_trips() {
             feature_gates: "A=true".into(),
         },
         Request::Continue { run: 12 },
+        Request::WarmUp,
     ];
     for r in &reqs {
         assert_eq!(&round(r), r);

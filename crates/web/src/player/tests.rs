@@ -147,7 +147,8 @@ fn brief(r: &Request) -> String {
 }
 
 /// Runs the steps, each with the requests it must send; returns the player and every `Out`
-/// that is not a request.
+/// that is not a request, with the warm-ups (`Request::WarmUp`, sent once per worker whatever
+/// the steps, checked by their own test).
 fn play(embed: bool, steps: Vec<(Step, &[&str])>) -> (Player, Vec<Out>) {
     let mut p = Player::new(embed);
     let mut other = Vec::new();
@@ -161,6 +162,7 @@ fn play(embed: bool, steps: Vec<(Step, &[&str])>) -> (Player, Vec<Out>) {
         let mut sent = Vec::new();
         for o in outs {
             match o {
+                Out::Send(Request::WarmUp) => other.push(Out::Send(Request::WarmUp)),
                 Out::Send(r) => sent.push(brief(&r)),
                 o => other.push(o),
             }
@@ -1025,4 +1027,48 @@ fn a_question_the_light_worker_hands_over_runs_the_scenario_on_screen_again_in_t
         ),
     );
     assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (2, 10, false));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warming the engine up.
+
+fn warm_ups(outs: &[Out]) -> usize {
+    outs.iter().filter(|o| **o == Out::Send(Request::WarmUp)).count()
+}
+
+/// The playground asks its worker to warm up once its first run is on screen (not before: the
+/// warm-up would hold that run's frame back), once per worker: a replacement worker is asked
+/// again once it has put a run on screen. An embed never asks.
+#[test]
+fn the_playground_asks_each_worker_to_warm_up_once_a_run_is_on_screen() {
+    let loaded_only = vec![
+        (Do(load(1)), &["load 1 seed 1"][..]),
+        (Hear(loaded(1, 1, 5)), &["frame 2 run 1 stop 0"][..]),
+    ];
+    assert_eq!(warm_ups(&play(false, loaded_only).1), 0);
+    assert_eq!(warm_ups(&play(false, run_one()).1), 1);
+    let edited = with(
+        run_one(),
+        vec![
+            (Do(edit(2)), &["load 3 seed 2"]),
+            (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
+            (Hear(frame(4, 2, 0)), &[]),
+        ],
+    );
+    assert_eq!(warm_ups(&play(false, edited).1), 1);
+    let replaced = with(
+        run_one(),
+        vec![
+            (Do(edit(2)), &["load 3 seed 2"]),
+            (Lose(Some(3)), &["continue after 1", "load 4 seed 1"]),
+            (Hear(loaded(4, 2, 5)), &["frame 5 run 2 stop 0"]),
+            (Hear(frame(5, 2, 0)), &[]),
+        ],
+    );
+    let outs = play(false, replaced).1;
+    assert_eq!(warm_ups(&outs), 2);
+    // The second is for the new worker: asked after it was started.
+    let restart = outs.iter().position(|o| *o == Out::Restart).expect("a restart");
+    assert_eq!(warm_ups(&outs[restart..]), 1);
+    assert_eq!(warm_ups(&play(true, run_one()).1), 0);
 }
