@@ -149,6 +149,10 @@ pub enum Out {
     GaveUp(String),
 }
 
+/// A playing run is on screen this long (ms) before the worker is asked to warm up: after the
+/// page's start-up (the editor's bundle, the first run's first animated frames).
+pub const WARM_UP_WHILE_PLAYING_AFTER_MS: u32 = 2000;
+
 /// What the page shows of the playback.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shown {
@@ -286,6 +290,8 @@ pub struct Player {
     resume_on_view: bool,
     /// This worker was sent `Request::WarmUp`.
     warm_asked: bool,
+    /// How long (playback clock ms) a run of this worker has been on screen.
+    on_screen_ms: u32,
     out: Vec<Out>,
 }
 
@@ -355,6 +361,7 @@ impl Player {
             Intent::CrashNextExplain => self.crash_next_explain = true,
         }
         self.want_frame();
+        self.want_warm_up();
         std::mem::take(&mut self.out)
     }
 
@@ -412,6 +419,7 @@ impl Player {
             | Response::NeedsFullEngine { .. } => {}
         }
         self.want_frame();
+        self.want_warm_up();
         std::mem::take(&mut self.out)
     }
 
@@ -482,6 +490,7 @@ impl Player {
         self.pending = None;
         self.titles_text.clear();
         self.warm_asked = false;
+        self.on_screen_ms = 0;
         let in_flight = self.load_in_flight.take();
         let waiting = self.load_next.take();
         self.out.push(then);
@@ -754,10 +763,19 @@ impl Player {
         self.shown.run = p.run;
         self.elapsed = 0;
         self.show_frame(frame);
-        // Once per worker, in the playground, after its first run is on screen: the worker
-        // optimises its engine while the visitor looks, so that a large run asked for next
-        // runs at full speed from its start. An embed's scenarios are small: not asked.
-        if !self.embed && !self.warm_asked {
+    }
+
+    /// Asks the worker to warm up (`Request::WarmUp`) once per worker, in the playground, when
+    /// a run is on screen, no load waits, and either nothing plays or the run has been on
+    /// screen for `WARM_UP_WHILE_PLAYING_AFTER_MS`. The worker then runs its engine on small
+    /// throwaway scenarios, so that a large run asked for next runs optimised code from its
+    /// start. Not at once while playing: next to the page's own start-up work, the warm-up
+    /// (and the browser's optimising of the code it runs) held the first run's second frame
+    /// back. An embed's scenarios are small: never asked.
+    fn want_warm_up(&mut self) {
+        let idle = self.shown.run > 0 && self.pending.is_none() && self.load_in_flight.is_none();
+        let still = !self.shown.playing || self.on_screen_ms >= WARM_UP_WHILE_PLAYING_AFTER_MS;
+        if !self.embed && !self.warm_asked && idle && still {
             self.warm_asked = true;
             self.out.push(Out::Send(Request::WarmUp));
         }
@@ -854,6 +872,9 @@ impl Player {
 
     /// The playback clock: advance one stop per period once the current frame is shown.
     fn tick(&mut self, ms: u32, period: u32) {
+        if self.shown.run > 0 {
+            self.on_screen_ms = self.on_screen_ms.saturating_add(ms);
+        }
         if !self.shown.playing {
             self.elapsed = 0;
             return;

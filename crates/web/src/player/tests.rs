@@ -1036,39 +1036,79 @@ fn warm_ups(outs: &[Out]) -> usize {
     outs.iter().filter(|o| **o == Out::Send(Request::WarmUp)).count()
 }
 
-/// The playground asks its worker to warm up once its first run is on screen (not before: the
-/// warm-up would hold that run's frame back), once per worker: a replacement worker is asked
-/// again once it has put a run on screen. An embed never asks.
+/// The playground asks its worker to warm up once, when a run is on screen and nothing plays
+/// or it has played for a while (not at once: the warm-up would hold its first frames back),
+/// and a replacement worker again; an embed never asks.
 #[test]
-fn the_playground_asks_each_worker_to_warm_up_once_a_run_is_on_screen() {
-    let loaded_only = vec![
-        (Do(load(1)), &["load 1 seed 1"][..]),
-        (Hear(loaded(1, 1, 5)), &["frame 2 run 1 stop 0"][..]),
-    ];
-    assert_eq!(warm_ups(&play(false, loaded_only).1), 0);
-    assert_eq!(warm_ups(&play(false, run_one()).1), 1);
-    let edited = with(
+fn the_playground_asks_each_worker_to_warm_up_once_when_the_page_is_still() {
+    // The first run plays from its start: not yet; paused, asked; paused again, not again.
+    let paused = || {
+        with(
+            run_one(),
+            vec![(Do(Intent::Play(false)), &[]), (Do(Intent::Play(true)), &[]), (Do(Intent::Play(false)), &[])],
+        )
+    };
+    let outs = play(false, paused()).1;
+    assert_eq!(warm_ups(&play(false, run_one()).1), 0);
+    assert_eq!(warm_ups(&outs), 1);
+    // Played to its end: the playback stops there, and the worker is asked.
+    let (mut p, _) = play(false, run_one());
+    let mut outs = Vec::new();
+    for _ in 0..40 {
+        for o in p.act(Intent::Tick { ms: 1000, period: 500 }) {
+            if let Out::Send(Request::Frame { id, run, stop, .. }) = o {
+                outs.extend(p.answer(frame(id, run, stop)));
+            } else {
+                outs.push(o);
+            }
+        }
+    }
+    assert_eq!((p.shown.playing, p.shown.stop), (false, 21));
+    assert_eq!(warm_ups(&outs), 1);
+    // Playing: asked once the run has been on screen for a while, not before.
+    let (mut p, _) = play(false, run_one());
+    let mut asked_at = None;
+    for k in 1..=40u32 {
+        for o in p.act(Intent::Tick { ms: 100, period: 100_000 }) {
+            if o == Out::Send(Request::WarmUp) {
+                assert_eq!(asked_at.replace(k * 100), None, "asked twice");
+            }
+        }
+    }
+    assert!(p.shown.playing);
+    assert_eq!(asked_at, Some(crate::player::WARM_UP_WHILE_PLAYING_AFTER_MS));
+    // Paused while a load runs: asked once its run is on screen.
+    let loading = with(
         run_one(),
         vec![
             (Do(edit(2)), &["load 3 seed 2"]),
+            (Do(Intent::Play(false)), &[]),
+            (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
+        ],
+    );
+    assert_eq!(warm_ups(&play(false, loading).1), 0);
+    let shown = with(
+        run_one(),
+        vec![
+            (Do(edit(2)), &["load 3 seed 2"]),
+            (Do(Intent::Play(false)), &[]),
             (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
             (Hear(frame(4, 2, 0)), &[]),
         ],
     );
-    assert_eq!(warm_ups(&play(false, edited).1), 1);
+    assert_eq!(warm_ups(&play(false, shown).1), 1);
+    // A replacement worker is asked again once the page is still.
     let replaced = with(
-        run_one(),
+        paused(),
         vec![
-            (Do(edit(2)), &["load 3 seed 2"]),
-            (Lose(Some(3)), &["continue after 1", "load 4 seed 1"]),
-            (Hear(loaded(4, 2, 5)), &["frame 5 run 2 stop 0"]),
-            (Hear(frame(5, 2, 0)), &[]),
+            (Lose(None), &["continue after 1", "load 3 seed 1"]),
+            (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
+            (Hear(frame(4, 2, 0)), &[]),
         ],
     );
     let outs = play(false, replaced).1;
-    assert_eq!(warm_ups(&outs), 2);
-    // The second is for the new worker: asked after it was started.
     let restart = outs.iter().position(|o| *o == Out::Restart).expect("a restart");
-    assert_eq!(warm_ups(&outs[restart..]), 1);
-    assert_eq!(warm_ups(&play(true, run_one()).1), 0);
+    assert_eq!((warm_ups(&outs[..restart]), warm_ups(&outs[restart..])), (1, 1));
+    let embed = with(run_one(), vec![(Do(Intent::Play(false)), &[])]);
+    assert_eq!(warm_ups(&play(true, embed).1), 0);
 }
