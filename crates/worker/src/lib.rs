@@ -524,7 +524,7 @@ pub(crate) mod tests {
     /// and a `Frame`. The request itself changes nothing and is not answered.
     #[test]
     fn each_slice_of_the_idle_warm_up_runs_a_scenario_and_draws_a_frame() {
-        for k in [0, 3] {
+        for k in 0..WARM_SLICES {
             let mut out = Vec::new();
             warm_slice_to(k, &mut |r| out.push(r));
             assert!(matches!(out[..], [Response::Loaded { .. }, Response::Frame { .. }]), "slice {k}: {out:?}");
