@@ -352,26 +352,37 @@ const WARM_UP_TEXT: &str = include_str!("../../../assets/presets/tour.yaml");
 /// while the page is still starting, so the page's first load finds that work done
 /// (browser.rs). Returns how many answers it produced (the tests check it did the work).
 pub fn warm_up() -> usize {
-    let mut state = WorkerState::default();
-    let mut answers = 0;
-    let mut sink = |r: Response| {
-        if schedlab_view::wire::to_bytes(&r).is_ok() {
-            answers += 1;
+    encoded_answers(|sink| {
+        let mut state = WorkerState::default();
+        state.handle(opening_load(1), sink, &|| 0.0);
+        for (stop, detail) in [(0, false), (1, true)] {
+            state.handle(Request::Frame { id: 0, run: state.run, stop, detail }, sink, &|| 0.0);
         }
-    };
-    let load = Request::Load {
+    })
+}
+
+/// The page's load of the opening scenario (the warm-ups run it), with `seed`.
+fn opening_load(seed: u64) -> Request {
+    Request::Load {
         id: 0,
         text: WARM_UP_TEXT.to_string(),
-        seed: 1,
+        seed,
         controllers: true,
         kubernetes_version: KubeVersion::V1_34,
         feature_gates: String::new(),
         lesson_start: None,
-    };
-    state.handle(load, &mut sink, &|| 0.0);
-    for (stop, detail) in [(0, false), (1, true)] {
-        state.handle(Request::Frame { id: 0, run: state.run, stop, detail }, &mut sink, &|| 0.0);
     }
+}
+
+/// Runs `ask` with a sink that encodes each answer for the wire, as the worker posts them;
+/// returns how many were encoded.
+fn encoded_answers(ask: impl FnOnce(&mut dyn FnMut(Response))) -> usize {
+    let mut answers = 0;
+    ask(&mut |r: Response| {
+        if schedlab_view::wire::to_bytes(&r).is_ok() {
+            answers += 1;
+        }
+    });
     answers
 }
 
@@ -394,28 +405,14 @@ const WARM_SPEC: GenSpec = GenSpec { nodes: 24, pods: 48, zones: 3 };
 /// A worker's first large run used to run its whole load and much of its scheduling so
 /// (docs/web.md has the figures).
 pub fn warm_slice(k: u32) -> usize {
-    let mut answers = 0;
-    warm_slice_to(k, &mut |r: Response| {
-        if schedlab_view::wire::to_bytes(&r).is_ok() {
-            answers += 1;
-        }
-    });
-    answers
+    encoded_answers(|sink| warm_slice_to(k, sink))
 }
 
 /// `warm_slice`, its answers given to `sink`.
 fn warm_slice_to(k: u32, sink: &mut dyn FnMut(Response)) {
     let mut state = WorkerState::default();
     let req = if k % 4 == 3 {
-        Request::Load {
-            id: 0,
-            text: WARM_UP_TEXT.to_string(),
-            seed: u64::from(k),
-            controllers: true,
-            kubernetes_version: KubeVersion::V1_34,
-            feature_gates: String::new(),
-            lesson_start: None,
-        }
+        opening_load(u64::from(k))
     } else {
         Request::Generate {
             id: 0,

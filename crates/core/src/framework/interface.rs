@@ -185,6 +185,20 @@ impl Default for NodeToStatus {
     }
 }
 
+/// `(node, status)` pairs in node order, the last given for a node kept (what `settle` does).
+fn in_node_order<S>(mut given: Vec<(usize, S)>) -> Vec<(usize, S)> {
+    // Stable: a node's statuses stay in the order given, and the last is kept.
+    crate::sort::sort_by_key(&mut given, |e| e.0);
+    let mut kept: Vec<(usize, S)> = Vec::with_capacity(given.len());
+    for e in given {
+        match kept.last_mut() {
+            Some(last) if last.0 == e.0 => *last = e,
+            _ => kept.push(e),
+        }
+    }
+    kept
+}
+
 impl PartialEq for NodeToStatus {
     fn eq(&self, other: &NodeToStatus) -> bool {
         self.absent == other.absent && self.iter().eq(other.iter())
@@ -208,34 +222,15 @@ impl NodeToStatus {
 
     /// Puts the statuses in node order, keeping the last one given for each node.
     pub fn settle(&mut self) {
-        if self.settled {
-            return;
+        if !self.settled {
+            self.rejected = in_node_order(std::mem::take(&mut self.rejected));
+            self.settled = true;
         }
-        // Stable: a node's statuses stay in the order given, and the last is kept.
-        crate::sort::sort_by_key(&mut self.rejected, |e| e.0);
-        let mut kept: Vec<(usize, Status)> = Vec::with_capacity(self.rejected.len());
-        for e in self.rejected.drain(..) {
-            match kept.last_mut() {
-                Some(last) if last.0 == e.0 => *last = e,
-                _ => kept.push(e),
-            }
-        }
-        self.rejected = kept;
-        self.settled = true;
     }
 
     /// The statuses not yet settled, as `settle` would order them.
     fn settled_view(&self) -> Vec<(usize, &Status)> {
-        let mut v: Vec<(usize, &Status)> = self.rejected.iter().map(|(i, s)| (*i, s)).collect();
-        crate::sort::sort_by_key(&mut v, |e| e.0);
-        let mut kept: Vec<(usize, &Status)> = Vec::with_capacity(v.len());
-        for e in v {
-            match kept.last_mut() {
-                Some(last) if last.0 == e.0 => *last = e,
-                _ => kept.push(e),
-            }
-        }
-        kept
+        in_node_order(self.rejected.iter().map(|(i, s)| (*i, s)).collect())
     }
 
     pub fn get(&self, node: usize) -> &Status {

@@ -1051,20 +1051,25 @@ fn the_playground_asks_each_worker_to_warm_up_once_when_the_page_is_still() {
     let outs = play(false, paused()).1;
     assert_eq!(warm_ups(&play(false, run_one()).1), 0);
     assert_eq!(warm_ups(&outs), 1);
-    // Played to its end: the playback stops there, and the worker is asked.
+    // Played to its end (sooner than the while-playing delay): asked when the playback stops
+    // there, not before.
     let (mut p, _) = play(false, run_one());
-    let mut outs = Vec::new();
-    for _ in 0..40 {
-        for o in p.act(Intent::Tick { ms: 1000, period: 500 }) {
+    let mut asked_when = Vec::new();
+    for _ in 0..60 {
+        let mut outs = Vec::new();
+        for o in p.act(Intent::Tick { ms: 20, period: 20 }) {
             if let Out::Send(Request::Frame { id, run, stop, .. }) = o {
                 outs.extend(p.answer(frame(id, run, stop)));
             } else {
                 outs.push(o);
             }
         }
+        if warm_ups(&outs) > 0 {
+            asked_when.push((p.shown.playing, p.shown.stop));
+        }
     }
-    assert_eq!((p.shown.playing, p.shown.stop), (false, 21));
-    assert_eq!(warm_ups(&outs), 1);
+    assert!(p.on_screen_ms < crate::player::WARM_UP_WHILE_PLAYING_AFTER_MS);
+    assert_eq!(asked_when, [(false, 21)]);
     // Playing: asked once the run has been on screen for a while, not before.
     let (mut p, _) = play(false, run_one());
     let mut asked_at = None;
@@ -1078,24 +1083,18 @@ fn the_playground_asks_each_worker_to_warm_up_once_when_the_page_is_still() {
     assert!(p.shown.playing);
     assert_eq!(asked_at, Some(crate::player::WARM_UP_WHILE_PLAYING_AFTER_MS));
     // Paused while a load runs: asked once its run is on screen.
-    let loading = with(
-        run_one(),
-        vec![
-            (Do(edit(2)), &["load 3 seed 2"]),
-            (Do(Intent::Play(false)), &[]),
-            (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
-        ],
-    );
-    assert_eq!(warm_ups(&play(false, loading).1), 0);
-    let shown = with(
-        run_one(),
-        vec![
-            (Do(edit(2)), &["load 3 seed 2"]),
-            (Do(Intent::Play(false)), &[]),
-            (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
-            (Hear(frame(4, 2, 0)), &[]),
-        ],
-    );
+    let loading = || {
+        with(
+            run_one(),
+            vec![
+                (Do(edit(2)), &["load 3 seed 2"]),
+                (Do(Intent::Play(false)), &[]),
+                (Hear(loaded(3, 2, 5)), &["frame 4 run 2 stop 0"]),
+            ],
+        )
+    };
+    assert_eq!(warm_ups(&play(false, loading()).1), 0);
+    let shown = with(loading(), vec![(Hear(frame(4, 2, 0)), &[])]);
     assert_eq!(warm_ups(&play(false, shown).1), 1);
     // A replacement worker is asked again once the page is still.
     let replaced = with(
