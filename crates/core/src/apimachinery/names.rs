@@ -41,7 +41,10 @@ fn is_qname_part(s: &str) -> bool {
 }
 
 fn is_label_shape(s: &str) -> bool {
-    let b = s.as_bytes();
+    is_label_bytes(s.as_bytes())
+}
+
+fn is_label_bytes(b: &[u8]) -> bool {
     !b.is_empty()
         && b[0].is_ascii_alphanumeric()
         && b[b.len() - 1].is_ascii_alphanumeric()
@@ -49,7 +52,7 @@ fn is_label_shape(s: &str) -> bool {
 }
 
 fn is_subdomain_shape(s: &str) -> bool {
-    s.split('.').all(is_label_shape)
+    s.as_bytes().split(|&c| c == b'.').all(is_label_bytes)
 }
 
 pub(crate) fn is_dns1123_label(s: &str) -> Vec<String> {
@@ -80,18 +83,18 @@ pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
 
 pub fn is_qualified_name(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
-    let parts: Vec<&str> = s.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    // Byte scans: this runs for every label key loaded.
+    let name = match s.bytes().position(|c| c == b'/').map(|i| (&s[..i], &s[i + 1..])) {
+        None => s,
+        Some((prefix, name)) if !name.as_bytes().contains(&b'/') => {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".into());
             } else {
                 errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
             }
-            *name
+            name
         }
-        _ => {
+        Some(_) => {
             errs.push(format!(
                 "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 regex_error(QNAME_ERR, QNAME_FMT, &["MyName", "my.name", "123-abc"])
@@ -148,7 +151,7 @@ pub(crate) fn is_huge_page(name: &str) -> bool {
     name.starts_with("hugepages-")
 }
 pub(crate) fn is_native_resource(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
+    !name.as_bytes().contains(&b'/') || name.contains("kubernetes.io/")
 }
 pub fn is_extended_resource_name(name: &str) -> bool {
     if is_native_resource(name) || name.starts_with("requests.") {

@@ -16,11 +16,24 @@ const PREEMPT_LOWER: &str = "PreemptLowerPriority";
 const BASE_TIME: i64 = 1_735_689_600;
 
 /// `uid-<kind>-<namespace>-<name>`, the namespace part empty for cluster-scoped objects.
+/// (Made for every object loaded: built in one allocation, without the formatter.)
 pub(crate) fn uid(kind: &str, ns: &str, name: &str) -> String {
-    format!("uid-{}-{}-{}", kind.to_lowercase(), ns, name)
+    let mut s = String::with_capacity(6 + kind.len() + ns.len() + name.len());
+    s.push_str("uid-");
+    if kind.is_ascii() {
+        s.extend(kind.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        s.push_str(&kind.to_lowercase());
+    }
+    s.push('-');
+    s.push_str(ns);
+    s.push('-');
+    s.push_str(name);
+    s
 }
 
-/// 2025-01-01T00:00:00Z plus `doc` seconds, RFC 3339.
+/// 2025-01-01T00:00:00Z plus `doc` seconds, RFC 3339. (Made for every object loaded: written
+/// digit by digit, without the formatter.)
 pub(crate) fn timestamp(doc: usize) -> String {
     let t = BASE_TIME + doc as i64;
     let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
@@ -34,7 +47,27 @@ pub(crate) fn timestamp(doc: usize) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs / 60 % 60, secs % 60)
+    if !(0..=9999).contains(&y) {
+        // Beyond four digits (a document index no input reaches): the formatter's width rules.
+        return format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs / 60 % 60, secs % 60);
+    }
+    let mut out = [0u8; 20];
+    let mut put = |at: usize, width: usize, mut v: i64| {
+        for k in (0..width).rev() {
+            out[at + k] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(0, 4, y);
+    put(5, 2, m);
+    put(8, 2, d);
+    put(11, 2, secs / 3600);
+    put(14, 2, secs / 60 % 60);
+    put(17, 2, secs % 60);
+    for (at, c) in [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':'), (19, b'Z')] {
+        out[at] = c;
+    }
+    String::from_utf8(out.to_vec()).unwrap_or_default()
 }
 
 /// Identity the apiserver gives every created object: UID and creation time (anything the
@@ -185,7 +218,8 @@ fn default_pod_level_resources(p: &mut api::Pod) {
 /// the pod has becomes an `In` (or `NotIn`) requirement of the term's labelSelector (pod
 /// (anti-)affinity, and topology spread constraints with v1.34's selector merge).
 fn merge_match_label_keys(p: &mut api::Pod) {
-    let labels = p.metadata.labels.clone();
+    // Read beside the spec's selectors, which are written: disjoint fields, no copy.
+    let labels = &p.metadata.labels;
     let add = |sel: &mut LabelSelector, keys: &[String], op: &str| {
         for k in keys {
             if let Some(v) = labels.get(k) {
@@ -513,6 +547,12 @@ mod tests {
         assert_eq!(timestamp(86_400 * 31 + 3_600), "2025-02-01T01:00:00Z");
         assert_eq!(timestamp(86_400 * 365), "2026-01-01T00:00:00Z");
         assert_eq!(timestamp(86_400 * (365 + 31 + 28)), "2026-03-01T00:00:00Z");
+        assert_eq!(timestamp(86_400 * 3 + 23 * 3_600 + 59 * 60 + 58), "2025-01-04T23:59:58Z");
+        // Far past the years of four digits: as the formatter pads them.
+        assert_eq!(timestamp(86_400 * 365 * 8_000), "10019-09-10T00:00:00Z");
+        assert_eq!(uid("Pod", "default", "web-1"), "uid-pod-default-web-1");
+        assert_eq!(uid("ResourceClaim", "", "gpu"), "uid-resourceclaim--gpu");
+        assert_eq!(uid("Ünit", "a", "b"), "uid-ünit-a-b");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

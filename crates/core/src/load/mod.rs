@@ -710,8 +710,13 @@ macro_rules! admitted {
                 &self.metadata
             }
             fn set_type(&mut self, api_version: &str, kind: &str) {
-                self.api_version = api_version.into();
-                self.kind = kind.into();
+                // Nearly always what the document said already: no new string then.
+                if self.api_version != api_version {
+                    self.api_version = api_version.into();
+                }
+                if self.kind != kind {
+                    self.kind = kind.into();
+                }
             }
         }
     )*};

@@ -248,7 +248,7 @@ impl<'a, 't> json::Source for &'a YNode<'t> {
             Val::Str(s) => View::Str(s.as_ref()),
             Val::Seq(items) => View::Array(items.iter()),
             Val::Map(entries) => View::Object(Present {
-                left: entries.iter().filter(|e| e.value.val != Val::Null).count(),
+                left: entries.iter().filter(|e| !matches!(e.value.val, Val::Null)).count(),
                 entries: entries.iter(),
             }),
         }
@@ -287,7 +287,7 @@ impl<'a, 't> Iterator for Present<'a, 't> {
     type Item = (&'a str, &'a YNode<'t>);
     fn next(&mut self) -> Option<(&'a str, &'a YNode<'t>)> {
         for e in self.entries.by_ref() {
-            if e.value.val != Val::Null {
+            if !matches!(e.value.val, Val::Null) {
                 self.left -= 1;
                 return Some((e.key.as_ref(), &e.value));
             }
@@ -383,9 +383,14 @@ pub(crate) fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
     let mut offset = 0;
     // Directive lines seen since the last non-directive line: (offset, line).
     let mut directives: Option<(usize, usize)> = None;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
+    let bytes = text.as_bytes();
+    let ends = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((!text.ends_with('\n')).then_some(bytes.len()));
+    for (i, end) in ends.enumerate() {
         let lineno = i + 1;
-        let b = line.as_bytes();
+        let b = &bytes[offset..end];
+        if b.is_empty() {
+            break;
+        }
         if b.starts_with(b"---") && b.get(3).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')) {
             let (o, l) = directives.unwrap_or((offset, lineno));
             if o > 0 {
@@ -397,7 +402,7 @@ pub(crate) fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
         } else {
             directives = None;
         }
-        offset += line.len();
+        offset = end;
     }
     let mut out = Vec::with_capacity(starts.len());
     for (i, &(o, l)) in starts.iter().enumerate() {

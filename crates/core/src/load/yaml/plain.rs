@@ -26,7 +26,8 @@ type R<T> = Result<T, Bail>;
 /// in it.
 pub(super) fn read(piece: &str, first_line: usize) -> Option<Vec<YNode<'_>>> {
     let b = piece.as_bytes();
-    if !b.iter().all(|&c| c == b'\n' || (b' '..=b'~').contains(&c)) {
+    // Every byte checked without an early exit, so the loop runs 16 or 32 bytes at a time.
+    if !b.iter().fold(true, |ok, &c| ok & ((c == b'\n') | (c.wrapping_sub(b' ') <= b'~' - b' '))) {
         return None;
     }
     let mut p = P {
