@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 
 pub type ResourceList = BTreeMap<String, Quantity>;
 
+/// A string field the apiserver's defaulting fills with a constant ("Always", "File", ...):
+/// borrowed from the program then, so defaulting a loaded pod allocates nothing for it.
+pub type Defaulted = std::borrow::Cow<'static, str>;
+
 macro_rules! opt {
     () => {
         Option<Box<Opaque>>
@@ -43,13 +47,13 @@ pub struct PodSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ephemeral_containers: opt!(),
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<Defaulted>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dns_policy: Option<String>,
+    pub dns_policy: Option<Defaulted>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_selector: Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -176,11 +180,11 @@ pub struct Container {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifecycle: opt!(),
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub termination_message_path: Option<String>,
+    pub termination_message_path: Option<Defaulted>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub termination_message_policy: Option<String>,
+    pub termination_message_policy: Option<Defaulted>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image_pull_policy: Option<String>,
+    pub image_pull_policy: Option<Defaulted>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_context: opt!(),
     #[serde(default, skip_serializing_if = "Option::is_none")]

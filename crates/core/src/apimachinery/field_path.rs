@@ -118,8 +118,19 @@ impl FieldPath {
     }
     /// This path and one more step.
     fn with(&self, kind: usize, n: usize, name: &str) -> FieldPath {
+        let tag = n << 2 | kind;
+        // The common step (a number of one byte, room left in place) written straight in.
+        if let Bytes::Inline(len, b) = &self.0 {
+            let (len, k) = (*len as usize, name.len());
+            if tag < 0x80 && len + 1 + k <= INLINE {
+                let mut b = *b;
+                b[len] = tag as u8;
+                b[len + 1..len + 1 + k].copy_from_slice(name.as_bytes());
+                return FieldPath(Bytes::Inline((len + 1 + k) as u8, b));
+            }
+        }
         let mut num = [0; 10];
-        let k = leb128(n << 2 | kind, &mut num);
+        let k = leb128(tag, &mut num);
         self.extended(&[&num[..k], name.as_bytes()])
     }
     /// `rel` taken from this path.

@@ -390,10 +390,12 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     bind_claims(sc);
 
     // Namespaces: built-ins, declared, referenced; each labelled with its name.
-    let mut referenced: BTreeSet<String> = BTreeSet::new();
-    referenced.extend(sc.pods.iter().filter_map(|p| p.metadata.namespace.clone()));
-    referenced.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.clone()));
-    referenced.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.clone()));
+    // Borrowed first (thousands of pods name a handful of namespaces), copied once each.
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    named.extend(sc.pods.iter().filter_map(|p| p.metadata.namespace.as_deref()));
+    named.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.as_deref()));
+    named.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.as_deref()));
+    let mut referenced: BTreeSet<String> = named.into_iter().map(str::to_string).collect();
     referenced.extend(super::workloads::namespaces(&sc.cluster.workloads));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
         ensure_namespace(&mut sc.cluster, &n);

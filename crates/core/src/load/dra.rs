@@ -413,6 +413,9 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     }
     let mut generated: Vec<ResourceClaim> = Vec::new();
     for (p, o) in sc.pods.iter_mut().zip(origins) {
+        if p.spec.resource_claims.is_empty() {
+            continue;
+        }
         let ns = p.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let bound = p.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
         let finished = matches!(p.status.phase.as_deref(), Some("Succeeded") | Some("Failed"));
