@@ -21,7 +21,8 @@ pub(crate) fn uid(kind: &str, ns: &str, name: &str) -> String {
     let mut s = String::with_capacity(6 + kind.len() + ns.len() + name.len());
     s.push_str("uid-");
     if kind.is_ascii() {
-        s.extend(kind.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        s.push_str(kind);
+        s[4..].make_ascii_lowercase();
     } else {
         s.push_str(&kind.to_lowercase());
     }
@@ -33,7 +34,7 @@ pub(crate) fn uid(kind: &str, ns: &str, name: &str) -> String {
 }
 
 /// 2025-01-01T00:00:00Z plus `doc` seconds, RFC 3339. (Made for every object loaded: written
-/// digit by digit, without the formatter.)
+/// digit by digit, without the formatter. The time is never before 1970, so no sign.)
 pub(crate) fn timestamp(doc: usize) -> String {
     let t = BASE_TIME + doc as i64;
     let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
@@ -47,27 +48,20 @@ pub(crate) fn timestamp(doc: usize) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    if !(0..=9999).contains(&y) {
-        // Beyond four digits (a document index no input reaches): the formatter's width rules.
-        return format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs / 60 % 60, secs % 60);
-    }
-    let mut out = [0u8; 20];
-    let mut put = |at: usize, width: usize, mut v: i64| {
-        for k in (0..width).rev() {
-            out[at + k] = b'0' + (v % 10) as u8;
-            v /= 10;
+    let mut out = String::with_capacity(20);
+    for (v, width, then) in [(y, 1000, '-'), (m, 10, '-'), (d, 10, 'T'), (secs / 3600, 10, ':'), (secs / 60 % 60, 10, ':'), (secs % 60, 10, 'Z')] {
+        // At least `width`'s digits (a year past 9999 gets more, as the formatter pads).
+        let mut unit = width;
+        while v / unit >= 10 {
+            unit *= 10;
         }
-    };
-    put(0, 4, y);
-    put(5, 2, m);
-    put(8, 2, d);
-    put(11, 2, secs / 3600);
-    put(14, 2, secs / 60 % 60);
-    put(17, 2, secs % 60);
-    for (at, c) in [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':'), (19, b'Z')] {
-        out[at] = c;
+        while unit > 0 {
+            out.push(char::from(b'0' + (v / unit % 10) as u8));
+            unit /= 10;
+        }
+        out.push(then);
     }
-    String::from_utf8(out.to_vec()).unwrap_or_default()
+    out
 }
 
 /// Identity the apiserver gives every created object: UID and creation time (anything the
@@ -390,12 +384,16 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     bind_claims(sc);
 
     // Namespaces: built-ins, declared, referenced; each labelled with its name.
-    // Borrowed first (thousands of pods name a handful of namespaces), copied once each.
-    let mut named: BTreeSet<&str> = BTreeSet::new();
-    named.extend(sc.pods.iter().filter_map(|p| p.metadata.namespace.as_deref()));
-    named.extend(sc.cluster.pvcs.values().filter_map(|p| p.metadata.namespace.as_deref()));
-    named.extend(sc.cluster.pdbs.iter().filter_map(|p| p.metadata.namespace.as_deref()));
-    let mut referenced: BTreeSet<String> = named.into_iter().map(str::to_string).collect();
+    // Thousands of pods name a handful of namespaces: each copied once.
+    let mut referenced: BTreeSet<String> = BTreeSet::new();
+    let pods = sc.pods.iter().map(|p| &p.metadata);
+    let pvcs = sc.cluster.pvcs.values().map(|p| &p.metadata);
+    let pdbs = sc.cluster.pdbs.iter().map(|p| &p.metadata);
+    for ns in pods.chain(pvcs).chain(pdbs).filter_map(|m| m.namespace.as_deref()) {
+        if !referenced.contains(ns) {
+            referenced.insert(ns.to_string());
+        }
+    }
     referenced.extend(super::workloads::namespaces(&sc.cluster.workloads));
     for n in BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).chain(referenced) {
         ensure_namespace(&mut sc.cluster, &n);

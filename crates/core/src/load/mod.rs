@@ -703,6 +703,13 @@ trait Admitted: DeserializeOwned + PartialEq + std::fmt::Debug {
     fn set_type(&mut self, api_version: &str, kind: &str);
 }
 
+/// Nearly always the document said it already: no new string then.
+fn set_unless_equal(field: &mut String, value: &str) {
+    if field != value {
+        value.clone_into(field);
+    }
+}
+
 macro_rules! admitted {
     ($($t:ty),*) => {$(
         impl Admitted for $t {
@@ -710,13 +717,8 @@ macro_rules! admitted {
                 &self.metadata
             }
             fn set_type(&mut self, api_version: &str, kind: &str) {
-                // Nearly always what the document said already: no new string then.
-                if self.api_version != api_version {
-                    self.api_version = api_version.into();
-                }
-                if self.kind != kind {
-                    self.kind = kind.into();
-                }
+                set_unless_equal(&mut self.api_version, api_version);
+                set_unless_equal(&mut self.kind, kind);
             }
         }
     )*};
