@@ -871,6 +871,24 @@ mod tests {
         assert_eq!(docs[1].locate(&[Seg::Key("d")]), Pos { line: 9, column: 1 });
     }
 
+    /// `---` lines cut the text (a `%` directive just before one goes with the piece after it);
+    /// the last line may lack its newline; `---x` is content.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn pieces_cut_at_separator_lines() {
+        type Cut = ((usize, usize), usize);
+        let cases: [(&str, &[Cut]); 6] = [
+            ("", &[((0, 0), 1)]),
+            ("a: 1", &[((0, 4), 1)]),
+            ("a: 1\n---", &[((0, 5), 1), ((5, 8), 2)]),
+            ("a\n%YAML 1.2\n---\nb\n", &[((0, 2), 1), ((2, 18), 2)]),
+            ("---x\n---\r\nz", &[((0, 5), 1), ((5, 11), 2)]),
+            ("\n\n---\n", &[((0, 2), 1), ((2, 6), 3)]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(pieces(text), want, "{text:?}");
+        }
+    }
+
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn syntax_error_in_one_piece_keeps_the_others() {
         let text = "a: 1\n---\nb: [1, 2\n---\nc: 3\n";
