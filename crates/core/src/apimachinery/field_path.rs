@@ -91,17 +91,9 @@ impl FieldPath {
         let old = self.0.as_slice();
         let need = old.len() + parts.iter().map(|p| p.len()).sum::<usize>();
         if need <= INLINE {
-            // The whole array copied at once (a fixed-size copy, no call), then the steps.
-            let mut b = match &self.0 {
-                Bytes::Inline(_, b) => *b,
-                Bytes::Heap(v) => {
-                    // Not reached: a path on the heap is longer than INLINE.
-                    let mut b = [0; INLINE];
-                    b[..v.len()].copy_from_slice(v);
-                    b
-                }
-            };
+            let mut b = [0; INLINE];
             let mut at = old.len();
+            b[..at].copy_from_slice(old);
             for p in parts {
                 b[at..at + p.len()].copy_from_slice(p);
                 at += p.len();
