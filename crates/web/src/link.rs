@@ -135,6 +135,39 @@ pub fn to_hash(st: &LinkState) -> String {
 }
 
 /// Letters, digits, `-` and `_` only (no escaping needed in a hash).
+/// How many of the payloads a tab wrote to its address it remembers (`remember_own`).
+const OWN_KEPT: usize = 3;
+
+/// A short digest of a payload (FNV-1a, 64 bits, hex): what a tab remembers of the payloads it
+/// wrote to its own address, instead of the payloads themselves (each up to 256 KB).
+fn digest(payload: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in payload.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The list of the payloads a tab wrote to its own address (digests, newest first, space
+/// separated: what `sessionStorage` keeps) after it writes `payload`.
+///
+/// More than the last one: a reload can load the address as it was just before the last
+/// write (the write landed while the reload was already under way), and that address is as
+/// much the tab's own as the last one.
+pub fn remember_own(list: &str, payload: &str) -> String {
+    let d = digest(payload);
+    let mut out = vec![d.as_str()];
+    out.extend(list.split(' ').filter(|x| !x.is_empty() && *x != d).take(OWN_KEPT - 1));
+    out.join(" ")
+}
+
+/// Whether `payload` is one the tab wrote to its own address (`list`: `remember_own`'s).
+pub fn is_own(list: &str, payload: &str) -> bool {
+    let d = digest(payload);
+    list.split(' ').any(|x| x == d)
+}
+
 fn is_word(v: &str) -> bool {
     !v.is_empty() && v.len() <= 40 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
@@ -142,6 +175,30 @@ fn is_word(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tab_knows_its_last_few_addresses_and_no_other() {
+        let mut list = String::new();
+        for p in ["tour", "lesson", "lesson-edited", "lesson"] {
+            list = remember_own(&list, p);
+        }
+        // The newest first, each once.
+        let kept: Vec<&str> = list.split(' ').collect();
+        assert_eq!(kept, [digest("lesson"), digest("lesson-edited"), digest("tour")]);
+        // The address from just before the last write is the tab's own (a reload that loads
+        // it keeps the autosave, which is newer).
+        assert!(is_own(&list, "lesson-edited"));
+        assert!(is_own(&list, "lesson"));
+        // Pushed out, or never written: a link like any other.
+        for p in ["tour", "lesson-", "", "someone else's"] {
+            list = remember_own(&list, "x");
+            list = remember_own(&list, "y");
+            assert!(!is_own(&list, p), "{p}");
+        }
+        assert_eq!(list.split(' ').count(), OWN_KEPT);
+        assert!(!is_own("", "tour"));
+        assert_ne!(digest("a"), digest("b"));
+    }
 
     #[test]
     fn version_1_links_keep_opening() {

@@ -56,8 +56,9 @@ const REV_KEY: &str = "schedlab.scenario.rev";
 /// The last scenario that ran, written when an edit makes the scenario invalid, so that a
 /// reload with the invalid text still shows a run.
 const GOOD_KEY: &str = "schedlab.lastgood.v1";
-/// In `sessionStorage`: the scenario payload this tab last wrote to its address.
-const ADDRESS_KEY: &str = "schedlab.address.v1";
+/// In `sessionStorage`: the scenario payloads this tab last wrote to its address
+/// (`link::remember_own`).
+const ADDRESS_KEY: &str = "schedlab.address.v2";
 const THEME_KEY: &str = "schedlab.theme";
 /// The user's own scenario as an older version kept it (one only): read once into `RECENT_KEY`.
 const MINE_KEY: &str = "schedlab.mine.v1";
@@ -259,20 +260,23 @@ pub fn save_theme(t: &str) {
     }
 }
 
-/// The payload this tab last put in its address (kept in `sessionStorage`, which a reload
-/// keeps and a new tab does not have).
-pub fn own_address_payload() -> Option<String> {
-    web_sys::window()?.session_storage().ok()??.get_item(ADDRESS_KEY).ok()?
+/// Whether `payload` is one this tab put in its address lately (`link::is_own`; kept in
+/// `sessionStorage`, which a reload keeps and a new tab does not have).
+pub fn own_address_payload(payload: &str) -> bool {
+    session()
+        .and_then(|s| s.get_item(ADDRESS_KEY).ok().flatten())
+        .is_some_and(|list| crate::link::is_own(&list, payload))
 }
 
-pub fn set_own_address_payload(payload: Option<&str>) {
-    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
-        return;
-    };
-    let _ = match payload {
-        Some(p) => s.set_item(ADDRESS_KEY, p),
-        None => s.remove_item(ADDRESS_KEY),
-    };
+/// Remembers that this tab put `payload` in its address.
+pub fn remember_own_address_payload(payload: &str) {
+    let Some(s) = session() else { return };
+    let list = s.get_item(ADDRESS_KEY).ok().flatten().unwrap_or_default();
+    let _ = s.set_item(ADDRESS_KEY, &crate::link::remember_own(&list, payload));
+}
+
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
 }
 
 /// The address's hash (with its `#`), if any.

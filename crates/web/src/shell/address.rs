@@ -80,8 +80,10 @@ pub fn install(st: AppState, link_pending: ReadSignal<bool>) {
                 if addressing.get_value() == g {
                     // Only a full page remembers its own address (an embed has no autosave to
                     // prefer, and a tab it opens inherits this tab's session storage).
-                    if !st.embed {
-                        storage::set_own_address_payload(state.payload.as_deref());
+                    // (A scenario too large for the address forgets nothing: an address that
+                    // still holds an older payload of this tab's is still its own.)
+                    if let Some(p) = state.payload.as_deref().filter(|_| !st.embed) {
+                        storage::remember_own_address_payload(p);
                     }
                     let loc = window().location();
                     storage::replace_url(&format!(

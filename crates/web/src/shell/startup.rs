@@ -143,11 +143,13 @@ pub fn read_address(st: AppState, autosaved: bool, preset: Option<Download>) -> 
         start.link = ls.cycle.map(|c| (c, ls.phase.as_deref().and_then(Stage::from_label)));
     }
     // This tab's own address from before a reload: the autosave is at least as new (the
-    // address is updated after a debounce), so it wins. (An embed has no autosave: its
-    // address is all it has.)
-    let own = ls.as_ref().and_then(|ls| ls.payload.as_deref()).is_some_and(|payload| {
-        !embed && autosaved && storage::own_address_payload().as_deref() == Some(payload)
-    });
+    // address is updated after a debounce), so it wins. Own means any of the last few this tab
+    // wrote, not only the last: a reload can load the address as it was just before the last
+    // write. (An embed has no autosave: its address is all it has.)
+    let own = ls
+        .as_ref()
+        .and_then(|ls| ls.payload.as_deref())
+        .is_some_and(|payload| !embed && autosaved && storage::own_address_payload(payload));
     match preset {
         None => open_link(st, ls, own, set_link_pending),
         Some(preset) => {
