@@ -49,18 +49,25 @@ pub(crate) fn timestamp(doc: usize) -> String {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     let mut out = String::with_capacity(20);
-    for (v, width, then) in [(y, 1000, '-'), (m, 10, '-'), (d, 10, 'T'), (secs / 3600, 10, ':'), (secs / 60 % 60, 10, ':'), (secs % 60, 10, 'Z')] {
-        // At least `width`'s digits (a year past 9999 gets more, as the formatter pads).
-        let mut unit = width;
-        while v / unit >= 10 {
-            unit *= 10;
-        }
-        while unit > 0 {
-            out.push(char::from(b'0' + (v / unit % 10) as u8));
-            unit /= 10;
-        }
-        out.push(then);
+    if y > 9999 {
+        // Past four digits: as many as it takes (as the formatter pads), and rarely.
+        out.push_str(&(y / 10_000).to_string());
     }
+    let y = y % 10_000;
+    // Two digits each, by constant divisors (multiplications, not divisions).
+    let two = |out: &mut String, v: i64, then: char| {
+        out.push(char::from(b'0' + (v / 10 % 10) as u8));
+        out.push(char::from(b'0' + (v % 10) as u8));
+        out.push(then);
+    };
+    out.push(char::from(b'0' + (y / 1000) as u8));
+    out.push(char::from(b'0' + (y / 100 % 10) as u8));
+    two(&mut out, y, '-');
+    two(&mut out, m, '-');
+    two(&mut out, d, 'T');
+    two(&mut out, secs / 3600, ':');
+    two(&mut out, secs / 60 % 60, ':');
+    two(&mut out, secs % 60, 'Z');
     out
 }
 
