@@ -378,31 +378,33 @@ fn same_as_event_parser(piece: &str, first_line: usize, fast: &[YNode<'_>]) {
 
 /// Byte ranges of the `---`-separated pieces with the 1-based line each starts on. A piece
 /// starts at a `---` line (or at the `%` directive lines just before it).
+///
+/// Each line costs a look at its first bytes: the newlines are found by `memchr`, and only a
+/// separator makes the lines before it looked at again (for directives, which are rare).
 pub(crate) fn pieces(text: &str) -> Vec<((usize, usize), usize)> {
-    let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
-    let mut offset = 0;
-    // Directive lines seen since the last non-directive line: (offset, line).
-    let mut directives: Option<(usize, usize)> = None;
     let bytes = text.as_bytes();
-    let ends = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((!text.ends_with('\n')).then_some(bytes.len()));
-    for (i, end) in ends.enumerate() {
-        let lineno = i + 1;
-        let b = &bytes[offset..end];
-        if b.is_empty() {
-            break;
+    let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
+    // (A separator on the first line starts no new piece: only those after a newline count.)
+    for (n, nl) in memchr::memchr_iter(b'\n', bytes).enumerate() {
+        let s = nl + 1;
+        let separator = bytes.get(s..s + 3) == Some(b"---")
+            && bytes.get(s + 3).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+        if !separator {
+            continue;
         }
-        if b.starts_with(b"---") && b.get(3).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')) {
-            let (o, l) = directives.unwrap_or((offset, lineno));
-            if o > 0 {
-                starts.push((o, l));
+        // Directive lines just before the separator go with its piece.
+        let (mut o, mut line) = (s, n + 2);
+        while o > 0 {
+            let prev = memchr::memrchr(b'\n', &bytes[..o - 1]).map_or(0, |i| i + 1);
+            if prev < o - 1 && bytes[prev] == b'%' {
+                (o, line) = (prev, line - 1);
+            } else {
+                break;
             }
-            directives = None;
-        } else if b.starts_with(b"%") {
-            directives.get_or_insert((offset, lineno));
-        } else {
-            directives = None;
         }
-        offset = end;
+        if o > 0 {
+            starts.push((o, line));
+        }
     }
     let mut out = Vec::with_capacity(starts.len());
     for (i, &(o, l)) in starts.iter().enumerate() {
@@ -887,6 +889,54 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(pieces(text), want, "{text:?}");
         }
+    }
+
+    /// The cut as first written: every line looked at. `pieces` must cut every text the same.
+    fn pieces_line_by_line(text: &str) -> Vec<((usize, usize), usize)> {
+        let mut starts: Vec<(usize, usize)> = vec![(0, 1)];
+        let (mut offset, mut directives) = (0, None);
+        for (i, b) in text.as_bytes().split_inclusive(|c| *c == b'\n').enumerate() {
+            if b.starts_with(b"---") && b.get(3).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')) {
+                let (o, l) = directives.unwrap_or((offset, i + 1));
+                if o > 0 {
+                    starts.push((o, l));
+                }
+                directives = None;
+            } else if b.starts_with(b"%") {
+                directives.get_or_insert((offset, i + 1));
+            } else {
+                directives = None;
+            }
+            offset += b.len();
+        }
+        let ends = starts.iter().skip(1).map(|s| s.0).chain([text.len()]);
+        starts.iter().zip(ends).map(|(&(o, l), e)| ((o, e), l)).collect()
+    }
+
+    /// Every text of up to four lines over separators, near-separators, directives, blank and
+    /// content lines, with LF or CRLF, with or without a final newline.
+    #[test]
+    fn pieces_cut_as_the_line_by_line_reading_does() {
+        let kinds = ["---", "--- a: 1", "---\t", "---x", "--", " ---", "%YAML 1.2", "%", "a: 1", "", "- b"];
+        let mut texts = vec![String::new()];
+        for n in 1..=4u32 {
+            for mut k in 0..kinds.len().pow(n) {
+                let mut lines = Vec::new();
+                for _ in 0..n {
+                    lines.push(kinds[k % kinds.len()]);
+                    k /= kinds.len();
+                }
+                for eol in ["\n", "\r\n"] {
+                    let body = lines.join(eol);
+                    texts.push(body.clone());
+                    texts.push(body + eol);
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(pieces(t), pieces_line_by_line(t), "{t:?}");
+        }
+        assert!(texts.len() > 60_000);
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
