@@ -100,9 +100,6 @@ test("replacing the scenario while it plays never shows names from two runs", as
   noErrors(page);
 });
 
-// Skipped: it failed in the last run of this session (after the reload the error list did not
-// appear within 60 s) and there was no time left to find why. The next session must fix the
-// cause and remove the skip (see the session note).
 test("a reload with an invalid edit shows the editor, the error and the last good run", async () => {
   const page = await newPage(env);
   await page.goto(env.url);
