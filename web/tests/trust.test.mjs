@@ -212,12 +212,12 @@ test("a reload that loads the address from just before its last update keeps the
   const nodes = (await savedParts(page)).nodes;
   await replaceEditorText(page, nodes + "---\napiVersion: v1\nkind: Node\nmetadata: {name: added-after-the-link}\nstatus: {capacity: {cpu: '1', pods: '10'}}\n");
   await page.waitForSelector('.node-card[data-node="added-after-the-link"]');
-  const payload = (href) => new URLSearchParams(new URL(href).hash.slice(1)).get("s");
-  await page.waitForFunction((b) => {
+  const was = new URLSearchParams(new URL(before).hash.slice(1)).get("s");
+  assert.ok(was, before);
+  await page.waitForFunction((w) => {
     const s = new URLSearchParams(location.hash.slice(1)).get("s");
-    return s && s !== new URLSearchParams(new URL(b).hash.slice(1)).get("s");
-  }, before);
-  assert.ok(payload(before), before);
+    return s && s !== w;
+  }, was);
   assert.ok((await savedParts(page)).nodes.includes("added-after-the-link"));
   // The reload loads the address of before the edit.
   await page.evaluate((b) => history.replaceState(null, "", b), before);

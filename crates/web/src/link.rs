@@ -134,7 +134,6 @@ pub fn to_hash(st: &LinkState) -> String {
     out
 }
 
-/// Letters, digits, `-` and `_` only (no escaping needed in a hash).
 /// How many of the payloads a tab wrote to its address it remembers (`remember_own`).
 const OWN_KEPT: usize = 3;
 
@@ -168,6 +167,7 @@ pub fn is_own(list: &str, payload: &str) -> bool {
     list.split(' ').any(|x| x == d)
 }
 
+/// Letters, digits, `-` and `_` only (no escaping needed in a hash).
 fn is_word(v: &str) -> bool {
     !v.is_empty() && v.len() <= 40 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }

@@ -78,6 +78,10 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
 thread_local! {
     /// The autosave revision this tab last read or wrote.
     static SEEN_REV: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -262,7 +266,7 @@ pub fn save_theme(t: &str) {
 
 /// Whether `payload` is one this tab put in its address lately (`link::is_own`; kept in
 /// `sessionStorage`, which a reload keeps and a new tab does not have).
-pub fn own_address_payload(payload: &str) -> bool {
+pub fn is_own_address_payload(payload: &str) -> bool {
     session()
         .and_then(|s| s.get_item(ADDRESS_KEY).ok().flatten())
         .is_some_and(|list| crate::link::is_own(&list, payload))
@@ -273,10 +277,6 @@ pub fn remember_own_address_payload(payload: &str) {
     let Some(s) = session() else { return };
     let list = s.get_item(ADDRESS_KEY).ok().flatten().unwrap_or_default();
     let _ = s.set_item(ADDRESS_KEY, &crate::link::remember_own(&list, payload));
-}
-
-fn session() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
 }
 
 /// The address's hash (with its `#`), if any.

@@ -149,7 +149,7 @@ pub fn read_address(st: AppState, autosaved: bool, preset: Option<Download>) -> 
     let own = ls
         .as_ref()
         .and_then(|ls| ls.payload.as_deref())
-        .is_some_and(|payload| !embed && autosaved && storage::own_address_payload(payload));
+        .is_some_and(|payload| !embed && autosaved && storage::is_own_address_payload(payload));
     match preset {
         None => open_link(st, ls, own, set_link_pending),
         Some(preset) => {
