@@ -114,6 +114,10 @@ class TabbedEditor {
     // Texts of tabs not shown yet: their states are created when first needed (creating a
     // state resolves the whole configuration, which costs milliseconds).
     this.pending = new Map();
+    // Tabs whose state holds error markers: clearing the markers of a tab that has none
+    // dispatches nothing (at start-up each tab's "no errors" would otherwise be a transaction,
+    // the shown tab's one with a view update).
+    this.marked = new Set();
     this.active = null;
     this.timer = null;
     this.suppress = 0;
@@ -169,6 +173,7 @@ class TabbedEditor {
 
   /** Replaces a tab's text (a new document: the undo history starts afresh). */
   setDoc(tab, text) {
+    this.marked.delete(tab);
     if (tab !== this.active) {
       this.states.delete(tab);
       this.pending.set(tab, text);
@@ -232,8 +237,10 @@ class TabbedEditor {
 
   /** Diagnostics: [{line, column, message}] with 1-based positions (0 = unknown). */
   setErrors(tab, errors) {
-    // A tab never shown and without errors needs no state yet.
-    if (errors.length === 0 && tab !== this.active && !this.states.has(tab)) return;
+    // A tab without markers that gets none is left alone (its state need not even exist yet).
+    if (errors.length === 0 && !this.marked.has(tab)) return;
+    if (errors.length === 0) this.marked.delete(tab);
+    else this.marked.add(tab);
     const s = this.stateOf(tab);
     const doc = s.doc;
     const diags = [];

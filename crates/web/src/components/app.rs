@@ -4,9 +4,8 @@
 
 use crate::components::embed_shell::EmbedShell;
 use crate::components::{
-    action_menu::ActionMenu, answers_panel::{AnswersPanel, Questions}, cluster::ClusterView, compare_dialog::CompareDialog, cycle::LowerPanel, editor::Editor,
-    explain_panel::ExplainPanel, generate_dialog::GenerateDialog, help::HelpDialog, lesson_list::LessonList, lesson_panel::LessonPanel,
-    notices::Notices, queue::QueuePanel, splitter::Splitter, topbar::TopBar, transport::Transport,
+    action_menu::ActionMenu, answers_panel::Questions, compare_dialog::CompareDialog, generate_dialog::GenerateDialog, help::HelpDialog,
+    lesson_list::LessonList, notices::Notices, topbar::TopBar, transport::Transport, workspace::Workspace,
 };
 use crate::editor_js::EditorHandle;
 use crate::scenario::{self, Saved};
@@ -48,41 +47,16 @@ pub fn App() -> impl IntoView {
     if let Some(opts) = embed_opts {
         return view! { <EmbedShell opts=opts/> }.into_any();
     }
+    // The shell first, the workspace in the next task (below).
+    let (built, set_built) = signal(false);
+    set_timeout(move || set_built.set(true), std::time::Duration::ZERO);
     view! {
         <div class="app">
             <TopBar/>
             <Notices/>
-            <main class="workspace" class:with-lesson=move || st.lesson.with(Option::is_some)>
-                {(!embed).then(|| view! {
-                    <section class="panel editor-panel" aria-label="Scenario editor">
-                        <Editor/>
-                    </section>
-                    <Splitter/>
-                })}
-                // The answers dock beside the cluster (style.css): open, they take a column of the
-                // cluster panel instead of floating over its nodes.
-                <section class="panel cluster-panel" aria-label="Cluster">
-                    <ClusterView/>
-                    <AnswersPanel/>
-                </section>
-                <section class="panel queue-panel" aria-label="Scheduling queue">
-                    <QueuePanel/>
-                </section>
-                <Show when=move || st.lesson.with(Option::is_some)>
-                    <section class="panel lesson-panel" aria-label="Lesson">
-                        <LessonPanel/>
-                    </section>
-                </Show>
-                <section class="panel lower-panel" aria-label="Scheduling cycle">
-                    // Made anew for each run: its tables are keyed by node and pod indices,
-                    // which mean other objects in another run.
-                    {move || {
-                        st.run.track();
-                        view! { <LowerPanel/> }
-                    }}
-                    <ExplainPanel/>
-                </section>
-            </main>
+            // The workspace is built in the task after the shell's, with the request to the engine
+            // already sent: the two together held the main thread longer than either does.
+            {move || built.get().then(|| view! { <Workspace/> })}
             <Transport/>
             <HelpDialog/>
             <GenerateDialog/>

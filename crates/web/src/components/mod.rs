@@ -58,3 +58,4 @@ pub mod timeline;
 pub mod topbar;
 pub mod transport;
 pub mod version_select;
+pub mod workspace;
