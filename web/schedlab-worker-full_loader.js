@@ -18,4 +18,7 @@ wasm_bindgen({ module_or_path: "./schedlab-worker-full_bg.wasm" }).then(function
   early.splice(0).forEach(function (e) {
     self.dispatchEvent(new MessageEvent("message", { data: e.data }));
   });
+}, function (e) {
+  // An engine that could not start is reported as an `error` event (schedlab-worker_loader.js).
+  setTimeout(function () { throw e; });
 });

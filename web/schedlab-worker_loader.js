@@ -23,4 +23,9 @@ wasm_bindgen({ module_or_path: "./schedlab-worker_bg.wasm" }).then(function () {
   early.splice(0).forEach(function (e) {
     self.dispatchEvent(new MessageEvent("message", { data: e.data }));
   });
+}, function (e) {
+  // An engine that could not start (its wasm could not be downloaded or compiled) is reported
+  // to the page as an `error` event, which a rejected promise alone is not: the page then starts
+  // another worker instead of waiting for this one for ever.
+  setTimeout(function () { throw e; });
 });

@@ -119,3 +119,16 @@ test("the page asks before the engine is up: the worker's loader keeps the reque
   noErrors(page);
   await page.context().close();
 });
+
+test("a worker whose engine cannot be downloaded is reported and replaced", async () => {
+  const page = await newPage(env, { init: COUNT_WORKERS });
+  // The first worker's download of the engine fails; the next worker's succeeds.
+  let failures = 1;
+  await page.context().route(LIGHT_WASM, (route) => (failures-- > 0 ? route.abort("internetdisconnected") : route.continue()));
+  await page.goto(env.url);
+  await ready(page);
+  await frameShown(page);
+  assert.equal(failures, -1, "two downloads were asked for");
+  assert.equal((await page.evaluate(() => window.__started)).length, 2, "the page replaced the worker that could not start");
+  await page.context().close();
+});
