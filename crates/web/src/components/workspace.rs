@@ -1,5 +1,6 @@
-//! The playground's panels: the editor (outside an embed), the cluster with the answers, the
-//! queue, the lesson when one is open, and the scheduling cycle with the explanations.
+//! The playground's panels: the editor, the cluster with the answers, the queue, the lesson when
+//! one is open, and the scheduling cycle with the explanations. Never built in an embed: `App`
+//! gives an embedded page `EmbedShell`, which lays out its own.
 
 use crate::components::{
     answers_panel::AnswersPanel, cluster::ClusterView, cycle::LowerPanel, editor::Editor, explain_panel::ExplainPanel, lesson_panel::LessonPanel,
@@ -13,12 +14,10 @@ pub fn Workspace() -> impl IntoView {
     let st = use_app();
     view! {
         <main class="workspace" class:with-lesson=move || st.lesson.with(Option::is_some)>
-            {(!st.embed).then(|| view! {
-                <section class="panel editor-panel" aria-label="Scenario editor">
-                    <Editor/>
-                </section>
-                <Splitter/>
-            })}
+            <section class="panel editor-panel" aria-label="Scenario editor">
+                <Editor/>
+            </section>
+            <Splitter/>
             // The answers dock beside the cluster (style.css): open, they take a column of the
             // cluster panel instead of floating over its nodes.
             <section class="panel cluster-panel" aria-label="Cluster">
