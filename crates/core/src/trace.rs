@@ -74,7 +74,7 @@ impl NodeRuns {
         self.runs.iter().any(|&(first, n)| id >= first && id - first < n)
     }
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.runs.iter().flat_map(|&(first, n)| first..first + n)
+        self.runs.iter().flat_map(|&(first, n)| (0..n).map(move |k| first + k))
     }
     pub fn to_vec(&self) -> Vec<u32> {
         self.iter().collect()
@@ -82,12 +82,29 @@ impl NodeRuns {
 }
 
 impl FromIterator<u32> for NodeRuns {
+    /// The same runs as pushing each id, with the open run kept in locals: a cycle's tied
+    /// nodes are collected here, hundreds of them per pod.
     fn from_iter<I: IntoIterator<Item = u32>>(ids: I) -> NodeRuns {
-        let mut r = NodeRuns::default();
+        let mut runs = Vec::new();
+        let mut len = 0;
+        // The open run: its first id and the id that would extend it (u64: no overflow).
+        let (mut first, mut next) = (0u32, u64::MAX);
         for id in ids {
-            r.push(id);
+            len += 1;
+            if u64::from(id) == next {
+                next += 1;
+                continue;
+            }
+            if next != u64::MAX {
+                runs.push((first, (next - u64::from(first)) as u32));
+            }
+            first = id;
+            next = u64::from(id) + 1;
         }
-        r
+        if next != u64::MAX {
+            runs.push((first, (next - u64::from(first)) as u32));
+        }
+        NodeRuns { runs, len }
     }
 }
 
@@ -334,5 +351,39 @@ impl Trace {
     pub fn push(&mut self, e: TraceEvent) -> usize {
         self.events.push(e);
         self.events.len() - 1
+    }
+}
+
+#[cfg(test)]
+mod node_runs_tests {
+    use super::NodeRuns;
+
+    fn pushed(ids: &[u32]) -> NodeRuns {
+        let mut r = NodeRuns::default();
+        for &id in ids {
+            r.push(id);
+        }
+        r
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn collecting_makes_the_runs_pushing_makes() {
+        let cases: [&[u32]; 9] = [
+            &[],
+            &[7],
+            &[1, 2, 3],
+            &[3, 2, 1],
+            &[5, 6, 9, 10, 11, 0],
+            &[4, 4, 5],
+            &[u32::MAX - 1, u32::MAX, 0, 1],
+            &[u32::MAX, 0],
+            &[0, 2, 4, 5, 6, 8],
+        ];
+        for ids in cases {
+            let collected: NodeRuns = ids.iter().copied().collect();
+            assert_eq!(collected, pushed(ids), "{ids:?}");
+            assert_eq!(collected.to_vec(), ids, "{ids:?}");
+            assert_eq!(collected.len(), ids.len());
+        }
     }
 }

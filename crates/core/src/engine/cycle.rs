@@ -174,10 +174,12 @@ impl Engine {
                         // one feasible node each), plugin by plugin.
                         let batch = cx.nominator.is_empty();
                         let all = self.snapshot.nodes();
-                        let mut chunk: Vec<&NodeInfo> = Vec::new();
-                        let mut chunk_idx: Vec<usize> = Vec::new();
-                        let mut out: Vec<Option<Status>> = Vec::new();
-                        let mut done: Vec<bool> = Vec::new();
+                        // Sized for the first (largest) chunk: later ones are smaller.
+                        let first = if batch { to_find.min(num_all) } else { 1 };
+                        let mut chunk: Vec<&NodeInfo> = Vec::with_capacity(first);
+                        let mut chunk_idx: Vec<usize> = Vec::with_capacity(first);
+                        let mut out: Vec<Option<Status>> = Vec::with_capacity(first);
+                        let mut done: Vec<bool> = Vec::with_capacity(first);
                         let mut i = 0;
                         'visit: while i < num_all {
                             let end = if batch {
@@ -382,10 +384,16 @@ impl Engine {
                 }
             }
         }
-        // selectHost: uniformly among the top-scored nodes.
-        let max = *totals.iter().max().expect("non-empty");
-        // The top-scored nodes, found in one pass.
-        let tied: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == max).collect();
+        // selectHost: uniformly among the top-scored nodes. Alike nodes often tie by the
+        // hundred, so the maximum is found first (a loop without branches) and the tied nodes
+        // are gathered into a list sized for all of them (no regrowth).
+        let max = totals.iter().copied().fold(i64::MIN, i64::max);
+        let mut tied: Vec<usize> = Vec::with_capacity(totals.len());
+        for (i, &t) in totals.iter().enumerate() {
+            if t == max {
+                tied.push(i);
+            }
+        }
         let pick = if tied.len() == 1 {
             tied[0]
         } else {

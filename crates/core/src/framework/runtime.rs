@@ -394,8 +394,8 @@ impl Framework {
             totals: vec![0; nodes.len()],
         };
         let mut raw: Vec<i64> = Vec::with_capacity(nodes.len());
-        let mut scores: Vec<NodeScore> = Vec::new();
-        let mut normalized_buf: Vec<i64> = Vec::new();
+        let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
+        let mut normalized_buf: Vec<i64> = Vec::with_capacity(nodes.len());
         for &p in &self.profile.plugins.score {
             if state.skip_score.contains(p) {
                 continue;
