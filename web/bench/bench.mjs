@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 
 import { gzipSync } from "node:zlib";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
-import { start, stop, newPage, ready, pause, ROOT } from "../tests/helpers.mjs";
+import { start, stop, newPage, ready, pause, fillGenerator, ROOT } from "../tests/helpers.mjs";
 import { serve } from "../tests/server.mjs";
 
 const arg = (name, dflt) => {
@@ -173,10 +173,7 @@ async function largeRun(env) {
   await page.goto(env.url);
   await ready(page);
   await pause(page);
-  await page.click('button[aria-label="Generate a large cluster"]');
-  await page.fill('input[name="nodes"]', String(NODES));
-  await page.fill('input[name="pods"]', String(PODS));
-  await page.fill('input[name="zones"]', "3");
+  await fillGenerator(page, NODES, PODS);
   const t0 = await now(page);
   const seen = await page.evaluate(() => window.__bench.loaded.length);
   await page.click('text="Generate and schedule"');

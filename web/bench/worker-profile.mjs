@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { start, stop, newPage, ready, pause, ROOT } from "../tests/helpers.mjs";
+import { start, stop, newPage, ready, pause, fillGenerator, ROOT } from "../tests/helpers.mjs";
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -73,10 +73,7 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 200 });
 
-  await page.click('button[aria-label="Generate a large cluster"]');
-  await page.fill('input[name="nodes"]', String(NODES));
-  await page.fill('input[name="pods"]', String(PODS));
-  await page.fill('input[name="zones"]', "3");
+  await fillGenerator(page, NODES, PODS);
   await send("Profiler.start");
   await page.click('text="Generate and schedule"');
   await page.waitForFunction(() => document.querySelector(".status").getAttribute("data-busy") === "true");

@@ -124,6 +124,15 @@ export async function pause(page) {
   await page.waitForFunction(() => document.querySelector("button.play").getAttribute("aria-pressed") === "false");
 }
 
+/** Opens the "Generate a large cluster" dialog and fills in its sizes; the caller clicks
+ * "Generate and schedule" (after whatever it starts measuring). */
+export async function fillGenerator(page, nodes, pods, zones = 3) {
+  await page.click('button[aria-label="Generate a large cluster"]');
+  await page.fill('input[name="nodes"]', String(nodes));
+  await page.fill('input[name="pods"]', String(pods));
+  await page.fill('input[name="zones"]', String(zones));
+}
+
 /** Waits for an attribute of the first element matching `sel` to have `value`. */
 export async function waitAttr(page, sel, attr, value) {
   await page.waitForFunction(([s, a, v]) => document.querySelector(s)?.getAttribute(a) === v, [sel, attr, value]);

@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, stop, newPage, noErrors, shot, ready, pause, frameShown, waitStage, playhead } from "./helpers.mjs";
+import { start, stop, newPage, noErrors, shot, ready, pause, frameShown, waitStage, playhead, fillGenerator } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -48,10 +48,7 @@ test("5000 nodes × 10000 pods schedule in the worker while the page answers cli
   await ready(page);
   await pause(page);
 
-  await page.click('button[aria-label="Generate a large cluster"]');
-  await page.fill('input[name="nodes"]', "5000");
-  await page.fill('input[name="pods"]', "10000");
-  await page.fill('input[name="zones"]', "3");
+  await fillGenerator(page, 5000, 10000);
   await page.click('text="Generate and schedule"');
   // While the worker runs, the page keeps answering: a click opens the shortcuts dialog, Escape
   // closes it (however long the run takes, each click gets its answer).
