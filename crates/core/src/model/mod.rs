@@ -155,19 +155,65 @@ pub struct PodResource {
     pub non0_mem: i64,
 }
 
+/// `into += from`, key by key (a key's name is copied only when `into` lacks it).
 fn add_rl(into: &mut ResourceList, from: &ResourceList) {
     for (k, v) in from {
-        let e = into.entry(k.clone()).or_insert(Quantity::ZERO);
-        *e = e.saturating_add(*v);
+        match into.get_mut(k.as_str()) {
+            Some(e) => *e = e.saturating_add(*v),
+            None => {
+                into.insert(k.clone(), Quantity::ZERO.saturating_add(*v));
+            }
+        }
     }
 }
 
+/// `into = max(into, from)`, key by key; a key only `from` has is taken as it is.
 fn max_rl(into: &mut ResourceList, from: &ResourceList) {
     for (k, v) in from {
-        let e = into.entry(k.clone()).or_insert(*v);
-        if *v > *e {
-            *e = *v;
+        match into.get_mut(k.as_str()) {
+            Some(e) => {
+                if *v > *e {
+                    *e = *v;
+                }
+            }
+            None => {
+                into.insert(k.clone(), *v);
+            }
         }
+    }
+}
+
+/// A container's requests with `non_missing`'s defaults for what it does not request
+/// (borrowed when there are none to add).
+fn with_defaults<'a>(reqs: &'a ResourceList, non_missing: Option<&ResourceList>) -> std::borrow::Cow<'a, ResourceList> {
+    match non_missing {
+        Some(nm) if nm.keys().any(|k| !reqs.contains_key(k)) => {
+            let mut cp = reqs.clone();
+            for (k, v) in nm {
+                if !reqs.contains_key(k) {
+                    cp.insert(k.clone(), Quantity::ZERO.saturating_add(*v));
+                }
+            }
+            std::borrow::Cow::Owned(cp)
+        }
+        _ => std::borrow::Cow::Borrowed(reqs),
+    }
+}
+
+/// `add_rl` for one resource: absent stays absent unless `from` has it.
+fn add_one(into: &mut Option<Quantity>, from: Option<Quantity>) {
+    if let Some(v) = from {
+        *into = Some(into.unwrap_or(Quantity::ZERO).saturating_add(v));
+    }
+}
+
+/// `max_rl` for one resource.
+fn max_one(into: &mut Option<Quantity>, from: Option<Quantity>) {
+    if let Some(v) = from {
+        *into = Some(match *into {
+            Some(e) if e >= v => e,
+            _ => v,
+        });
     }
 }
 
@@ -194,21 +240,7 @@ pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceLi
 /// `pod_requests` with upstream's `SkipPodLevelResources` option: when `skip_pod_level` is set,
 /// pod-level `spec.resources.requests` are ignored and only the containers count.
 pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod_level: bool) -> ResourceList {
-    let apply = |reqs: &ResourceList| -> ResourceList {
-        match non_missing {
-            Some(nm) if !nm.is_empty() => {
-                let mut cp = reqs.clone();
-                for (k, v) in nm {
-                    if !reqs.contains_key(k) {
-                        let e = cp.entry(k.clone()).or_insert(Quantity::ZERO);
-                        *e = e.saturating_add(*v);
-                    }
-                }
-                cp
-            }
-            _ => reqs.clone(),
-        }
-    };
+    let apply = |reqs| with_defaults(reqs, non_missing);
     let mut reqs = ResourceList::new();
     for c in &pod.spec.containers {
         add_rl(&mut reqs, &apply(&c.resources.requests));
@@ -216,18 +248,17 @@ pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod
     let mut restartable = ResourceList::new();
     let mut init_reqs = ResourceList::new();
     for c in &pod.spec.init_containers {
-        let mut creqs = apply(&c.resources.requests);
+        let creqs = apply(&c.resources.requests);
         if c.restart_policy.as_deref() == Some("Always") {
             add_rl(&mut reqs, &creqs);
             add_rl(&mut restartable, &creqs);
-            creqs = restartable.clone();
+            max_rl(&mut init_reqs, &restartable);
         } else {
             let mut tmp = ResourceList::new();
             add_rl(&mut tmp, &creqs);
             add_rl(&mut tmp, &restartable);
-            creqs = tmp;
+            max_rl(&mut init_reqs, &tmp);
         }
-        max_rl(&mut init_reqs, &creqs);
     }
     max_rl(&mut reqs, &init_reqs);
     if !skip_pod_level && pod_level_requests_set(pod) {
@@ -245,26 +276,57 @@ pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod
     reqs
 }
 
+/// `pod_requests(pod, ..)[name]` for one resource, without building the lists: the same
+/// steps, key by key, with `default` standing in for a container that does not request `name`
+/// (`non_missing`'s entry for it). `None` when the pod's requests do not name it.
+fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>) -> Option<Quantity> {
+    let of = |reqs: &ResourceList| reqs.get(name).copied().or(default);
+    let mut reqs = None;
+    for c in &pod.spec.containers {
+        add_one(&mut reqs, of(&c.resources.requests));
+    }
+    let mut restartable = None;
+    let mut init_reqs = None;
+    for c in &pod.spec.init_containers {
+        let creqs = of(&c.resources.requests);
+        if c.restart_policy.as_deref() == Some("Always") {
+            add_one(&mut reqs, creqs);
+            add_one(&mut restartable, creqs);
+            max_one(&mut init_reqs, restartable);
+        } else {
+            let mut tmp = None;
+            add_one(&mut tmp, creqs);
+            add_one(&mut tmp, restartable);
+            max_one(&mut init_reqs, tmp);
+        }
+    }
+    max_one(&mut reqs, init_reqs);
+    if pod_level_requests_set(pod) && is_supported_pod_level_resource(name) {
+        if let Some(v) = pod.spec.resources.as_ref().and_then(|r| r.requests.get(name)) {
+            reqs = Some(*v);
+        }
+    }
+    if let Some(o) = &pod.spec.overhead {
+        add_one(&mut reqs, o.get(name).copied());
+    }
+    reqs
+}
+
 /// The scheduler's accounting of a pod (upstream PodInfo.CalculateResource).
 pub fn calculate_resource(pod: &Pod) -> PodResource {
     let requests = pod_requests(pod, None);
     let pod_level = pod_level_requests_set(pod);
-    let mut nm = ResourceList::new();
-    if !pod_level || !requests.contains_key(RESOURCE_CPU) {
-        nm.insert(RESOURCE_CPU.into(), Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
-    }
-    if !pod_level || !requests.contains_key(RESOURCE_MEMORY) {
-        nm.insert(RESOURCE_MEMORY.into(), Quantity::from_value(DEFAULT_MEMORY_REQUEST));
-    }
-    let non0 = if nm.is_empty() {
-        requests.clone()
-    } else {
-        pod_requests(pod, Some(&nm))
-    };
+    // The requests again with the defaults for containers that ask for no cpu or memory
+    // (upstream passes them as NonMissingContainerRequests; with pod-level requests, only for
+    // a resource those leave out). Only cpu and memory are read, so only they are summed.
+    let cpu_default = (!pod_level || !requests.contains_key(RESOURCE_CPU)).then(|| Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
+    let mem_default = (!pod_level || !requests.contains_key(RESOURCE_MEMORY)).then(|| Quantity::from_value(DEFAULT_MEMORY_REQUEST));
+    let non0_cpu = pod_request_one(pod, RESOURCE_CPU, cpu_default);
+    let non0_mem = pod_request_one(pod, RESOURCE_MEMORY, mem_default);
     PodResource {
         resource: Resource::from_list(&requests),
-        non0_cpu: non0.get(RESOURCE_CPU).map(|q| q.milli_value()).unwrap_or(0),
-        non0_mem: non0.get(RESOURCE_MEMORY).map(|q| q.value()).unwrap_or(0),
+        non0_cpu: non0_cpu.map(|q| q.milli_value()).unwrap_or(0),
+        non0_mem: non0_mem.map(|q| q.value()).unwrap_or(0),
     }
 }
 
@@ -682,6 +744,59 @@ mod tests {
         assert_eq!(r.resource.milli_cpu, 1000);
         assert_eq!(r.non0_cpu, 1100);
         assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
+    }
+
+    /// `pod_request_one` (what `calculate_resource` sums for the non-zero requests) agrees
+    /// with the full lists of `pod_requests`, defaults or none, over pods that exercise every
+    /// step: app containers, sidecars, init containers, pod-level requests, overhead.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn one_resource_matches_the_full_lists() {
+        let pod = |apps: Vec<Container>, inits: Vec<Container>, pod_level: &[(&str, &str)], overhead: &[(&str, &str)]| Pod {
+            spec: PodSpec {
+                containers: apps,
+                init_containers: inits,
+                resources: (!pod_level.is_empty()).then(|| ResourceRequirements {
+                    requests: rl(pod_level),
+                    ..Default::default()
+                }),
+                overhead: (!overhead.is_empty()).then(|| rl(overhead)),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let c = container;
+        let pods = [
+            pod(vec![], vec![], &[], &[]),
+            pod(vec![c(&[("cpu", "1")], None)], vec![], &[], &[]),
+            pod(vec![c(&[("cpu", "1")], None), c(&[("memory", "1Gi")], None)], vec![], &[], &[]),
+            pod(
+                vec![c(&[("cpu", "1500m")], None)],
+                vec![c(&[("cpu", "1")], Some("Always")), c(&[("cpu", "3")], None)],
+                &[],
+                &[],
+            ),
+            pod(
+                vec![c(&[], None)],
+                vec![c(&[("memory", "3Gi")], None), c(&[], Some("Always")), c(&[("cpu", "2")], None)],
+                &[],
+                &[("cpu", "250m"), ("memory", "64Mi")],
+            ),
+            pod(vec![c(&[("cpu", "1")], None)], vec![], &[("memory", "2Gi")], &[]),
+            pod(vec![c(&[("memory", "1Gi")], None)], vec![c(&[("cpu", "4")], None)], &[("cpu", "2"), ("memory", "4Gi")], &[("cpu", "10m")]),
+            pod(vec![c(&[("example.com/gpu", "1")], None)], vec![], &[("hugepages-2Mi", "2Mi")], &[]),
+        ];
+        let cpu = Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST);
+        let mem = Quantity::from_value(DEFAULT_MEMORY_REQUEST);
+        for (i, p) in pods.iter().enumerate() {
+            for nm in [vec![], vec![("cpu", cpu)], vec![("memory", mem)], vec![("cpu", cpu), ("memory", mem)]] {
+                let list: ResourceList = nm.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+                let full = pod_requests(p, Some(&list));
+                for name in ["cpu", "memory", "example.com/gpu", "hugepages-2Mi"] {
+                    let default = nm.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+                    assert_eq!(pod_request_one(p, name, default), full.get(name).copied(), "pod {i}, defaults {nm:?}, {name}");
+                }
+            }
+        }
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
