@@ -53,7 +53,7 @@ pub fn synthetic(nodes: usize, pods: usize, features: &schedlab_core::version::F
         let cap = resources(&[("cpu", "32"), ("memory", "128Gi"), ("pods", "110"), ("ephemeral-storage", "500Gi")]);
         n.status.capacity = cap.clone();
         n.status.allocatable = cap;
-        sc.nodes.push(n);
+        sc.nodes.push(std::sync::Arc::new(n));
     }
     for i in 0..pods {
         let name = format!("pod-{i:05}");
@@ -84,7 +84,7 @@ pub fn synthetic(nodes: usize, pods: usize, features: &schedlab_core::version::F
             },
             ..Default::default()
         }];
-        sc.pods.push(p);
+        sc.pods.push(std::sync::Arc::new(p));
         sc.pod_docs.push(nodes + i);
     }
     sc.documents = nodes + pods;

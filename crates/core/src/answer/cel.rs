@@ -89,7 +89,7 @@ pub(super) fn candidates(
                     if tried.contains(&(k.clone(), v.clone())) {
                         continue;
                     }
-                    let mut p: Pod = pod.pod.clone();
+                    let mut p: Pod = (*pod.pod).clone();
                     set_label(&mut p.metadata.labels, &k, v.as_deref());
                     if cel.eval_filter(&p, &ni.node) == Ok(true) {
                         tried.push((k.clone(), v.clone()));

@@ -20,6 +20,7 @@ mod tests;
 
 pub use pods::{daemon_tolerations, generate_name, pod_template_hash, DAEMONSET_NODE_FIELD, POD_TEMPLATE_HASH};
 
+use std::sync::Arc;
 use crate::api::{self, ObjectMeta, OwnerReference};
 use crate::load::Scenario;
 use crate::rng::Rng;
@@ -199,7 +200,7 @@ impl Reconciler<'_> {
                 dra.reported = true;
             }
             if !statuses.is_empty() {
-                p.status.resource_claim_statuses = Some(Box::new(serde_json::Value::Array(statuses)));
+                Arc::make_mut(p).status.resource_claim_statuses = Some(Box::new(serde_json::Value::Array(statuses)));
             }
         }
     }
@@ -280,7 +281,7 @@ impl Reconciler<'_> {
         self.report.owners.push(owner.clone());
         self.taken.insert(k.clone());
         self.present.insert(k);
-        self.sc.pods.push(pod);
+        self.sc.pods.push(Arc::new(pod));
         self.sc.pod_docs.push(doc);
         self.sc.created_pods += 1;
     }
@@ -494,6 +495,7 @@ impl Reconciler<'_> {
                 .pods
                 .iter()
                 .filter(|p| controlled_by(&p.metadata, "Job", &job.metadata))
+                .map(|p| &**p)
                 .collect();
             let active: Vec<&api::Pod> = owned.iter().copied().filter(|p| is_active(p)).collect();
             let succeeded: Vec<&api::Pod> = owned

@@ -38,7 +38,7 @@ fn scenario(objects: &str) -> Scenario {
 
 /// The created pods: (name, labels, controller reference), after a run with seed 1.
 fn created(sc: &Scenario) -> Vec<&api::Pod> {
-    sc.pods[sc.pods.len() - sc.created_pods..].iter().collect()
+    sc.pods[sc.pods.len() - sc.created_pods..].iter().map(|p| &**p).collect()
 }
 
 fn owner(p: &api::Pod) -> (String, String, String, String) {

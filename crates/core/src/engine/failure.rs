@@ -44,7 +44,7 @@ impl Engine {
         });
         self.generation += 1;
         let mut info = (*old).clone();
-        info.pod.status.nominated_node_name = node.clone();
+        Arc::make_mut(&mut info.pod).status.nominated_node_name = node.clone();
         let info = Arc::new(info);
         self.pods[pi].info = info.clone();
         self.pods[pi].nominated_node = node.clone();

@@ -293,11 +293,8 @@ impl Engine {
     }
 
     pub fn new(sc: Scenario, opts: EngineOptions) -> Engine {
-        // Not `collect()`: it would reuse the buffer of the node objects (about 1.5 KB each)
-        // for the pointers and keep all of it for the engine's life.
-        let mut nodes: Vec<Arc<crate::api::Node>> = Vec::with_capacity(sc.nodes.len());
-        nodes.extend(sc.nodes.into_iter().map(Arc::new));
-        let snapshot = Snapshot::new(nodes);
+        // The node objects are the scenario's, shared (a session keeps the scenario too).
+        let snapshot = Snapshot::new(sc.nodes);
         let frameworks: BTreeMap<String, Framework> = crate::sort::map_of(
             sc.config
                 .profiles
@@ -351,7 +348,7 @@ impl Engine {
         let mut pending = Vec::new();
         let timeline = sc.timeline;
         e.timed = timeline.is_some()
-            || sc.pods.iter().any(crate::timeline::has_duration)
+            || sc.pods.iter().any(|p| crate::timeline::has_duration(p))
             || timeline.iter().flat_map(|t| &t.steps).any(|s| {
                 matches!(&s.change, crate::timeline::Change::Create(o) if matches!(&**o, crate::timeline::Object::Pod(p) if crate::timeline::has_duration(p)))
             });
@@ -368,7 +365,7 @@ impl Engine {
                 pods.shrink_to_fit();
             }
             let phase = Phase::of_new(&pod);
-            let mut info = PodInfo::new(pod, i);
+            let mut info = PodInfo::shared(pod, i);
             if phase == Phase::Running {
                 info.start_time = Some(doc as i64 * 1_000_000_000);
             }
@@ -440,12 +437,7 @@ impl Engine {
     /// Runs `f` on the queue with what the queue consults (the profiles, the snapshot, the
     /// cluster objects and the nominator), borrowed from the engine's other fields.
     fn with_queue<R>(&mut self, f: impl FnOnce(&mut SchedulingQueue, &QueueEnv) -> R) -> R {
-        let env = QueueEnv {
-            frameworks: &self.frameworks,
-            snapshot: &self.snapshot,
-            cluster: &self.cluster,
-            nominator: &self.nominator,
-        };
+        let env = QueueEnv::new(&self.frameworks, &self.snapshot, &self.cluster, &self.nominator);
         f(&mut self.queue, &env)
     }
 

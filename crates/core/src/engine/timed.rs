@@ -510,7 +510,7 @@ impl Engine {
             self.generation += 1;
         }
         let mut info = (*self.pods[pi].info).clone();
-        info.pod.status.phase = Some(phase.as_str().into());
+        Arc::make_mut(&mut info.pod).status.phase = Some(phase.as_str().into());
         self.remove_pod(pi, phase);
         self.pods[pi].info = Arc::new(info);
     }
@@ -562,7 +562,7 @@ impl Engine {
                     Ok(p) => p,
                     Err(e) => return ChangeOutcome::Skipped(e),
                 };
-                if new_pod == old.pod {
+                if new_pod == *old.pod {
                     return ChangeOutcome::Skipped("the patch changes nothing".into());
                 }
                 match new_pod.status.phase.as_deref() {
@@ -659,7 +659,7 @@ impl Engine {
             return false;
         };
         let mut sc = crate::load::Scenario {
-            nodes: self.snapshot.nodes().iter().map(|n| (*n.node).clone()).collect(),
+            nodes: self.snapshot.nodes().iter().map(|n| n.node.clone()).collect(),
             documents: self.timeline.documents,
             ..Default::default()
         };
@@ -670,12 +670,12 @@ impl Engine {
                 gone.insert(key);
                 continue;
             }
-            let mut pod = p.info.pod.clone();
+            let mut pod = (*p.info.pod).clone();
             pod.status.phase = Some(p.phase.as_str().into());
             if p.phase == Phase::Running {
                 pod.spec.node_name = p.node.clone();
             }
-            sc.pods.push(pod);
+            sc.pods.push(Arc::new(pod));
         }
         let existing = sc.pods.len();
         sc.cluster = std::mem::take(&mut self.cluster);
@@ -697,7 +697,7 @@ impl Engine {
             changed |= self.apply_change_by(&Change::Delete(target), ChangeCause::Controller, None, Some(by)) == ChangeOutcome::Applied;
         }
         for (pod, by) in sc.pods.drain(existing..).zip(report.owners) {
-            let change = Change::Create(Box::new(Object::Pod(pod)));
+            let change = Change::Create(Box::new(Object::Pod(Arc::unwrap_or_clone(pod))));
             changed |= self.apply_change_by(&change, ChangeCause::Controller, None, Some(by)) == ChangeOutcome::Applied;
         }
         self.timeline.reacted_at = Some(self.generation);

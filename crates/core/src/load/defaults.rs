@@ -385,7 +385,7 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
     }
     // Priority admission.
     for (p, o) in sc.pods.iter_mut().zip(origins) {
-        admit_priority_at(p, o, &sc.cluster.priority_classes, errs);
+        admit_priority_at(Arc::make_mut(p), o, &sc.cluster.priority_classes, errs);
     }
 
     bind_claims(sc);

@@ -487,7 +487,7 @@ pub(super) fn apply(sc: &mut Scenario, origins: &[PodOrigin], errs: &mut LoadErr
             generated.push(claim);
         }
         if !statuses.is_empty() {
-            p.status.resource_claim_statuses = Some(Box::new(serde_json::Value::Array(statuses)));
+            Arc::make_mut(p).status.resource_claim_statuses = Some(Box::new(serde_json::Value::Array(statuses)));
         }
     }
     for c in generated {

@@ -29,15 +29,17 @@ use crate::version::Features;
 use defaults::PodOrigin;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
+use std::sync::Arc;
 use validate::Ctx;
 use yaml::{Pos, Seg, Val, YNode};
 
 /// Everything a scenario declares, defaulted and admitted, in document order.
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
-    pub nodes: Vec<api::Node>,
-    /// Every pod (running and pending), in document order.
-    pub pods: Vec<api::Pod>,
+    /// Shared, not copied, with the engines that run the scenario (and with a session's copy).
+    pub nodes: Vec<Arc<api::Node>>,
+    /// Every pod (running and pending), in document order; shared as the nodes.
+    pub pods: Vec<Arc<api::Pod>>,
     /// Document index of each pod (parallel to `pods`).
     pub pod_docs: Vec<usize>,
     /// Namespaces, PriorityClasses, volumes, storage, PDBs.
@@ -408,13 +410,13 @@ impl Loader<'_> {
                         priority: at("priority"),
                         preemption_policy: at("preemptionPolicy"),
                     });
-                    self.sc.pods.push(p);
+                    self.sc.pods.push(Arc::new(p));
                     self.sc.pod_docs.push(doc);
                 }
             }
             "Node" => {
                 if let Some(n) = self.admit(node, entry, doc, defaults::default_node, validate::validate_node) {
-                    self.sc.nodes.push(n);
+                    self.sc.nodes.push(Arc::new(n));
                 }
             }
             "Namespace" => {
@@ -590,11 +592,11 @@ impl Loader<'_> {
         use timeline::Known;
         let mut known = Known::default();
         for n in &self.sc.nodes {
-            known.nodes.insert(n.metadata.name.clone(), n.clone());
+            known.nodes.insert(n.metadata.name.clone(), (**n).clone());
         }
         for p in &self.sc.pods {
             let ns = p.metadata.namespace.as_deref().unwrap_or("default");
-            known.pods.insert(format!("{ns}/{}", p.metadata.name), p.clone());
+            known.pods.insert(format!("{ns}/{}", p.metadata.name), (**p).clone());
         }
         let c = &self.sc.cluster;
         let others = (c.namespaces.keys().map(|n| format!("Namespace/{n}")))
@@ -658,7 +660,8 @@ impl timeline::Host for TimelineHost<'_, '_> {
         }
         let classes = self.classes.get_or_insert_with(|| ld.sc.cluster.priority_classes.clone());
         let c = &mut got.cluster;
-        if let Some(mut p) = got.pods.pop() {
+        if let Some(p) = got.pods.pop() {
+            let mut p = Arc::unwrap_or_clone(p);
             let o = origin.unwrap_or_default();
             if !defaults::admit_priority_at(&mut p, &o, classes, ld.errs) {
                 return None;
@@ -666,7 +669,7 @@ impl timeline::Host for TimelineHost<'_, '_> {
             return Some(Object::Pod(p));
         }
         if let Some(n) = got.nodes.pop() {
-            return Some(Object::Node(n));
+            return Some(Object::Node(Arc::unwrap_or_clone(n)));
         }
         if let Some((_, pc)) = c.priority_classes.pop_first() {
             classes.insert(pc.metadata.name.clone(), pc.clone());

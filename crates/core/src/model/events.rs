@@ -74,6 +74,12 @@ impl ActionType {
     /// Upstream's name of the action (`Add`, `UpdateNodeTaint`, `Update`, `All`); other
     /// combinations are listed with `|`.
     pub fn name(self) -> String {
+        let mut out = String::new();
+        self.push_name(&mut out);
+        out
+    }
+    /// `name`, appended to `out` (no other allocation: a label is made for every queue move).
+    fn push_name(self, out: &mut String) {
         const NAMES: [&str; 12] = [
             "Add",
             "Delete",
@@ -89,14 +95,21 @@ impl ActionType {
             "UpdatePodGeneratedResourceClaim",
         ];
         match self {
-            ActionType::ALL => "All".into(),
-            ActionType::UPDATE => "Update".into(),
-            ActionType::NONE => String::new(),
-            _ => (0..NAMES.len())
-                .filter(|i| self.0 & (1 << i) != 0)
-                .map(|i| NAMES[i])
-                .collect::<Vec<_>>()
-                .join("|"),
+            ActionType::ALL => out.push_str("All"),
+            ActionType::UPDATE => out.push_str("Update"),
+            ActionType::NONE => {}
+            _ => {
+                let mut first = true;
+                for (i, name) in NAMES.iter().enumerate() {
+                    if self.0 & (1 << i) != 0 {
+                        if !first {
+                            out.push('|');
+                        }
+                        out.push_str(name);
+                        first = false;
+                    }
+                }
+            }
         }
     }
     pub const fn union(self, o: ActionType) -> ActionType {
@@ -136,7 +149,11 @@ impl ClusterEvent {
     }
     /// The event's name as upstream logs it (e.g. `AssignedPodDelete`, `NodeAdd`).
     pub fn label(&self) -> String {
-        format!("{}{}", self.resource.as_str(), self.action.name())
+        let resource = self.resource.as_str();
+        let mut out = String::with_capacity(resource.len() + 36);
+        out.push_str(resource);
+        self.action.push_name(&mut out);
+        out
     }
 }
 
@@ -194,4 +211,30 @@ pub enum EventObject {
         new: Option<Arc<crate::api::resource::ResourceClaim>>,
     },
     None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Event labels as upstream logs them; a combination of actions lists them with `|`.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn labels() {
+        for (resource, action, label) in [
+            (EventResource::UnscheduledPod, ActionType::ADD, "UnschedulablePodAdd"),
+            (EventResource::AssignedPod, ActionType::DELETE, "AssignedPodDelete"),
+            (EventResource::Node, ActionType::UPDATE_NODE_TAINT, "NodeUpdateNodeTaint"),
+            (EventResource::Node, ActionType::UPDATE, "NodeUpdate"),
+            (EventResource::Node, ActionType::ALL, "NodeAll"),
+            (EventResource::Node, ActionType::NONE, "Node"),
+            (
+                EventResource::Node,
+                ActionType::ADD.union(ActionType::UPDATE_NODE_LABEL).union(ActionType::UPDATE_NODE_TAINT),
+                "NodeAdd|UpdateNodeLabel|UpdateNodeTaint",
+            ),
+        ] {
+            assert_eq!(ClusterEvent::new(resource, action).label(), label);
+        }
+        assert_eq!(ActionType::UPDATE_POD_GENERATED_RESOURCE_CLAIM.name(), "UpdatePodGeneratedResourceClaim");
+    }
 }

@@ -376,7 +376,7 @@ pub struct HostPort {
 /// A pod together with what the scheduler derives from it once.
 #[derive(Clone, Debug)]
 pub struct PodInfo {
-    pub pod: Pod,
+    pub pod: Arc<Pod>,
     /// `namespace/name`
     pub key: String,
     pub uid: String,
@@ -398,6 +398,11 @@ pub struct PodInfo {
 
 impl PodInfo {
     pub fn new(pod: Pod, index: usize) -> PodInfo {
+        PodInfo::shared(Arc::new(pod), index)
+    }
+
+    /// `new` for a pod shared with the scenario it came from: the pod is not copied.
+    pub fn shared(pod: Arc<Pod>, index: usize) -> PodInfo {
         let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let key = format!("{}/{}", ns, pod.metadata.name);
         let uid = pod

@@ -103,12 +103,7 @@ impl World {
         }
     }
     fn env(&self) -> QueueEnv<'_> {
-        QueueEnv {
-            frameworks: &self.frameworks,
-            snapshot: &self.snapshot,
-            cluster: &self.cluster,
-            nominator: &self.nominator,
-        }
+        QueueEnv::new(&self.frameworks, &self.snapshot, &self.cluster, &self.nominator)
     }
     fn queue(&self) -> SchedulingQueue {
         SchedulingQueue::with_profiles(1, 10, &self.frameworks)
@@ -392,12 +387,12 @@ fn gated_pods_wait_for_their_gating_plugin() {
     assert!(q.on_event(&env, ev, &obj, 3).is_empty());
     // An update that keeps the gate.
     let mut relabeled = (*gated).clone();
-    relabeled.pod.metadata.labels.insert("x".into(), "y".into());
+    Arc::make_mut(&mut relabeled.pod).metadata.labels.insert("x".into(), "y".into());
     assert!(q.update(&env, &gated, Arc::new(relabeled.clone()), 4).is_empty());
     assert_eq!(q.get("default/g").map(|(_, n)| n), Some(QueueName::Gated));
     // Removing the gate releases the pod straight to activeQ.
     let mut open = relabeled.clone();
-    open.pod.spec.scheduling_gates.clear();
+    Arc::make_mut(&mut open.pod).spec.scheduling_gates.clear();
     let moves = q.update(&env, &relabeled, Arc::new(open), 5);
     assert_eq!(moves.len(), 1);
     assert_eq!((moves[0].from, moves[0].to), (QueueName::Gated, QueueName::ActiveQ));
@@ -448,7 +443,7 @@ fn delete_and_update_in_every_pool() {
     // Updating keeps the pod where it is, with the new object.
     let old = q.get("default/d").unwrap().0.pod.clone();
     let mut new = (*old).clone();
-    new.pod.status.nominated_node_name = Some("n1".into());
+    Arc::make_mut(&mut new.pod).status.nominated_node_name = Some("n1".into());
     assert!(q.update(&env, &old, Arc::new(new), 20).is_empty());
     assert_eq!(q.get("default/d").unwrap().0.pod.nominated_node_name(), Some("n1"));
 
@@ -527,6 +522,6 @@ fn pod_update_events_name_what_changed() {
         [ActionType::UPDATE_POD_TOLERATION]
     );
     let mut nominated = base.clone().info();
-    nominated.pod.status.nominated_node_name = Some("n".into());
+    Arc::make_mut(&mut nominated.pod).status.nominated_node_name = Some("n".into());
     assert_eq!(kinds(nominated), [ActionType::UPDATE]);
 }

@@ -66,11 +66,13 @@ fn short(key: &str) -> &str {
     key.strip_prefix("default/").unwrap_or(key)
 }
 
-pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
+pub(super) fn compute(e: &Engine, initial_nodes: &[std::sync::Arc<api::Node>]) -> Changes {
     let mut out = Changes::default();
     let steps = e.timeline_steps();
     let header = &e.trace.header;
-    let mut nodes: BTreeMap<String, api::Node> = crate::sort::map_of(initial_nodes.iter().map(|n| (n.metadata.name.clone(), n.clone())));
+    // The nodes as the changes leave them (shared with the scenario until one is replaced).
+    let mut nodes: BTreeMap<String, std::sync::Arc<api::Node>> =
+        crate::sort::map_of(initial_nodes.iter().map(|n| (n.metadata.name.clone(), n.clone())));
     for (i, ev) in e.trace.events.iter().enumerate() {
         let TraceEvent::Change {
             cause,
@@ -115,7 +117,7 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
                 if let (Some(Change::Create(o)), Some(n)) = (change, node) {
                     if let Object::Node(obj) = &**o {
                         effect = Some(Effect::Node(*n, NodeState::of(obj)));
-                        nodes.insert(name.clone(), obj.clone());
+                        nodes.insert(name.clone(), std::sync::Arc::new(obj.clone()));
                     }
                 }
                 format!("{name} was added")
@@ -160,7 +162,7 @@ pub(super) fn compute(e: &Engine, initial_nodes: &[api::Node]) -> Changes {
                             if let Some(n) = node {
                                 effect = Some(Effect::Node(*n, NodeState::of(&new)));
                             }
-                            nodes.insert(name, new);
+                            nodes.insert(name, std::sync::Arc::new(new));
                             s
                         }
                         Err(_) => format!("{name} was patched"),

@@ -1162,7 +1162,7 @@ mod tests {
     fn add_and_remove_pod_update_the_state() {
         let nodes = vec![zone_node("a1", "za"), zone_node("b1", "zb")];
         let cache = MakePod::new("cache").label("app", "cache").node("a1").arc();
-        let env = Env::new(nodes, vec![cache.pod.clone()]);
+        let env = Env::new(nodes, vec![(*cache.pod).clone()]);
         let cx = env.cx();
         let pl = plugin();
         let statuses = |state: &CycleState, pod: &PodInfo| -> Vec<Code> {
@@ -1193,7 +1193,7 @@ mod tests {
             .node("b1")
             .affinity(Aff::default().anti(term(ZONE, &[("app", "web")])).build())
             .arc();
-        let env2 = Env::new(vec![zone_node("a1", "za"), zone_node("b1", "zb")], vec![hater.pod.clone()]);
+        let env2 = Env::new(vec![zone_node("a1", "za"), zone_node("b1", "zb")], vec![(*hater.pod).clone()]);
         let cx2 = env2.cx();
         let mut state = CycleState::new();
         assert!(pl.pre_filter(&cx2, &mut state, &pod).1.is_success());

@@ -211,7 +211,7 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn plain_init_container_ports_ignored() {
-        let mut pod = MakePod::new("p").info().pod;
+        let mut pod = (*MakePod::new("p").info().pod).clone();
         pod.spec.init_containers.push(Container {
             name: "init".into(),
             ports: vec![ContainerPort {

@@ -170,7 +170,7 @@ impl Plugin for VolumeRestrictions {
                 if deleted.namespace() != pod.namespace() {
                     return Ok(QueueingHint::Skip);
                 }
-                if !satisfy_volume_conflicts(&pod.pod, std::iter::once(&deleted.pod)) {
+                if !satisfy_volume_conflicts(&pod.pod, std::iter::once(&*deleted.pod)) {
                     return Ok(QueueingHint::Queue);
                 }
                 let claims: Vec<&str> = pod
@@ -262,7 +262,7 @@ impl Plugin for VolumeRestrictions {
     }
 
     fn filter(&self, _cx: &crate::framework::Ctx, state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        if !satisfy_volume_conflicts(&pod.pod, node.pods.iter().map(|p| &p.pod)) {
+        if !satisfy_volume_conflicts(&pod.pod, node.pods.iter().map(|p| &*p.pod)) {
             return Status::unschedulable(ERR_REASON_DISK_CONFLICT);
         }
         let Some(s) = state.read::<PreFilterState>(PluginName::VolumeRestrictions) else {
