@@ -3,6 +3,7 @@
 //! PreScore, Score and selectHost.
 
 use super::{AttemptScores, Engine};
+use crate::framework::runtime::ScoreBuffers;
 use crate::framework::{
     fit_error_message, Code, Ctx, CycleState, Framework, NodeInfo, NodeToStatus, NominatingInfo, NominatingMode, PodInfo, Status,
 };
@@ -63,6 +64,31 @@ pub fn nodes_to_find(percentage: i32, num_all: usize) -> usize {
     n.max(MIN_FEASIBLE)
 }
 
+/// The buffers the scheduling cycle works in, kept by the engine from one cycle to the next
+/// (their contents are not carried over): a cycle otherwise allocated about ten vectors the
+/// size of the nodes it visits.
+#[derive(Default)]
+pub(super) struct CycleScratch {
+    feasible: Vec<usize>,
+    chunk_idx: Vec<usize>,
+    out: Vec<Option<Status>>,
+    done: Vec<bool>,
+    tied: Vec<usize>,
+    /// The allocations of the cycle's two lists of `&NodeInfo`. Those borrow the snapshot, so
+    /// between cycles they are kept empty as vectors of `usize`, of the same layout.
+    chunk: Vec<usize>,
+    nodes: Vec<usize>,
+    score: ScoreBuffers,
+}
+
+/// An empty vector of `U` in `v`'s allocation. Collecting a vector's own iterator reuses its
+/// allocation when the element types have the same size and alignment (std's in-place
+/// collection); for other types this is just an empty vector.
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| -> U { unreachable!("the vector is empty") }).collect()
+}
+
 /// The nominating info that clears the pod's nominated node (failures other than preemption's).
 pub(super) fn clear_nomination() -> Option<NominatingInfo> {
     Some(NominatingInfo {
@@ -78,6 +104,30 @@ impl Engine {
     }
 
     pub(super) fn scheduling_cycle(&mut self, state: &mut CycleState, pod: &Arc<PodInfo>, cycle: u32, detail: bool) -> CycleResult {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let result = self.scheduling_cycle_in(&mut scratch, state, pod, cycle, detail);
+        self.scratch = scratch;
+        result
+    }
+
+    fn scheduling_cycle_in(
+        &mut self,
+        scratch: &mut CycleScratch,
+        state: &mut CycleState,
+        pod: &Arc<PodInfo>,
+        cycle: u32,
+        detail: bool,
+    ) -> CycleResult {
+        let CycleScratch {
+            feasible,
+            chunk_idx,
+            out,
+            done,
+            tied,
+            chunk: chunk_mem,
+            nodes: nodes_mem,
+            score: score_buffers,
+        } = scratch;
         // UpdateSnapshot: nodes changed since the last cycle copy the cache's image counts.
         self.snapshot.update();
         let fw = &self.frameworks[pod.scheduler_name()];
@@ -116,7 +166,8 @@ impl Engine {
                 .and_then(|r| r.node_names.as_ref())
                 .map(|n| n.iter().cloned().collect()),
         });
-        let mut feasible: Vec<usize> = Vec::with_capacity(n_all.min(1024));
+        feasible.clear();
+        feasible.reserve(n_all.min(1024));
         let mut nominated_first = false;
         if !s.is_success() {
             if !s.is_rejected() {
@@ -176,10 +227,14 @@ impl Engine {
                         let all = self.snapshot.nodes();
                         // Sized for the first (largest) chunk: later ones are smaller.
                         let first = if batch { to_find.min(num_all) } else { 1 };
-                        let mut chunk: Vec<&NodeInfo> = Vec::with_capacity(first);
-                        let mut chunk_idx: Vec<usize> = Vec::with_capacity(first);
-                        let mut out: Vec<Option<Status>> = Vec::with_capacity(first);
-                        let mut done: Vec<bool> = Vec::with_capacity(first);
+                        let mut chunk: Vec<&NodeInfo> = recycle(std::mem::take(chunk_mem));
+                        chunk.reserve(first);
+                        chunk_idx.clear();
+                        chunk_idx.reserve(first);
+                        out.clear();
+                        out.reserve(first);
+                        done.clear();
+                        done.reserve(first);
                         let mut i = 0;
                         'visit: while i < num_all {
                             let end = if batch {
@@ -202,7 +257,7 @@ impl Engine {
                             if batch {
                                 chunk.clear();
                                 chunk.extend(chunk_idx.iter().map(|&idx| &all[idx]));
-                                fw.run_filter_nodes(&cx, state, pod, &chunk, &mut out, &mut done);
+                                fw.run_filter_nodes(&cx, state, pod, &chunk, out, done);
                             } else {
                                 out.clear();
                                 let st = fw.run_filter_with_nominated_pods(&cx, state, pod, &all[chunk_idx[0]]);
@@ -241,6 +296,7 @@ impl Engine {
                             }
                             i = end;
                         }
+                        *chunk_mem = recycle(chunk);
                     }
                 }
                 diagnosis.settle();
@@ -354,7 +410,8 @@ impl Engine {
         }
 
         // PreScore + Score.
-        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&i| &self.snapshot.nodes()[i]).collect();
+        let mut nodes: Vec<&NodeInfo> = recycle(std::mem::take(nodes_mem));
+        nodes.extend(feasible.iter().map(|&i| &self.snapshot.nodes()[i]));
         let totals: Vec<i64>;
         let mut table = None;
         if !fw.has_score_plugins() {
@@ -369,7 +426,7 @@ impl Engine {
                 let msg = ps.message();
                 return CycleResult::error(ps, msg);
             }
-            match fw.run_score_with(&cx, state, pod, &nodes, &feasible, detail) {
+            match fw.run_score_with(&cx, state, pod, &nodes, feasible, detail, score_buffers) {
                 Ok(mut sr) => {
                     if detail {
                         totals = sr.totals.clone();
@@ -384,11 +441,13 @@ impl Engine {
                 }
             }
         }
+        *nodes_mem = recycle(nodes);
         // selectHost: uniformly among the top-scored nodes. Alike nodes often tie by the
         // hundred, so the maximum is found first (a loop without branches) and the tied nodes
         // are gathered into a list sized for all of them (no regrowth).
         let max = totals.iter().copied().fold(i64::MIN, i64::max);
-        let mut tied: Vec<usize> = Vec::with_capacity(totals.len());
+        tied.clear();
+        tied.reserve(totals.len());
         for (i, &t) in totals.iter().enumerate() {
             if t == max {
                 tied.push(i);
@@ -445,6 +504,7 @@ impl Engine {
             selected: self.node_ids[selected],
             tied: tied_nodes,
         });
+        score_buffers.totals = totals;
         CycleResult::Scheduled {
             node: selected,
             evaluated,
@@ -466,5 +526,25 @@ pub(super) fn add_plugin_status(s: &Status, unschedulable: &mut PluginSet, pendi
     }
     if s.code == Code::Pending {
         pending.insert(p);
+    }
+}
+
+#[cfg(test)]
+mod scratch_tests {
+    use super::recycle;
+
+    /// A list of references recycled as `usize`s and back keeps its allocation (the cycle's
+    /// `&NodeInfo` lists then allocate once per engine, not once per cycle).
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn recycling_keeps_the_allocation() {
+        let items = [1u64, 2, 3];
+        let mut refs: Vec<&u64> = Vec::with_capacity(500);
+        refs.extend(items.iter());
+        let kept: Vec<usize> = recycle(refs);
+        assert!(kept.is_empty());
+        assert_eq!(kept.capacity(), 500);
+        let back: Vec<&u64> = recycle(kept);
+        assert!(back.is_empty());
+        assert_eq!(back.capacity(), 500);
     }
 }

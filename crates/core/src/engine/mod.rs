@@ -163,6 +163,8 @@ pub struct Engine {
     /// Logical time, ns.
     now: i64,
     next_start_node_index: usize,
+    /// The scheduling cycle's buffers, reused by the next cycle (no state: contents are not read).
+    scratch: cycle::CycleScratch,
     pub(crate) cycle: u32,
     pub(crate) trace: Trace,
     pub(crate) events: Vec<KubeEvent>,
@@ -319,6 +321,7 @@ impl Engine {
             rng: Rng::new(opts.seed),
             now: 0,
             next_start_node_index: 0,
+            scratch: Default::default(),
             cycle: 0,
             trace: Trace::default(),
             events: Vec::new(),

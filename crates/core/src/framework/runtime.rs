@@ -35,6 +35,18 @@ pub struct ScoreResult {
     pub totals: Vec<i64>,
 }
 
+/// The buffers a scoring pass works in, kept from one pass to the next by a caller that
+/// scores every cycle (the engine): a pass then allocates nothing for them. Contents are not
+/// carried over. `totals` is where the next pass's `ScoreResult::totals` comes from; a
+/// caller done with a result may put its totals back.
+#[derive(Clone, Debug, Default)]
+pub struct ScoreBuffers {
+    raw: Vec<i64>,
+    scores: Vec<NodeScore>,
+    normalized: Vec<i64>,
+    pub totals: Vec<i64>,
+}
+
 impl Framework {
     pub fn new(profile: Profile, registry: &'static Registry) -> Framework {
         let mut instances: Vec<Option<Box<dyn Plugin>>> = (0..PluginName::ALL.len()).map(|_| None).collect();
@@ -375,11 +387,13 @@ impl Framework {
         nodes: &[&NodeInfo],
         node_ids: &[usize],
     ) -> Result<ScoreResult, Status> {
-        self.run_score_with(cx, state, pod, nodes, node_ids, true)
+        self.run_score_with(cx, state, pod, nodes, node_ids, true, &mut ScoreBuffers::default())
     }
 
     /// Score as `run_score`; the per-plugin rows (raw and normalized scores) are kept only with
-    /// `rows` (the trace's detail and the explanations read them; the totals need none).
+    /// `rows` (the trace's detail and the explanations read them; the totals need none). The
+    /// pass works in `buf`'s buffers.
+    #[allow(clippy::too_many_arguments)]
     pub fn run_score_with(
         &self,
         cx: &Ctx,
@@ -388,21 +402,25 @@ impl Framework {
         nodes: &[&NodeInfo],
         node_ids: &[usize],
         rows: bool,
+        buf: &mut ScoreBuffers,
     ) -> Result<ScoreResult, Status> {
-        let mut out = ScoreResult {
-            plugins: Vec::new(),
-            totals: vec![0; nodes.len()],
-        };
-        let mut raw: Vec<i64> = Vec::with_capacity(nodes.len());
-        let mut scores: Vec<NodeScore> = Vec::with_capacity(nodes.len());
-        let mut normalized_buf: Vec<i64> = Vec::with_capacity(nodes.len());
+        let mut totals = std::mem::take(&mut buf.totals);
+        totals.clear();
+        totals.resize(nodes.len(), 0);
+        let mut out = ScoreResult { plugins: Vec::new(), totals };
+        let ScoreBuffers {
+            raw,
+            scores,
+            normalized: normalized_buf,
+            ..
+        } = buf;
         for &p in &self.profile.plugins.score {
             if state.skip_score.contains(p) {
                 continue;
             }
             let pl = self.plugin(p);
             raw.clear();
-            if let Err(s) = pl.score_nodes(cx, state, pod, nodes, &mut raw) {
+            if let Err(s) = pl.score_nodes(cx, state, pod, nodes, raw) {
                 return Err(Status::error(format!(
                     "running Score plugins: plugin {:?} failed with: {}",
                     p.as_str(),
@@ -415,7 +433,7 @@ impl Framework {
                     node: node_ids[i],
                     score: s,
                 }));
-                let s = pl.normalize_score(cx, state, pod, &mut scores);
+                let s = pl.normalize_score(cx, state, pod, scores);
                 if !s.is_success() {
                     return Err(Status::error(format!(
                         "running Normalize on Score plugins: plugin {:?} failed with: {}",
@@ -425,9 +443,9 @@ impl Framework {
                 }
                 normalized_buf.clear();
                 normalized_buf.extend(scores.iter().map(|s| s.score));
-                &normalized_buf
+                &normalized_buf[..]
             } else {
-                &raw
+                &raw[..]
             };
             let weight = self.weight(p);
             // The range check over all the nodes first, then the weighted sums: two loops the
