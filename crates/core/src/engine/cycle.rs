@@ -264,7 +264,13 @@ impl Engine {
                                 out.push((!st.is_success()).then_some(st));
                             }
                             for (j, &idx) in chunk_idx.iter().enumerate() {
-                                let Some(st) = out[j].take().filter(|st| !st.is_success()) else {
+                                // A feasible node's slot is `None`: read in place, and a status
+                                // moved out only for a node that failed.
+                                let failed = match &out[j] {
+                                    Some(st) if !st.is_success() => out[j].take(),
+                                    _ => None,
+                                };
+                                let Some(st) = failed else {
                                     feasible.push(idx);
                                     if let Some(v) = verdicts.as_mut() {
                                         v.push(NodeVerdict {
