@@ -464,8 +464,9 @@ impl Framework {
                     MAX_NODE_SCORE
                 )));
             }
-            // Most default weights are 1: a plain sum, which the compiler vectorizes (the
-            // baseline target has no vector multiply of 64-bit integers).
+            // The default profile weighs Fit, BalancedAllocation and ImageLocality 1: a plain
+            // sum for them, which the compiler vectorizes (the baseline target has no vector
+            // multiply of 64-bit integers).
             if weight == 1 {
                 for (t, &s) in out.totals.iter_mut().zip(normalized) {
                     *t += s;
