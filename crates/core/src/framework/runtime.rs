@@ -117,9 +117,9 @@ impl Framework {
         Status::success()
     }
 
-    /// QueueSort's less function.
-    pub fn less(&self, a: &QueuedPodInfo, b: &QueuedPodInfo) -> bool {
-        self.plugin(self.profile.plugins.queue_sort[0]).less(a, b)
+    /// The profile's QueueSort plugin (the queue resolves it once and calls its `less`).
+    pub fn queue_sort_plugin(&self) -> &dyn Plugin {
+        self.plugin(self.profile.plugins.queue_sort[0])
     }
 
     /// PreFilter. Returns the merged node narrowing, the status, and the plugins that narrowed

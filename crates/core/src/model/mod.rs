@@ -155,59 +155,14 @@ pub struct PodResource {
     pub non0_mem: i64,
 }
 
-/// `into += from`, key by key (a key's name is copied only when `into` lacks it).
-fn add_rl(into: &mut ResourceList, from: &ResourceList) {
-    for (k, v) in from {
-        match into.get_mut(k.as_str()) {
-            Some(e) => *e = e.saturating_add(*v),
-            None => {
-                into.insert(k.clone(), Quantity::ZERO.saturating_add(*v));
-            }
-        }
-    }
-}
-
-/// `into = max(into, from)`, key by key; a key only `from` has is taken as it is.
-fn max_rl(into: &mut ResourceList, from: &ResourceList) {
-    for (k, v) in from {
-        match into.get_mut(k.as_str()) {
-            Some(e) => {
-                if *v > *e {
-                    *e = *v;
-                }
-            }
-            None => {
-                into.insert(k.clone(), *v);
-            }
-        }
-    }
-}
-
-/// A container's requests with `non_missing`'s defaults for what it does not request
-/// (borrowed when there are none to add).
-fn with_defaults<'a>(reqs: &'a ResourceList, non_missing: Option<&ResourceList>) -> std::borrow::Cow<'a, ResourceList> {
-    match non_missing {
-        Some(nm) if nm.keys().any(|k| !reqs.contains_key(k)) => {
-            let mut cp = reqs.clone();
-            for (k, v) in nm {
-                if !reqs.contains_key(k) {
-                    cp.insert(k.clone(), Quantity::ZERO.saturating_add(*v));
-                }
-            }
-            std::borrow::Cow::Owned(cp)
-        }
-        _ => std::borrow::Cow::Borrowed(reqs),
-    }
-}
-
-/// `add_rl` for one resource: absent stays absent unless `from` has it.
+/// `into += from` for one resource: absent stays absent unless `from` has it.
 fn add_one(into: &mut Option<Quantity>, from: Option<Quantity>) {
     if let Some(v) = from {
         *into = Some(into.unwrap_or(Quantity::ZERO).saturating_add(v));
     }
 }
 
-/// `max_rl` for one resource.
+/// `into = max(into, from)` for one resource; absent stays absent unless `from` has it.
 fn max_one(into: &mut Option<Quantity>, from: Option<Quantity>) {
     if let Some(v) = from {
         *into = Some(match *into {
@@ -239,47 +194,34 @@ pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceLi
 
 /// `pod_requests` with upstream's `SkipPodLevelResources` option: when `skip_pod_level` is set,
 /// pod-level `spec.resources.requests` are ignored and only the containers count.
+///
+/// Every step is decided per resource name, so the list is `pod_request_one` for each name
+/// the pod (or `non_missing`) mentions.
 pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod_level: bool) -> ResourceList {
-    let apply = |reqs| with_defaults(reqs, non_missing);
-    let mut reqs = ResourceList::new();
-    for c in &pod.spec.containers {
-        add_rl(&mut reqs, &apply(&c.resources.requests));
-    }
-    let mut restartable = ResourceList::new();
-    let mut init_reqs = ResourceList::new();
-    for c in &pod.spec.init_containers {
-        let creqs = apply(&c.resources.requests);
-        if c.restart_policy.as_deref() == Some("Always") {
-            add_rl(&mut reqs, &creqs);
-            add_rl(&mut restartable, &creqs);
-            max_rl(&mut init_reqs, &restartable);
-        } else {
-            let mut tmp = ResourceList::new();
-            add_rl(&mut tmp, &creqs);
-            add_rl(&mut tmp, &restartable);
-            max_rl(&mut init_reqs, &tmp);
-        }
-    }
-    max_rl(&mut reqs, &init_reqs);
-    if !skip_pod_level && pod_level_requests_set(pod) {
-        if let Some(r) = &pod.spec.resources {
-            for (k, v) in &r.requests {
-                if is_supported_pod_level_resource(k) {
-                    reqs.insert(k.clone(), *v);
-                }
+    let pod_level = pod.spec.resources.as_ref().filter(|_| !skip_pod_level && pod_level_requests_set(pod));
+    let mut out = ResourceList::new();
+    let mut add = |name: &String| {
+        if !out.contains_key(name) {
+            let default = non_missing.and_then(|nm| nm.get(name).copied());
+            if let Some(q) = pod_request_one(pod, name, default, skip_pod_level) {
+                out.insert(name.clone(), q);
             }
         }
+    };
+    for c in pod.spec.containers.iter().chain(&pod.spec.init_containers) {
+        c.resources.requests.keys().for_each(&mut add);
     }
-    if let Some(o) = &pod.spec.overhead {
-        add_rl(&mut reqs, o);
-    }
-    reqs
+    non_missing.into_iter().flat_map(|nm| nm.keys()).for_each(&mut add);
+    pod_level.into_iter().flat_map(|r| r.requests.keys()).for_each(&mut add);
+    pod.spec.overhead.iter().flat_map(|o| o.keys()).for_each(&mut add);
+    out
 }
 
-/// `pod_requests(pod, ..)[name]` for one resource, without building the lists: the same
-/// steps, key by key, with `default` standing in for a container that does not request `name`
-/// (`non_missing`'s entry for it). `None` when the pod's requests do not name it.
-fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>) -> Option<Quantity> {
+/// `pod_requests_with(pod, .., skip_pod_level)[name]` for one resource: app containers summed,
+/// sidecars added, the largest init step as a floor, a pod-level request (cpu, memory,
+/// hugepages) replacing the sum, overhead added. `default` stands in for a container that
+/// does not request `name` (`non_missing`'s entry for it). `None` when nothing names it.
+fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>, skip_pod_level: bool) -> Option<Quantity> {
     let of = |reqs: &ResourceList| reqs.get(name).copied().or(default);
     let mut reqs = None;
     for c in &pod.spec.containers {
@@ -301,7 +243,7 @@ fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>) -> Option<Q
         }
     }
     max_one(&mut reqs, init_reqs);
-    if pod_level_requests_set(pod) && is_supported_pod_level_resource(name) {
+    if !skip_pod_level && pod_level_requests_set(pod) && is_supported_pod_level_resource(name) {
         if let Some(v) = pod.spec.resources.as_ref().and_then(|r| r.requests.get(name)) {
             reqs = Some(*v);
         }
@@ -321,8 +263,8 @@ pub fn calculate_resource(pod: &Pod) -> PodResource {
     // a resource those leave out). Only cpu and memory are read, so only they are summed.
     let cpu_default = (!pod_level || !requests.contains_key(RESOURCE_CPU)).then(|| Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
     let mem_default = (!pod_level || !requests.contains_key(RESOURCE_MEMORY)).then(|| Quantity::from_value(DEFAULT_MEMORY_REQUEST));
-    let non0_cpu = pod_request_one(pod, RESOURCE_CPU, cpu_default);
-    let non0_mem = pod_request_one(pod, RESOURCE_MEMORY, mem_default);
+    let non0_cpu = pod_request_one(pod, RESOURCE_CPU, cpu_default, false);
+    let non0_mem = pod_request_one(pod, RESOURCE_MEMORY, mem_default, false);
     PodResource {
         resource: Resource::from_list(&requests),
         non0_cpu: non0_cpu.map(|q| q.milli_value()).unwrap_or(0),
@@ -751,11 +693,12 @@ mod tests {
         assert_eq!(r.non0_mem, 2 * DEFAULT_MEMORY_REQUEST);
     }
 
-    /// `pod_request_one` (what `calculate_resource` sums for the non-zero requests) agrees
-    /// with the full lists of `pod_requests`, defaults or none, over pods that exercise every
-    /// step: app containers, sidecars, init containers, pod-level requests, overhead.
+    /// A pod's effective requests, as lists, over pods that exercise every step (app
+    /// containers, sidecars, init containers, pod-level requests, overhead), without and with
+    /// the non-zero defaults for containers that request no cpu or memory, and with pod-level
+    /// requests skipped.
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
-    fn one_resource_matches_the_full_lists() {
+    fn requests_step_by_step() {
         let pod = |apps: Vec<Container>, inits: Vec<Container>, pod_level: &[(&str, &str)], overhead: &[(&str, &str)]| Pod {
             spec: PodSpec {
                 containers: apps,
@@ -770,36 +713,70 @@ mod tests {
             ..Default::default()
         };
         let c = container;
-        let pods = [
-            pod(vec![], vec![], &[], &[]),
-            pod(vec![c(&[("cpu", "1")], None)], vec![], &[], &[]),
-            pod(vec![c(&[("cpu", "1")], None), c(&[("memory", "1Gi")], None)], vec![], &[], &[]),
-            pod(
-                vec![c(&[("cpu", "1500m")], None)],
-                vec![c(&[("cpu", "1")], Some("Always")), c(&[("cpu", "3")], None)],
-                &[],
-                &[],
+        type Case<'a> = (Pod, &'a [(&'a str, &'a str)], &'a [(&'a str, &'a str)], &'a [(&'a str, &'a str)]);
+        // (pod, requests, with the defaults, pod-level skipped)
+        let cases: Vec<Case> = vec![
+            (pod(vec![], vec![], &[], &[]), &[], &[], &[]),
+            (pod(vec![c(&[("cpu", "1")], None)], vec![], &[], &[]), &[("cpu", "1")], &[("cpu", "1"), ("memory", "200Mi")], &[("cpu", "1")]),
+            (
+                pod(vec![c(&[("cpu", "1")], None), c(&[("memory", "1Gi")], None)], vec![], &[], &[]),
+                &[("cpu", "1"), ("memory", "1Gi")],
+                &[("cpu", "1100m"), ("memory", "1224Mi")],
+                &[("cpu", "1"), ("memory", "1Gi")],
             ),
-            pod(
-                vec![c(&[], None)],
-                vec![c(&[("memory", "3Gi")], None), c(&[], Some("Always")), c(&[("cpu", "2")], None)],
-                &[],
-                &[("cpu", "250m"), ("memory", "64Mi")],
+            // Sidecar 1 then init 3: max(apps 1.5 + sidecar 1, init 3 + sidecar 1) = 4.
+            (
+                pod(vec![c(&[("cpu", "1500m")], None)], vec![c(&[("cpu", "1")], Some("Always")), c(&[("cpu", "3")], None)], &[], &[]),
+                &[("cpu", "4")],
+                &[("cpu", "4"), ("memory", "400Mi")],
+                &[("cpu", "4")],
             ),
-            pod(vec![c(&[("cpu", "1")], None)], vec![], &[("memory", "2Gi")], &[]),
-            pod(vec![c(&[("memory", "1Gi")], None)], vec![c(&[("cpu", "4")], None)], &[("cpu", "2"), ("memory", "4Gi")], &[("cpu", "10m")]),
-            pod(vec![c(&[("example.com/gpu", "1")], None)], vec![], &[("hugepages-2Mi", "2Mi")], &[]),
+            // The largest init step is the floor: memory 3Gi from the first init container,
+            // cpu 2 (+ the sidecar's default 100m) from the last; overhead added on top.
+            (
+                pod(
+                    vec![c(&[], None)],
+                    vec![c(&[("memory", "3Gi")], None), c(&[], Some("Always")), c(&[("cpu", "2")], None)],
+                    &[],
+                    &[("cpu", "250m"), ("memory", "64Mi")],
+                ),
+                &[("cpu", "2250m"), ("memory", "3136Mi")],
+                &[("cpu", "2350m"), ("memory", "3136Mi")],
+                &[("cpu", "2250m"), ("memory", "3136Mi")],
+            ),
+            // Pod-level memory replaces the containers' memory; cpu still comes from them.
+            (
+                pod(vec![c(&[("cpu", "1")], None)], vec![], &[("memory", "2Gi")], &[]),
+                &[("cpu", "1"), ("memory", "2Gi")],
+                &[("cpu", "1"), ("memory", "2Gi")],
+                &[("cpu", "1")],
+            ),
+            (
+                pod(vec![c(&[("memory", "1Gi")], None)], vec![c(&[("cpu", "4")], None)], &[("cpu", "2"), ("memory", "4Gi")], &[("cpu", "10m")]),
+                &[("cpu", "2010m"), ("memory", "4Gi")],
+                &[("cpu", "2010m"), ("memory", "4Gi")],
+                &[("cpu", "4010m"), ("memory", "1Gi")],
+            ),
+            (
+                pod(vec![c(&[("example.com/gpu", "1")], None)], vec![], &[("hugepages-2Mi", "2Mi")], &[]),
+                &[("example.com/gpu", "1"), ("hugepages-2Mi", "2Mi")],
+                &[("cpu", "100m"), ("example.com/gpu", "1"), ("hugepages-2Mi", "2Mi"), ("memory", "200Mi")],
+                &[("example.com/gpu", "1")],
+            ),
         ];
-        let cpu = Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST);
-        let mem = Quantity::from_value(DEFAULT_MEMORY_REQUEST);
-        for (i, p) in pods.iter().enumerate() {
-            for nm in [vec![], vec![("cpu", cpu)], vec![("memory", mem)], vec![("cpu", cpu), ("memory", mem)]] {
-                let list: ResourceList = nm.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-                let full = pod_requests(p, Some(&list));
-                for name in ["cpu", "memory", "example.com/gpu", "hugepages-2Mi"] {
-                    let default = nm.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
-                    assert_eq!(pod_request_one(p, name, default), full.get(name).copied(), "pod {i}, defaults {nm:?}, {name}");
-                }
+        let defaults = rl(&[("cpu", "100m"), ("memory", "200Mi")]);
+        for (i, (p, plain, with_defaults, skipped)) in cases.iter().enumerate() {
+            assert_eq!(pod_requests(p, None), rl(plain), "pod {i}");
+            assert_eq!(pod_requests(p, Some(&defaults)), rl(with_defaults), "pod {i}, defaults");
+            assert_eq!(pod_requests_with(p, None, true), rl(skipped), "pod {i}, pod-level skipped");
+            // What `calculate_resource` reads: the same sums, one resource at a time.
+            let r = calculate_resource(p);
+            let milli = |list: &ResourceList, k: &str| list.get(k).map(|q| q.milli_value()).unwrap_or(0);
+            assert_eq!(r.resource.milli_cpu, milli(&rl(plain), "cpu"), "pod {i}");
+            let non_zero = pod_requests(p, (!pod_level_requests_set(p)).then_some(&defaults));
+            if !pod_level_requests_set(p) {
+                assert_eq!(r.non0_cpu, milli(&non_zero, "cpu"), "pod {i}");
+                assert_eq!(r.non0_mem, milli(&non_zero, "memory") / 1000, "pod {i}");
             }
         }
     }

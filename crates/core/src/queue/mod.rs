@@ -85,7 +85,7 @@ pub struct QueueEnv<'a> {
 impl<'a> QueueEnv<'a> {
     pub fn new(frameworks: &'a BTreeMap<String, Framework>, snapshot: &'a Snapshot, cluster: &'a Cluster, nominator: &'a Nominator) -> Self {
         // Every profile must use the same QueueSort plugin; the first profile's is used.
-        let queue_sort = frameworks.values().next().map(|fw| fw.plugin(fw.profile.plugins.queue_sort[0]));
+        let queue_sort = frameworks.values().next().map(|fw| fw.queue_sort_plugin());
         QueueEnv {
             frameworks,
             snapshot,
