@@ -208,6 +208,14 @@ impl PartialEq for NodeToStatus {
 impl Eq for NodeToStatus {}
 
 impl NodeToStatus {
+    /// Empties the map, as `default()` but keeping the vector's allocation (the cycle reuses
+    /// one map).
+    pub fn clear(&mut self) {
+        self.rejected.clear();
+        self.settled = true;
+        self.absent = Status::code_only(super::Code::UnschedulableAndUnresolvable);
+    }
+
     /// Gives `node` this status (replacing one it had).
     pub fn insert(&mut self, node: usize, st: Status) {
         match self.rejected.last_mut() {
@@ -221,11 +229,26 @@ impl NodeToStatus {
     }
 
     /// Puts the statuses in node order, keeping the last one given for each node.
+    ///
+    /// The filter visits nodes from a rotating start, so the usual unsettled list is two
+    /// ascending runs, the second wholly below the first (`[5, 7, 9, 0, 2]`): rotating it puts
+    /// it in order without sorting or allocating. Anything else is sorted.
     pub fn settle(&mut self) {
-        if !self.settled {
-            self.rejected = in_node_order(std::mem::take(&mut self.rejected));
-            self.settled = true;
+        if self.settled {
+            return;
         }
+        let r = &self.rejected;
+        let split = r.windows(2).position(|w| w[1].0 <= w[0].0).map_or(r.len(), |k| k + 1);
+        let (first, second) = r.split_at(split);
+        let wrapped = !second.is_empty()
+            && second.windows(2).all(|w| w[0].0 < w[1].0)
+            && first.first().zip(second.last()).is_some_and(|(f, l)| l.0 < f.0);
+        if wrapped {
+            self.rejected.rotate_left(split);
+        } else {
+            self.rejected = in_node_order(std::mem::take(&mut self.rejected));
+        }
+        self.settled = true;
     }
 
     /// The statuses not yet settled, as `settle` would order them.
@@ -447,5 +470,39 @@ mod node_to_status_tests {
         assert_eq!(read(&m), want);
         assert_eq!(m, before);
         assert_eq!(m.get(2).code, Code::UnschedulableAndUnresolvable);
+    }
+
+    /// `settle` against a plain sort, over visit orders with and without a wrap (the rotation
+    /// path), a node given twice, and runs that overlap (the sorting path).
+    #[test]
+    fn settle_orders_wrapped_and_unordered_visits() {
+        let orders: [&[usize]; 9] = [
+            &[],
+            &[4],
+            &[1, 2, 3],
+            &[5, 7, 9, 0, 2],
+            &[9, 0],
+            &[5, 7, 0, 2, 5],
+            &[5, 7, 0, 6],
+            &[5, 7, 0, 2, 1],
+            &[3, 3, 1, 1, 0],
+        ];
+        for order in orders {
+            let mut m = NodeToStatus::default();
+            for (k, &node) in order.iter().enumerate() {
+                m.insert(node, Status::unschedulable(format!("{node}/{k}")));
+            }
+            // The expected: node order, each node's last status.
+            let mut want: Vec<(usize, String)> = Vec::new();
+            for (k, &node) in order.iter().enumerate() {
+                want.retain(|(n, _)| *n != node);
+                want.push((node, format!("{node}/{k}")));
+            }
+            want.sort();
+            m.settle();
+            assert!(m.settled, "{order:?}");
+            let got: Vec<(usize, String)> = m.rejected.iter().map(|(i, s)| (*i, s.message())).collect();
+            assert_eq!(got, want, "{order:?}");
+        }
     }
 }
