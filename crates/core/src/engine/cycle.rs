@@ -79,8 +79,6 @@ pub(super) struct CycleScratch {
     chunk: Vec<usize>,
     nodes: Vec<usize>,
     score: ScoreBuffers,
-    /// The rejected nodes' statuses (cleared each cycle; its vector is kept).
-    diagnosis: NodeToStatus,
 }
 
 /// An empty vector of `U` in `v`'s allocation. Collecting a vector's own iterator reuses its
@@ -129,7 +127,6 @@ impl Engine {
             chunk: chunk_mem,
             nodes: nodes_mem,
             score: score_buffers,
-            diagnosis,
         } = scratch;
         // UpdateSnapshot: nodes changed since the last cycle copy the cache's image counts.
         self.snapshot.update();
@@ -144,7 +141,7 @@ impl Engine {
             let msg = "no nodes available to schedule pods".to_string();
             return CycleResult::error(Status::unresolvable(msg.clone()), msg);
         }
-        diagnosis.clear();
+        let mut diagnosis = NodeToStatus::default();
         let mut unschedulable = PluginSet::default();
         let mut pending = PluginSet::default();
         let mut pre_filter_msg = String::new();
@@ -348,7 +345,7 @@ impl Engine {
             let mut nominating = None;
             let mut victims = Vec::new();
             if fw.has_post_filter_plugins() {
-                let (r, ps) = fw.run_post_filter(&cx, state, pod, diagnosis, &mut self.rng);
+                let (r, ps) = fw.run_post_filter(&cx, state, pod, &diagnosis, &mut self.rng);
                 post_msg = ps.message();
                 self.trace.push(TraceEvent::PostFilter {
                     cycle,
@@ -371,7 +368,7 @@ impl Engine {
                 self.cluster.deallocate_claim(&key);
                 self.drain_cluster_events();
             }
-            let message = fit_error_message(n_all, &pre_filter_msg, diagnosis, &post_msg);
+            let message = fit_error_message(n_all, &pre_filter_msg, &diagnosis, &post_msg);
             // Preemption's victims are deleted (asynchronously upstream; completed here).
             if !victims.is_empty() {
                 let node = nominating.as_ref().map(|n| n.nominated_node_name.clone()).unwrap_or_default();

@@ -208,14 +208,6 @@ impl PartialEq for NodeToStatus {
 impl Eq for NodeToStatus {}
 
 impl NodeToStatus {
-    /// Empties the map, as `default()` but keeping the vector's allocation (the cycle reuses
-    /// one map).
-    pub fn clear(&mut self) {
-        self.rejected.clear();
-        self.settled = true;
-        self.absent = Status::code_only(super::Code::UnschedulableAndUnresolvable);
-    }
-
     /// Gives `node` this status (replacing one it had).
     pub fn insert(&mut self, node: usize, st: Status) {
         match self.rejected.last_mut() {
