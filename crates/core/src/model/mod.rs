@@ -178,10 +178,14 @@ fn is_supported_pod_level_resource(name: &str) -> bool {
 
 /// Whether pod-level `spec.resources.requests` names cpu, memory or hugepages.
 pub fn pod_level_requests_set(pod: &Pod) -> bool {
-    pod.spec
-        .resources
-        .as_ref()
-        .is_some_and(|r| r.requests.keys().any(|k| is_supported_pod_level_resource(k)))
+    pod_level_requests(pod).is_some()
+}
+
+/// The pod-level `spec.resources.requests`, when they name cpu, memory or hugepages (and so
+/// take precedence over the containers' sums for those).
+fn pod_level_requests(pod: &Pod) -> Option<&ResourceList> {
+    let r = &pod.spec.resources.as_ref()?.requests;
+    r.keys().any(|k| is_supported_pod_level_resource(k)).then_some(r)
 }
 
 /// The effective requests of a pod (component-helpers PodRequests): app containers summed,
@@ -198,12 +202,12 @@ pub fn pod_requests(pod: &Pod, non_missing: Option<&ResourceList>) -> ResourceLi
 /// Every step is decided per resource name, so the list is `pod_request_one` for each name
 /// the pod (or `non_missing`) mentions.
 pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod_level: bool) -> ResourceList {
-    let pod_level = pod.spec.resources.as_ref().filter(|_| !skip_pod_level && pod_level_requests_set(pod));
+    let pod_level = pod_level_requests(pod).filter(|_| !skip_pod_level);
     let mut out = ResourceList::new();
     let mut add = |name: &String| {
         if !out.contains_key(name) {
             let default = non_missing.and_then(|nm| nm.get(name).copied());
-            if let Some(q) = pod_request_one(pod, name, default, skip_pod_level) {
+            if let Some(q) = pod_request_one(pod, name, default, pod_level) {
                 out.insert(name.clone(), q);
             }
         }
@@ -212,16 +216,17 @@ pub fn pod_requests_with(pod: &Pod, non_missing: Option<&ResourceList>, skip_pod
         c.resources.requests.keys().for_each(&mut add);
     }
     non_missing.into_iter().flat_map(|nm| nm.keys()).for_each(&mut add);
-    pod_level.into_iter().flat_map(|r| r.requests.keys()).for_each(&mut add);
+    pod_level.into_iter().flat_map(|r| r.keys()).for_each(&mut add);
     pod.spec.overhead.iter().flat_map(|o| o.keys()).for_each(&mut add);
     out
 }
 
-/// `pod_requests_with(pod, .., skip_pod_level)[name]` for one resource: app containers summed,
-/// sidecars added, the largest init step as a floor, a pod-level request (cpu, memory,
-/// hugepages) replacing the sum, overhead added. `default` stands in for a container that
-/// does not request `name` (`non_missing`'s entry for it). `None` when nothing names it.
-fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>, skip_pod_level: bool) -> Option<Quantity> {
+/// `pod_requests_with(pod, ..)[name]` for one resource: app containers summed, sidecars added,
+/// the largest init step as a floor, a pod-level request (cpu, memory, hugepages) replacing
+/// the sum, overhead added. `default` stands in for a container that does not request `name`
+/// (`non_missing`'s entry for it); `pod_level` is `pod_level_requests(pod)` unless pod-level
+/// requests are skipped. `None` when nothing names it.
+fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>, pod_level: Option<&ResourceList>) -> Option<Quantity> {
     let of = |reqs: &ResourceList| reqs.get(name).copied().or(default);
     let mut reqs = None;
     for c in &pod.spec.containers {
@@ -243,10 +248,8 @@ fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>, skip_pod_le
         }
     }
     max_one(&mut reqs, init_reqs);
-    if !skip_pod_level && pod_level_requests_set(pod) && is_supported_pod_level_resource(name) {
-        if let Some(v) = pod.spec.resources.as_ref().and_then(|r| r.requests.get(name)) {
-            reqs = Some(*v);
-        }
+    if let Some(v) = pod_level.filter(|_| is_supported_pod_level_resource(name)).and_then(|r| r.get(name)) {
+        reqs = Some(*v);
     }
     if let Some(o) = &pod.spec.overhead {
         add_one(&mut reqs, o.get(name).copied());
@@ -257,14 +260,14 @@ fn pod_request_one(pod: &Pod, name: &str, default: Option<Quantity>, skip_pod_le
 /// The scheduler's accounting of a pod (upstream PodInfo.CalculateResource).
 pub fn calculate_resource(pod: &Pod) -> PodResource {
     let requests = pod_requests(pod, None);
-    let pod_level = pod_level_requests_set(pod);
+    let pod_level = pod_level_requests(pod);
     // The requests again with the defaults for containers that ask for no cpu or memory
     // (upstream passes them as NonMissingContainerRequests; with pod-level requests, only for
     // a resource those leave out). Only cpu and memory are read, so only they are summed.
-    let cpu_default = (!pod_level || !requests.contains_key(RESOURCE_CPU)).then(|| Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
-    let mem_default = (!pod_level || !requests.contains_key(RESOURCE_MEMORY)).then(|| Quantity::from_value(DEFAULT_MEMORY_REQUEST));
-    let non0_cpu = pod_request_one(pod, RESOURCE_CPU, cpu_default, false);
-    let non0_mem = pod_request_one(pod, RESOURCE_MEMORY, mem_default, false);
+    let cpu_default = (pod_level.is_none() || !requests.contains_key(RESOURCE_CPU)).then(|| Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
+    let mem_default = (pod_level.is_none() || !requests.contains_key(RESOURCE_MEMORY)).then(|| Quantity::from_value(DEFAULT_MEMORY_REQUEST));
+    let non0_cpu = pod_request_one(pod, RESOURCE_CPU, cpu_default, pod_level);
+    let non0_mem = pod_request_one(pod, RESOURCE_MEMORY, mem_default, pod_level);
     PodResource {
         resource: Resource::from_list(&requests),
         non0_cpu: non0_cpu.map(|q| q.milli_value()).unwrap_or(0),
@@ -773,8 +776,8 @@ mod tests {
             let r = calculate_resource(p);
             let milli = |list: &ResourceList, k: &str| list.get(k).map(|q| q.milli_value()).unwrap_or(0);
             assert_eq!(r.resource.milli_cpu, milli(&rl(plain), "cpu"), "pod {i}");
-            let non_zero = pod_requests(p, (!pod_level_requests_set(p)).then_some(&defaults));
             if !pod_level_requests_set(p) {
+                let non_zero = pod_requests(p, Some(&defaults));
                 assert_eq!(r.non0_cpu, milli(&non_zero, "cpu"), "pod {i}");
                 assert_eq!(r.non0_mem, milli(&non_zero, "memory") / 1000, "pod {i}");
             }
