@@ -186,7 +186,7 @@ fn check(text: &str, seed: u64) -> Result<(), String> {
         {
             return Err(format!("{} overcommits cpu on {node}", p.info.key));
         }
-        for t in n.taints.iter() {
+        for t in n.taints() {
             if t.effect == "NoSchedule" && p.info.pod.spec.tolerations.is_empty() {
                 return Err(format!("{} placed on {node} despite taint {}", p.info.key, t.key));
             }

@@ -265,7 +265,7 @@ fn candidates(
                 let (Some(ni), Some(doc)) = (ni, &pod_doc) else { continue };
                 let mut tols = doc["spec"]["tolerations"].as_array().cloned().unwrap_or_default();
                 let mut said = Vec::new();
-                for t in ni.taints.iter().filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute") {
+                for t in ni.taints().iter().filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute") {
                     let mut tol = json!({"key": t.key, "operator": "Equal", "effect": t.effect});
                     match &t.value {
                         Some(v) if !v.is_empty() => tol["value"] = json!(v),

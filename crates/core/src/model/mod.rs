@@ -72,7 +72,8 @@ fn is_qualified_name_part(s: &str) -> bool {
 }
 
 /// Aggregate compute resources in the units the scheduler uses (milli-cpu, bytes, counts).
-/// `repr(C)`: the four amounts Filter and Score read come first, together, the scalars after.
+/// `repr(C)`: the four amounts Filter and Score read come first, together, the scalars after,
+/// out of line (40 bytes in all: `NodeInfo` holds three).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct Resource {
@@ -81,8 +82,52 @@ pub struct Resource {
     pub ephemeral_storage: i64,
     pub allowed_pod_number: i64,
     /// Scalar (extended, hugepages) resources, sorted by name.
-    pub scalar: Vec<(String, i64)>,
+    pub scalar: Scalars,
 }
+
+/// Scalar resources (extended, hugepages) with their amounts, sorted by name: a slice to read,
+/// held behind one pointer, which is null while there are none (most nodes and pods), so that
+/// a `Resource` keeps its four amounts and the pointer in 40 bytes.
+#[derive(Clone, Debug, Default)]
+#[allow(clippy::box_collection, reason = "the box is the point: one pointer in place of a Vec's three words")]
+pub struct Scalars(Option<Box<Vec<(String, i64)>>>);
+
+impl Scalars {
+    /// Inserts `entry` at `at` (as `Vec::insert`).
+    pub fn insert(&mut self, at: usize, entry: (String, i64)) {
+        self.0.get_or_insert_with(Default::default).insert(at, entry);
+    }
+}
+
+impl std::ops::Deref for Scalars {
+    type Target = [(String, i64)];
+    fn deref(&self) -> &[(String, i64)] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl std::ops::DerefMut for Scalars {
+    fn deref_mut(&mut self) -> &mut [(String, i64)] {
+        self.0.as_deref_mut().map_or(&mut [], Vec::as_mut_slice)
+    }
+}
+
+impl<'a> IntoIterator for &'a Scalars {
+    type Item = &'a (String, i64);
+    type IntoIter = std::slice::Iter<'a, (String, i64)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// As the entries (none held and an empty list held are the same).
+impl PartialEq for Scalars {
+    fn eq(&self, other: &Scalars) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Scalars {}
 
 impl Resource {
     pub fn from_list(rl: &ResourceList) -> Resource {
@@ -524,21 +569,23 @@ pub struct ImageStateSummary {
 /// A node with the pods placed on it.
 ///
 /// Laid out hot fields first (`repr(C)` keeps the order) and aligned to a cache line:
-/// filtering and scoring the common pod read only the first three cache lines of each node
-/// (the flags, the taints, the pod count, the allocatable, requested and non-zero requested
-/// amounts), visited in sequence.
+/// filtering and scoring the common pod read only the first two cache lines of each node
+/// (the flags, the pod count, the allocatable, requested and non-zero requested amounts),
+/// visited in sequence. `hot_fields_fit_two_cache_lines` checks the offsets.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct NodeInfo {
-    /// Copies of the node's hottest fields, so that filtering the common pod reads only this
+    /// Copies of the node's hottest facts, so that filtering the common pod reads only this
     /// contiguous struct and not the node object (a cache miss per node otherwise).
     pub unschedulable: bool,
     pub has_images: bool,
-    pub taints: Arc<[api::Taint]>,
+    /// Whether `taints` is non-empty (the taints themselves are read only then).
+    has_taints: bool,
     pub pods: Vec<Arc<PodInfo>>,
     pub allocatable: Resource,
     pub requested: Resource,
     pub non_zero_requested: Resource,
+    taints: Arc<[api::Taint]>,
     pub node: Arc<api::Node>,
     pub used_ports: HostPortInfo,
     pub pods_with_affinity: Vec<Arc<PodInfo>>,
@@ -556,6 +603,7 @@ impl NodeInfo {
         let taints: Arc<[api::Taint]> = node.spec.taints.clone().into();
         NodeInfo {
             unschedulable,
+            has_taints: !taints.is_empty(),
             taints,
             has_images: false,
             node,
@@ -578,7 +626,17 @@ impl NodeInfo {
         self.allocatable = Resource::from_list(&node.status.allocatable);
         self.unschedulable = node.spec.unschedulable.unwrap_or(false);
         self.taints = node.spec.taints.clone().into();
+        self.has_taints = !self.taints.is_empty();
         self.node = node;
+    }
+    /// The node's taints (as `spec.taints`).
+    pub fn taints(&self) -> &[api::Taint] {
+        &self.taints
+    }
+    /// Whether the node has any taint: read from the node's first cache line.
+    #[inline]
+    pub fn has_taints(&self) -> bool {
+        self.has_taints
     }
     pub fn set_image_states(&mut self, states: Arc<HashMap<String, ImageStateSummary>>) {
         self.has_images = !states.is_empty();
@@ -841,5 +899,32 @@ mod size_tests {
         );
         let ev = std::mem::size_of::<crate::trace::TraceEvent>();
         assert!(ev <= 192, "TraceEvent: {ev} bytes");
+    }
+
+    /// What Filter and Score read of every node for the common pod (the flags, the pod count,
+    /// the allocatable amounts and pod number, the requested amounts, the non-zero requested
+    /// cpu and memory) lies in the node's first two cache lines (NodeInfo is aligned to 64).
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn hot_fields_fit_two_cache_lines() {
+        use super::{NodeInfo, Resource};
+        use std::mem::offset_of;
+        assert_eq!(std::mem::align_of::<NodeInfo>(), 64);
+        assert_eq!(std::mem::size_of::<Resource>(), 40, "four amounts and one pointer");
+        let ends = [
+            ("unschedulable", offset_of!(NodeInfo, unschedulable) + 1),
+            ("has_images", offset_of!(NodeInfo, has_images) + 1),
+            ("has_taints", offset_of!(NodeInfo, has_taints) + 1),
+            ("pods", offset_of!(NodeInfo, pods) + std::mem::size_of::<Vec<()>>()),
+            ("allocatable", offset_of!(NodeInfo, allocatable) + offset_of!(Resource, scalar)),
+            ("requested", offset_of!(NodeInfo, requested) + offset_of!(Resource, scalar)),
+            (
+                "non_zero_requested cpu and memory",
+                offset_of!(NodeInfo, non_zero_requested) + offset_of!(Resource, memory) + 8,
+            ),
+        ];
+        for (field, end) in ends {
+            assert!(end <= 128, "{field} ends at byte {end}");
+        }
     }
 }

@@ -84,7 +84,7 @@ impl Plugin for TaintToleration {
     }
 
     fn filter(&self, _cx: &Ctx, _state: &CycleState, pod: &PodInfo, node: &NodeInfo) -> Status {
-        match (first_untolerated(&node.taints, &pod.pod.spec.tolerations), self.reason) {
+        match (first_untolerated(node.taints(), &pod.pod.spec.tolerations), self.reason) {
             (None, _) => Status::success(),
             (Some(t), TaintFilterReason::NamesTheTaint) => Status::unresolvable(format!(
                 "node(s) had untolerated taint {{{}: {}}}",
@@ -99,7 +99,7 @@ impl Plugin for TaintToleration {
         // A node without taints passes whatever the pod tolerates.
         let mut wrote = false;
         for (node, o) in nodes.iter().zip(out.iter_mut()) {
-            if o.is_none() && !node.taints.is_empty() {
+            if o.is_none() && node.has_taints() {
                 let s = self.filter(cx, state, pod, node);
                 if !s.is_success() {
                     *o = Some(s);
@@ -127,7 +127,7 @@ impl Plugin for TaintToleration {
         let s = state
             .read::<PreScoreState>(PluginName::TaintToleration)
             .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
-        Ok(count_intolerable_prefer_no_schedule(&node.taints, &s.tolerations))
+        Ok(count_intolerable_prefer_no_schedule(node.taints(), &s.tolerations))
     }
 
     fn score_nodes(&self, _cx: &Ctx, state: &CycleState, _pod: &PodInfo, nodes: &[&NodeInfo], out: &mut Vec<i64>) -> Result<(), Status> {
@@ -136,10 +136,10 @@ impl Plugin for TaintToleration {
             .ok_or_else(|| Status::error("failed to read \"PreScoreTaintToleration\" from cycleState: not found"))?;
         // Most nodes have no taints: their count is 0 without a look at the tolerations.
         out.extend(nodes.iter().map(|n| {
-            if n.taints.is_empty() {
+            if !n.has_taints() {
                 0
             } else {
-                count_intolerable_prefer_no_schedule(&n.taints, &s.tolerations)
+                count_intolerable_prefer_no_schedule(n.taints(), &s.tolerations)
             }
         }));
         Ok(())
