@@ -21,7 +21,7 @@ impl Engine {
     ) -> Result<(), (Status, String, bool)> {
         let node_name = self.snapshot.nodes()[node].name().to_string();
         let mut assumed = (**pod).clone();
-        Arc::make_mut(&mut assumed.pod).spec.node_name = Some(node_name.clone());
+        assumed.bound_node = Some(node_name.clone());
         // A pod bound during the run gets no start time: no kubelet reports it started
         // (DefaultPreemption then reads the clock for it, as upstream does).
         assumed.start_time = None;

@@ -578,6 +578,8 @@ impl Engine {
                 }
                 let mut info = PodInfo::new(new_pod, pi);
                 info.start_time = old.start_time;
+                // A patch cannot change the node (`timeline::patch_pod`): the binding stays.
+                info.bound_node = old.bound_node.clone();
                 let info = Arc::new(info);
                 self.pods[pi].info = info.clone();
                 if self.pods[pi].phase == Phase::Running {

@@ -384,6 +384,10 @@ pub struct PodInfo {
     pub start_time: Option<i64>,
     /// Any term failed to parse (the pod then fails InterPodAffinity's PreFilter).
     pub affinity_parse_error: Option<String>,
+    /// The node the scheduler bound the pod to during the run. Binding sets this rather than
+    /// `pod.spec.nodeName`, so that the pod object stays shared with the scenario (a copy of
+    /// the whole pod per binding otherwise); `node_name` reads it first.
+    pub bound_node: Option<String>,
 }
 
 impl PodInfo {
@@ -452,6 +456,7 @@ impl PodInfo {
             host_ports,
             start_time: None,
             affinity_parse_error: err,
+            bound_node: None,
             pod,
         }
     }
@@ -464,8 +469,13 @@ impl PodInfo {
     pub fn labels(&self) -> &Labels {
         &self.pod.metadata.labels
     }
+    /// The node the pod is bound to: where the scheduler bound it during the run, else the
+    /// pod's own `spec.nodeName`.
     pub fn node_name(&self) -> Option<&str> {
-        self.pod.spec.node_name.as_deref().filter(|s| !s.is_empty())
+        self.bound_node
+            .as_deref()
+            .or(self.pod.spec.node_name.as_deref())
+            .filter(|s| !s.is_empty())
     }
     pub fn nominated_node_name(&self) -> Option<&str> {
         self.pod.status.nominated_node_name.as_deref().filter(|s| !s.is_empty())
