@@ -151,3 +151,22 @@ fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
     assert_eq!(state(&e, "urgent").nominated_node.as_deref(), Some("node-a"));
     assert_eq!(on_a(&e), ["urgent"]);
 }
+
+/// Binding records the node on the pod's `PodInfo` (what the plugins and the queue read,
+/// through `node_name`) and leaves the pod object shared with the scenario, not copied.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn binding_records_the_node_without_copying_the_pod() {
+    let text = format!("{NODES}{}", pod("p", "", "1"));
+    let sc = crate::load::load_str_for(&text, "test.yaml", &Features::new(KubeVersion::V1_34)).unwrap_or_else(|e| panic!("{e}"));
+    let scenario_pod = sc.pods[0].clone();
+    let mut e = Engine::new(sc, EngineOptions::default());
+    assert_eq!(state(&e, "p").info.node_name(), None);
+    e.run();
+    let st = state(&e, "p");
+    assert_eq!((st.phase, st.node.as_deref()), (Phase::Running, Some("node-a")));
+    assert_eq!(st.info.node_name(), Some("node-a"));
+    assert!(Arc::ptr_eq(&st.info.pod, &scenario_pod), "the bound pod's object is the scenario's");
+    assert_eq!(st.info.pod.spec.node_name, None);
+    let on_node = &e.snapshot().get("node-a").expect("node-a").pods;
+    assert_eq!(on_node.iter().map(|p| p.node_name()).collect::<Vec<_>>(), [Some("node-a")]);
+}
