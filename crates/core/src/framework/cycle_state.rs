@@ -51,7 +51,9 @@ impl CycleState {
     pub fn write<T: Any + Clone>(&mut self, plugin: PluginName, data: T) {
         let i = plugin as usize;
         if self.slots.len() <= i {
-            self.slots.resize_with(i + 1, || None);
+            // Room for every plugin at the first write: one allocation per cycle, not one
+            // per plugin of a higher number than any before.
+            self.slots.resize_with((i + 1).max(PluginName::COUNT), || None);
         }
         self.slots[i] = Some(Box::new(data));
     }
