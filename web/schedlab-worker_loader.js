@@ -16,8 +16,11 @@ var early = [];
 self.onmessage = function (e) {
   early.push(e);
 };
+// The wasm is asked for first, so that its download runs while the bindings are fetched and
+// evaluated (importScripts blocks); wasm_bindgen takes the response's promise.
+var wasm = fetch("./schedlab-worker_bg.wasm");
 importScripts("./schedlab-worker.js");
-wasm_bindgen({ module_or_path: "./schedlab-worker_bg.wasm" }).then(function () {
+wasm_bindgen({ module_or_path: wasm }).then(function () {
   // Dispatched, not called: an engine that traps on one of them reports it as an `error`
   // event, as it would for a message that came later.
   early.splice(0).forEach(function (e) {
