@@ -71,8 +71,8 @@ function sizes() {
 // Installed before the page's own scripts: long tasks, event timings, the first frames, and a
 // peek at the worker's `loaded` answers (only their last bytes are decoded, and decoding the
 // whole summary would add main-thread work of its own). In `schedlab_view::wire`'s encoding a
-// `Response::Loaded` without a lesson starts with its variant index 2 and ends with field 4
-// (loadMs, an f64), field 5 (runMs, an f64) and the struct's end mark 0.
+// `Response::Loaded` without a lesson starts with its variant index 2 and ends with field 5
+// (loadMs, an f64), field 6 (runMs, an f64) and the struct's end mark 0.
 //
 // FRAMES: a frame is a requestAnimationFrame callback; the DOM it sees is what that frame
 // paints. "first frame": the first frame with a scheduling stage shown (the engine has run and
@@ -113,7 +113,7 @@ const PROBES = () => {
       desc.set.call(this, function (ev) {
         const d = ev.data;
         const n = d instanceof Uint8Array ? d.length : 0;
-        if (n > 64 && d[0] === 2 && d[n - 19] === 4 && d[n - 10] === 5 && d[n - 1] === 0) {
+        if (n > 64 && d[0] === 2 && d[n - 19] === 5 && d[n - 10] === 6 && d[n - 1] === 0) {
           const v = new DataView(d.buffer, d.byteOffset, n);
           b.loaded.push({ at: performance.now(), bytes: n, loadMs: v.getFloat64(n - 18, true), runMs: v.getFloat64(n - 9, true) });
         }

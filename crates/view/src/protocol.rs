@@ -9,8 +9,57 @@ use crate::answer::{Answer, Comparison, Edit, VersionComparison};
 use crate::import::ImportReport;
 use crate::lesson::LessonRun;
 use crate::version::KubeVersion;
-use crate::view::{Explanation, Frame, Summary};
+use crate::view::{Explanation, Frame, Position, Summary};
 use serde::{Deserialize, Serialize};
+
+/// Where the page expects a new run to open, sent with the load: the worker answers the
+/// frame there together with `Response::Loaded`, which saves the page a round trip before the
+/// run is shown. Only a guess: the page decides where the run opens once it has the summary
+/// (crates/web/src/player.rs: `opening`), and asks for another frame when this one is not it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenGuess {
+    pub at: OpenAt,
+    /// Whether the run will play (a paused large run's frame carries per-node detail).
+    pub playing: bool,
+}
+
+/// The stop an [`OpenGuess`] names, resolved against the new run's summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OpenAt {
+    /// A new scenario: its start, or its end (paused) when the run is large.
+    Fresh,
+    /// This stop, or the last one of a shorter run.
+    Stop(u32),
+    /// The place of the playhead in the run before (an edit's new run keeps its cycle and phase).
+    Same(Position),
+}
+
+impl OpenGuess {
+    /// The stop and the frame's detail this guess means in a run with `summary`: a frame
+    /// carries per-node detail when the run did not record it for every cycle and the
+    /// playhead is paused.
+    pub fn resolve(&self, summary: &Summary) -> (u32, bool) {
+        let last = summary.stops.saturating_sub(1);
+        let (stop, playing) = match self.at {
+            OpenAt::Fresh if summary.model.large => (last, false),
+            OpenAt::Fresh => (0, self.playing),
+            OpenAt::Stop(stop) => (stop.min(last), self.playing),
+            OpenAt::Same(position) => (summary.stop_of(position), self.playing),
+        };
+        (stop, !summary.detail_all && !playing)
+    }
+}
+
+/// The frame at a stop, as `Response::Loaded` carries it for an [`OpenGuess`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenedFrame {
+    pub stop: u32,
+    pub detail: bool,
+    pub frame: Frame,
+}
 
 /// Parameters of a generated (synthetic) cluster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +92,9 @@ pub enum Request {
         /// exercise's edit scope is judged (`None`: the text itself, every edit in scope).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         lesson_start: Option<String>,
+        /// Where the page expects the run to open: its frame comes with `Response::Loaded`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        open: Option<OpenGuess>,
     },
     /// Generate a synthetic cluster, then load and run it.
     #[serde(rename_all = "camelCase")]
@@ -52,6 +104,9 @@ pub enum Request {
         seed: u64,
         #[serde(default)]
         kubernetes_version: KubeVersion,
+        /// As `Load`'s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        open: Option<OpenGuess>,
     },
     /// The frame at a stop of run `run`.
     #[serde(rename_all = "camelCase")]
@@ -247,6 +302,10 @@ pub enum Response {
         id: u64,
         run: u64,
         summary: Box<Summary>,
+        /// The frame at the stop the request's `open` guessed (none without a guess). Before
+        /// `load_ms`: web/bench/bench.mjs reads the timings from the message's last bytes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_frame: Option<Box<OpenedFrame>>,
         load_ms: f64,
         run_ms: f64,
         /// The scenario's Lesson and its goals' verdicts on this run (none without a Lesson).

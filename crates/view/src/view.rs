@@ -442,6 +442,52 @@ impl Summary {
     pub fn cycle_of(&self, stop: u32) -> u32 {
         self.cycle_first_stop.partition_point(|&f| f <= stop) as u32
     }
+
+    /// Where stop `stop` is in this run, in terms another run of an edited scenario can
+    /// place ([`Summary::stop_of`]).
+    pub fn position(&self, stop: u32) -> Position {
+        if stop + 1 >= self.stops {
+            return Position::End;
+        }
+        match self.cycle_of(stop) {
+            0 => Position::Before { stop },
+            cycle => Position::In {
+                cycle,
+                offset: stop - self.cycle_first_stop[cycle as usize - 1],
+            },
+        }
+    }
+
+    /// The stop of this run at `position`: the last stop for the end, or for a cycle this run
+    /// does not have; within a cycle the same offset, kept inside that cycle; before the first
+    /// cycle the same stop, kept before it.
+    pub fn stop_of(&self, position: Position) -> u32 {
+        let last = self.stops.saturating_sub(1);
+        match position {
+            Position::End => last,
+            Position::Before { stop } => stop.min(self.cycle_first_stop.first().copied().unwrap_or(last)),
+            Position::In { cycle, offset } => match (cycle as usize).checked_sub(1).and_then(|i| self.cycle_first_stop.get(i)) {
+                Some(&first) => {
+                    let end = self.cycle_first_stop.get(cycle as usize).copied().unwrap_or(last);
+                    first.saturating_add(offset).min(end.saturating_sub(1).max(first))
+                }
+                None => last,
+            },
+        }
+    }
+}
+
+/// A playhead's place in a run independent of that run's stop numbers (`Summary::position`), so
+/// that an edit's new run opens where the old one was: the same cycle and phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Position {
+    /// The run's last stop.
+    End,
+    /// A stop before the first cycle.
+    Before { stop: u32 },
+    /// `offset` stops into cycle `cycle` (1-based).
+    In { cycle: u32, offset: u32 },
 }
 
 // ---------------------------------------------------------------------------------------------

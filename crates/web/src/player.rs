@@ -6,7 +6,9 @@
 //! the `Out`s out; `crate::bridge` only posts and receives.
 //!
 //! The rules it owns, each in one place:
-//! - where a new run's playhead goes, and whether it plays (`Player::opening`);
+//! - where a new run's playhead goes, and whether it plays (`Player::opening`; the load
+//!   carries a guess of it, `Player::guess_opening`, so that the worker answers that frame with
+//!   the run);
 //! - which answers are stale (`Player::answer`): a load's answer counts only for the load in
 //!   flight and only when no newer load waits; a frame only for the run on screen or the run
 //!   about to replace it; an explanation only for the newest question about the run on screen;
@@ -17,7 +19,7 @@
 use crate::recovery::{self, Lost, Plan, Reload};
 use crate::scenario::{LineMap, Part, Saved};
 use schedlab_view::lesson::LessonRun;
-use schedlab_view::protocol::{CrashKind, LoadIssue, Request, Response};
+use schedlab_view::protocol::{CrashKind, LoadIssue, OpenAt, OpenGuess, OpenedFrame, Request, Response};
 use schedlab_view::view::{Explanation, Frame, Stage, Summary};
 use std::sync::Arc;
 
@@ -379,7 +381,8 @@ impl Player {
                 run_ms,
                 load_ms,
                 lesson,
-            } => self.loaded(id, run, Arc::new(*summary), run_ms + load_ms, lesson.map(|l| Arc::new(*l))),
+                first_frame,
+            } => self.loaded(id, run, Arc::new(*summary), run_ms + load_ms, lesson.map(|l| Arc::new(*l)), first_frame),
             Response::Invalid { id, issues } => self.invalid(id, issues),
             Response::Frame { id, run, frame } => {
                 if let Some(p) = self.pending.take_if(|p| p.run == run) {
@@ -538,6 +541,7 @@ impl Player {
                     spec: spec.clone(),
                     seed: source.seed,
                     kubernetes_version: source.kubernetes_version,
+                    open: self.guess_opening(),
                 },
                 LineMap::default(),
             ),
@@ -552,6 +556,7 @@ impl Player {
                     feature_gates: source.feature_gates.clone(),
                     // A gallery lesson's edit scope is judged against the lesson as shipped.
                     lesson_start: source.lesson.as_deref().and_then(crate::lessons::shipped).map(|t| t.to_string()),
+                    open: self.guess_opening(),
                 };
                 (req, map)
             }
@@ -605,12 +610,12 @@ impl Player {
         Some(job)
     }
 
-    fn loaded(&mut self, id: u64, run: u64, summary: Arc<Summary>, run_ms: f64, lesson: Option<Arc<LessonRun>>) {
+    fn loaded(&mut self, id: u64, run: u64, summary: Arc<Summary>, run_ms: f64, lesson: Option<Arc<LessonRun>>, first: Option<Box<OpenedFrame>>) {
         self.last_run = self.last_run.max(run);
         let Some(job) = self.answered_load(id) else { return };
         let opening = self.opening(&summary);
         let detail = !summary.detail_all && !opening.playing;
-        self.pending = Some(PendingRun {
+        let pending = PendingRun {
             run,
             summary,
             opening,
@@ -619,11 +624,21 @@ impl Player {
             source: job.source,
             fallback: job.fallback,
             recovery: job.recovery,
-        });
-        // Frames of the old run still asked for are of no use now: the new run's first frame
-        // is asked at once, at the stop it opens at.
+        };
+        // Frames of the old run still asked for are of no use now.
         self.frame_next = None;
-        self.send_frame((run, opening.stop, detail));
+        match first {
+            // The worker drew the stop the run opens at: on screen at once.
+            Some(f) if (f.stop, f.detail) == (opening.stop, detail) => {
+                self.frame_last = Some((run, opening.stop, detail));
+                self.open(pending, Arc::new(f.frame));
+            }
+            // Otherwise it is asked for at once.
+            _ => {
+                self.pending = Some(pending);
+                self.send_frame((run, opening.stop, detail));
+            }
+        }
         self.finish_load();
     }
 
@@ -730,6 +745,37 @@ impl Player {
             o.playing = true;
         }
         o
+    }
+
+    /// Where `opening` will put a run loaded now, as far as that can be told without the run's
+    /// summary; `None` where it depends on the summary in other ways (a link's or the address's
+    /// cycle and phase). Sent with the load: the worker answers the frame there together with
+    /// the run. `opening` still decides, when the run arrives; a wrong guess costs a request.
+    fn guess_opening(&self) -> Option<OpenGuess> {
+        if self.start.link.is_some() {
+            return None;
+        }
+        let held = self.held.map(|(stop, _)| OpenAt::Stop(stop));
+        if self.fresh {
+            let playing = match self.start.embed {
+                _ if self.start.at.is_some() => return None,
+                Some(autoplay) => autoplay && self.visible == Some(true),
+                None => true,
+            };
+            return Some(OpenGuess {
+                at: held.unwrap_or(OpenAt::Fresh),
+                playing,
+            });
+        }
+        let at = match (held, self.shown.summary.as_deref()) {
+            (Some(at), _) => at,
+            (None, Some(old)) => OpenAt::Same(old.position(self.shown.stop)),
+            (None, None) => OpenAt::Fresh,
+        };
+        Some(OpenGuess {
+            at,
+            playing: self.shown.playing || self.held.is_some_and(|(_, resume)| resume),
+        })
     }
 
     /// The new run goes on screen whole: summary, playhead and frame in one go.
@@ -956,20 +1002,5 @@ impl Player {
 /// The stop in the new run at the same cycle and phase (by offset within the cycle) as `stop`
 /// in the old one.
 pub fn map_playhead(old: &Summary, stop: u32, new: &Summary) -> u32 {
-    let last_new = new.stops.saturating_sub(1);
-    if stop + 1 >= old.stops {
-        return last_new;
-    }
-    let c = old.cycle_first_stop.partition_point(|&f| f <= stop);
-    if c == 0 {
-        return stop.min(new.cycle_first_stop.first().copied().unwrap_or(last_new));
-    }
-    let offset = stop - old.cycle_first_stop[c - 1];
-    match new.cycle_first_stop.get(c - 1) {
-        Some(&f) => {
-            let end = new.cycle_first_stop.get(c).copied().unwrap_or(last_new);
-            (f + offset).min(end.saturating_sub(1).max(f))
-        }
-        None => last_new,
-    }
+    new.stop_of(old.position(stop))
 }

@@ -20,7 +20,7 @@ pub mod lesson;
 use schedlab_core::version::{Features, KubeVersion};
 use schedlab_core::view::{Session, SessionOptions};
 use schedlab_view::lesson::LessonRun;
-use schedlab_view::protocol::{CompareWith, CrashKind, ExportFile, GenSpec, LoadIssue, Request, Response};
+use schedlab_view::protocol::{CompareWith, CrashKind, ExportFile, GenSpec, LoadIssue, OpenAt, OpenGuess, OpenedFrame, Request, Response};
 
 /// How to run a scenario: the settings a `Request::Load` carries beside the text.
 struct Run<'a> {
@@ -30,6 +30,8 @@ struct Run<'a> {
     controllers: bool,
     version: KubeVersion,
     feature_gates: &'a str,
+    /// Where the page expects the run to open (its frame goes with `Loaded`).
+    open: Option<OpenGuess>,
 }
 
 /// The answer of a worker built without CEL (the light one) to request `id` about a scenario
@@ -116,6 +118,7 @@ impl WorkerState {
                 kubernetes_version,
                 feature_gates,
                 lesson_start,
+                open,
             } => {
                 let run = Run {
                     seed,
@@ -123,6 +126,7 @@ impl WorkerState {
                     controllers,
                     version: kubernetes_version,
                     feature_gates: &feature_gates,
+                    open,
                 };
                 self.load(id, &text, &run, post, now)
             }
@@ -131,6 +135,7 @@ impl WorkerState {
                 spec,
                 seed,
                 kubernetes_version,
+                open,
             } => {
                 let (nodes, pods) = generate::generate(&spec);
                 let text = format!("{nodes}---\n{pods}");
@@ -141,6 +146,7 @@ impl WorkerState {
                     controllers: false,
                     version: kubernetes_version,
                     feature_gates: "",
+                    open,
                 };
                 self.load(id, &text, &run, post, now);
             }
@@ -302,7 +308,7 @@ impl WorkerState {
                 let lesson = sc.lesson.take();
                 let t1 = now();
                 let mut last = t1;
-                let (session, spent) = Session::with_options_spent(sc, SessionOptions { seed, controllers }, &mut |cycles| {
+                let (mut session, spent) = Session::with_options_spent(sc, SessionOptions { seed, controllers }, &mut |cycles| {
                     let t = now();
                     if t - last > 100.0 {
                         last = t;
@@ -324,11 +330,20 @@ impl WorkerState {
                     let verdicts = schedlab_core::lesson::evaluate_texts(&l, run.lesson_start.unwrap_or(text), text, &session.run_facts);
                     Box::new(LessonRun { info: l.info(), verdicts })
                 });
+                let first_frame = run.open.map(|guess| {
+                    let (stop, detail) = guess.resolve(&summary);
+                    Box::new(OpenedFrame {
+                        stop,
+                        detail,
+                        frame: session.frame(stop, detail),
+                    })
+                });
                 let previous = self.session.replace(session);
                 post(Response::Loaded {
                     id,
                     run: self.run,
                     summary: Box::new(summary),
+                    first_frame,
                     load_ms: t1 - t0,
                     run_ms: t2 - t1,
                     lesson,
@@ -346,8 +361,9 @@ impl WorkerState {
 const WARM_UP_TEXT: &str = include_str!("../../../assets/presets/tour.yaml");
 
 /// Runs the playground's opening scenario once, as the page will ask for it (a load at the
-/// default version with the controllers on, then its first frames, every answer encoded for
-/// the wire), in a state of its own that is then dropped: nothing the page sees changes.
+/// default version with the controllers on and its first frame, then the next frame with
+/// detail, every answer encoded for the wire), in a state of its own that is then dropped:
+/// nothing the page sees changes.
 /// The browser compiles a wasm function the first time it is called; a new worker does this
 /// while the page is still starting, so the page's first load finds that work done
 /// (browser.rs). Returns how many answers it produced (the tests check it did the work).
@@ -355,9 +371,7 @@ pub fn warm_up() -> usize {
     encoded_answers(|sink| {
         let mut state = WorkerState::default();
         state.handle(opening_load(1), sink, &|| 0.0);
-        for (stop, detail) in [(0, false), (1, true)] {
-            state.handle(Request::Frame { id: 0, run: state.run, stop, detail }, sink, &|| 0.0);
-        }
+        state.handle(Request::Frame { id: 0, run: state.run, stop: 1, detail: true }, sink, &|| 0.0);
     })
 }
 
@@ -371,6 +385,10 @@ fn opening_load(seed: u64) -> Request {
         kubernetes_version: KubeVersion::V1_34,
         feature_gates: String::new(),
         lesson_start: None,
+        open: Some(OpenGuess {
+            at: OpenAt::Fresh,
+            playing: true,
+        }),
     }
 }
 
@@ -419,6 +437,7 @@ fn warm_slice_to(k: u32, sink: &mut dyn FnMut(Response)) {
             spec: WARM_SPEC,
             seed: u64::from(k),
             kubernetes_version: KubeVersion::V1_34,
+            open: None,
         }
     };
     state.handle(req, sink, &|| 0.0);
@@ -533,11 +552,17 @@ pub(crate) mod tests {
         assert!(w.session.is_none());
     }
 
-    /// The warm-up runs the opening scenario through a load and two frames: three answers, and
-    /// a load of it here answers `Loaded` (not `Invalid`, nor a hand-over to the full engine).
+    /// The warm-up runs the opening scenario through a load (with its first frame) and one
+    /// more frame: two answers, and a load of it here answers `Loaded` (not `Invalid`, nor a
+    /// hand-over to the full engine), with the frame at its start.
     #[test]
     fn the_warm_up_loads_the_opening_scenario_and_draws_its_frames() {
-        assert_eq!(warm_up(), 3);
+        assert_eq!(warm_up(), 2);
+        let mut w = WorkerState::default();
+        match &ask(&mut w, opening_load(1))[..] {
+            [.., Response::Loaded { first_frame: Some(f), .. }] => assert_eq!((f.stop, f.detail), (0, false)),
+            other => panic!("{other:?}"),
+        }
         let mut w = WorkerState::default();
         let answers = ask(&mut w, load_request(1, WARM_UP_TEXT));
         assert!(matches!(answers.last(), Some(Response::Loaded { .. })), "{answers:?}");
@@ -565,6 +590,7 @@ pub(crate) mod tests {
             kubernetes_version: KubeVersion::V1_34,
             feature_gates: String::new(),
             lesson_start: None,
+            open: None,
         }
     }
 
@@ -587,9 +613,80 @@ pub(crate) mod tests {
         (*load_ms, *run_ms) = (12.5, 1e-3);
         let b = schedlab_view::wire::to_bytes(loaded.last().unwrap()).unwrap();
         let n = b.len();
-        assert_eq!((b[0], b[n - 19], b[n - 10], b[n - 1]), (2, 4, 5, 0));
+        assert_eq!((b[0], b[n - 19], b[n - 10], b[n - 1]), (2, 5, 6, 0));
         assert_eq!(f64::from_le_bytes(b[n - 18..n - 10].try_into().unwrap()), 12.5);
         assert_eq!(f64::from_le_bytes(b[n - 9..n - 1].try_into().unwrap()), 1e-3);
+        // The same with the first frame on board (it comes before the timings).
+        let Some(Response::Loaded { first_frame, .. }) = loaded.last_mut() else { panic!() };
+        let frame = ask(&mut w, Request::Frame { id: 2, run: 1, stop: 0, detail: false });
+        let Some(Response::Frame { frame, .. }) = frame.into_iter().next() else { panic!() };
+        *first_frame = Some(Box::new(OpenedFrame { stop: 0, detail: false, frame: *frame }));
+        let c = schedlab_view::wire::to_bytes(loaded.last().unwrap()).unwrap();
+        let m = c.len();
+        assert!(m > n + 16, "the frame is in it");
+        assert_eq!((c[0], c[m - 19], c[m - 10], c[m - 1]), (2, 5, 6, 0));
+        assert_eq!(c[m - 19..], b[n - 19..]);
+    }
+
+    /// The load's answer and its guessed first frame: the stop and detail it resolved to, and
+    /// the frame, which must be the one a `Frame` request for that stop and detail answers.
+    fn guessed(w: &mut WorkerState, req: Request) -> (Box<schedlab_view::view::Summary>, u32, bool) {
+        let (summary, opened) = match ask(w, req).pop() {
+            Some(Response::Loaded { summary, first_frame, .. }) => (summary, first_frame),
+            other => panic!("{other:?}"),
+        };
+        let opened = opened.expect("a guess was sent: its frame comes with the answer");
+        let asked = ask(w, Request::Frame { id: 9, run: w.run, stop: opened.stop, detail: opened.detail });
+        match &asked[..] {
+            [Response::Frame { frame, .. }] => assert_eq!(**frame, opened.frame, "stop {} detail {}", opened.stop, opened.detail),
+            other => panic!("{other:?}"),
+        }
+        (summary, opened.stop, opened.detail)
+    }
+
+    /// Where the page said it expects the run to open, the worker sends that frame with
+    /// `Loaded`: a new scenario's start (playing: no per-node detail asked), its end for a large
+    /// run (paused there, with detail), a stop kept within the run, the place of the playhead in
+    /// the run before. Without a guess, no frame.
+    #[test]
+    fn a_loaded_answer_carries_the_frame_at_the_guessed_stop() {
+        use schedlab_view::view::Position;
+        let mut w = WorkerState::default();
+        let with = |at, playing| {
+            let mut r = load_request(1, WARM_UP_TEXT);
+            if let Request::Load { open, .. } = &mut r {
+                *open = Some(OpenGuess { at, playing });
+            }
+            r
+        };
+        let (summary, stop, detail) = guessed(&mut w, with(OpenAt::Fresh, true));
+        assert_eq!((stop, detail), (0, false));
+        assert!(summary.detail_all && !summary.model.large && summary.stops > 10, "{}", summary.stops);
+        let last = summary.stops - 1;
+        let (_, stop, detail) = guessed(&mut w, with(OpenAt::Stop(5), false));
+        assert_eq!((stop, detail), (5, false), "detail is recorded for every cycle of a small run");
+        let (_, stop, _) = guessed(&mut w, with(OpenAt::Stop(u32::MAX), false));
+        assert_eq!(stop, last);
+        let (_, stop, _) = guessed(&mut w, with(OpenAt::Same(Position::In { cycle: 2, offset: 1 }), true));
+        assert_eq!(stop, summary.cycle_first_stop[1] + 1);
+        let (_, stop, _) = guessed(&mut w, with(OpenAt::Same(Position::End), true));
+        assert_eq!(stop, last);
+
+        let large = Request::Generate {
+            id: 3,
+            spec: GenSpec { nodes: 201, pods: 2000, zones: 3 },
+            seed: 1,
+            kubernetes_version: KubeVersion::V1_34,
+            open: Some(OpenGuess { at: OpenAt::Fresh, playing: true }),
+        };
+        let (summary, stop, detail) = guessed(&mut w, large);
+        assert!(summary.model.large && !summary.detail_all);
+        assert_eq!((stop, detail), (summary.stops - 1, true));
+
+        match ask(&mut w, load_request(4, WARM_UP_TEXT)).pop() {
+            Some(Response::Loaded { first_frame: None, .. }) => {}
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -649,6 +746,7 @@ pub(crate) mod tests {
                     kubernetes_version: version,
                     feature_gates: gates.into(),
                     lesson_start: None,
+                    open: None,
                 },
             );
             match (r.last(), scores) {
@@ -709,6 +807,7 @@ pub(crate) mod tests {
                 kubernetes_version: KubeVersion::V1_34,
                 feature_gates: String::new(),
                 lesson_start: Some(start.into()),
+                open: None,
             },
         );
         match r.last() {

@@ -6,6 +6,7 @@
 use super::*;
 use crate::scenario::{self, Saved};
 use schedlab_view::protocol::LoadIssue;
+use schedlab_view::view::Position;
 
 /// A run of `cycles` cycles of four stops each (QueueSort, Filter, Score, Bind), after the
 /// Ready stop and before the Quiet one.
@@ -53,6 +54,7 @@ fn loaded(id: u64, run: u64, cycles: u32) -> Response {
         id,
         run,
         summary: Box::new(summary(cycles, false)),
+        first_frame: None,
         load_ms: 1.0,
         run_ms: 2.0,
         lesson: None,
@@ -64,6 +66,7 @@ fn loaded_large(id: u64, run: u64, cycles: u32) -> Response {
         id,
         run,
         summary: Box::new(summary(cycles, true)),
+        first_frame: None,
         load_ms: 1.0,
         run_ms: 2.0,
         lesson: None,
@@ -460,6 +463,114 @@ fn an_embed_without_autoplay_stays_paused_in_view() {
     p.act(Intent::Visible(false));
     p.act(Intent::Visible(true));
     assert!(!p.shown.playing);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The first frame that comes with the run (`Request::Load::open`, `Response::Loaded::first_frame`).
+
+/// `loaded`, carrying the frame at `stop` (with or without per-node detail).
+fn with_first_frame(mut r: Response, stop: u32, detail: bool) -> Response {
+    if let Response::Loaded { first_frame, .. } = &mut r {
+        let cycle = if stop == 0 { 0 } else { (stop - 1) / 4 + 1 };
+        *first_frame = Some(Box::new(OpenedFrame {
+            stop,
+            detail,
+            frame: frame_at(stop, cycle),
+        }));
+    }
+    r
+}
+
+/// The guess the load (or generate) request among `outs` carries.
+fn guess_sent(outs: &[Out]) -> Option<OpenGuess> {
+    let guesses: Vec<_> = outs
+        .iter()
+        .filter_map(|o| match o {
+            Out::Send(Request::Load { open, .. } | Request::Generate { open, .. }) => Some(*open),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(guesses.len(), 1, "one load sent: {outs:?}");
+    guesses[0]
+}
+
+fn frames_sent(outs: &[Out]) -> usize {
+    outs.iter().filter(|o| matches!(o, Out::Send(Request::Frame { .. }))).count()
+}
+
+#[test]
+fn a_new_scenarios_load_guesses_its_start_and_the_frame_that_comes_with_it_opens_it_at_once() {
+    let mut p = Player::new(false);
+    let guess = guess_sent(&p.act(load(1))).expect("a guess");
+    assert_eq!(guess, OpenGuess { at: OpenAt::Fresh, playing: true });
+    assert_eq!(guess.resolve(&summary(5, false)), (0, false));
+    let outs = p.answer(with_first_frame(loaded(1, 1, 5), 0, false));
+    assert_eq!(frames_sent(&outs), 0, "nothing to ask: {outs:?}");
+    assert!(outs.contains(&Out::Opened));
+    assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (1, 0, true));
+    assert_eq!(p.shown.frame.as_ref().map(|f| f.stop), Some(0));
+    assert_eq!(p.shown.busy, Busy::Idle);
+    // Playing on asks for the next stop, as after any first frame.
+    let outs = p.act(Intent::Tick { ms: 600, period: 550 });
+    assert_eq!(frames_sent(&outs), 1);
+}
+
+#[test]
+fn an_edits_load_guesses_the_same_cycle_and_phase_and_a_large_runs_its_end() {
+    let (mut p, _) = play(
+        false,
+        with(run_one(), vec![(Do(seek(10)), &["frame 3 run 1 stop 10"]), (Hear(frame(3, 1, 10)), &[])]),
+    );
+    let guess = guess_sent(&p.act(edit(2))).expect("a guess");
+    assert_eq!(guess, OpenGuess { at: OpenAt::Same(Position::In { cycle: 3, offset: 1 }), playing: false });
+    assert_eq!(guess.resolve(&summary(6, false)), (10, false));
+    let outs = p.answer(with_first_frame(loaded(4, 2, 6), 10, false));
+    assert_eq!(frames_sent(&outs), 0, "{outs:?}");
+    assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (2, 10, false));
+
+    // A new scenario that turns out large opens at its end, paused, with per-node detail.
+    let guess = guess_sent(&p.act(load(3))).expect("a guess");
+    let large = summary(5, true);
+    assert_eq!(guess.resolve(&large), (large.stops - 1, true));
+    let outs = p.answer(with_first_frame(loaded_large(5, 3, 5), large.stops - 1, true));
+    assert_eq!(frames_sent(&outs), 0, "{outs:?}");
+    assert_eq!((p.shown.run, p.shown.stop, p.shown.playing), (3, large.stops - 1, false));
+}
+
+#[test]
+fn a_first_frame_at_another_stop_than_the_run_opens_at_is_not_shown_and_the_right_one_is_asked_for() {
+    let mut p = Player::new(false);
+    p.act(load(1));
+    // Guessed wrong (or the playhead moved since): stop 3, or the right stop without detail.
+    let outs = p.answer(with_first_frame(loaded(1, 1, 5), 3, false));
+    let sent: Vec<String> = outs.iter().filter_map(|o| if let Out::Send(r) = o { Some(brief(r)) } else { None }).collect();
+    assert_eq!(sent, ["frame 2 run 1 stop 0"]);
+    assert_eq!(p.shown.run, 0, "nothing of the run before its own frame");
+    p.answer(frame(2, 1, 0));
+    assert_eq!((p.shown.run, p.shown.stop), (1, 0));
+    assert_eq!(p.shown.frame.as_ref().map(|f| f.stop), Some(0));
+
+    let mut p = Player::new(false);
+    p.act(load(1));
+    let outs = p.answer(with_first_frame(loaded_large(1, 1, 5), 21, false));
+    assert_eq!(frames_sent(&outs), 1, "a paused large run wants detail: {outs:?}");
+    assert_eq!(p.shown.run, 0);
+}
+
+#[test]
+fn a_load_guesses_nothing_where_the_stop_depends_on_the_runs_phases() {
+    let mut p = Player::new(false);
+    p.act(Intent::StartUp(StartUp {
+        link: Some((2, Some(Stage::Score))),
+        ..StartUp::default()
+    }));
+    assert_eq!(guess_sent(&p.act(load(1))), None, "a link's cycle and phase");
+    let mut p = Player::new(false);
+    p.act(Intent::StartUp(StartUp {
+        at: Some((2, None)),
+        ..StartUp::default()
+    }));
+    assert_eq!(guess_sent(&p.act(load(1))), None, "the address's cycle");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -955,6 +1066,7 @@ fn a_lessons_verdicts_show_with_its_run() {
         id,
         run: r,
         summary,
+        first_frame: None,
         load_ms,
         run_ms,
         lesson: Some(Box::new(run.clone())),
