@@ -960,6 +960,17 @@ mod tests {
         assert_eq!(split(&joined), parts, "split ∘ join is the identity on parts");
     }
 
+    /// The default scenario's load reaches the worker as the preset's file, byte for byte:
+    /// the worker prepares that run while the page starts (crates/worker/src/lib.rs:
+    /// `opening_load`) and answers the page's first load with it only when the two are equal.
+    #[test]
+    fn the_default_scenario_is_sent_as_its_file() {
+        let saved = Saved::from_preset(preset(DEFAULT_PRESET).unwrap(), DEFAULT_TEXT);
+        assert_eq!(join(&saved.parts).0, DEFAULT_TEXT);
+        assert_eq!((saved.seed, saved.controllers, saved.feature_gates.as_str()), (1, true, ""));
+        assert_eq!(saved.kubernetes_version, schedlab_view::KubeVersion::V1_34);
+    }
+
     /// The default preset's text is the one in the wasm; every other preset is a file of the
     /// site that web/index.html names (its download table), and the site has no other.
     #[test]

@@ -49,7 +49,9 @@ pub fn start() {
     // then leaves it out (and the worker answers nothing more) rather than borrowed forever.
     let state = Rc::new(RefCell::new(Some(WorkerState::default())));
     let perf = scope.performance();
-    let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+    let clock = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+    let now = clock.clone();
+    let handled = state.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         if STOPPED.get() {
             return;
@@ -67,14 +69,14 @@ pub fn start() {
             }
             Ok(req) => {
                 ASKED.set(true);
-                let Some(mut ws) = state.borrow_mut().take() else {
+                let Some(mut ws) = handled.borrow_mut().take() else {
                     // A trap no hook saw left the state out: this instance has stopped.
                     return;
                 };
                 CURRENT.set(req.id());
                 ws.handle(req, &mut post, &now);
                 CURRENT.set(None);
-                *state.borrow_mut() = Some(ws);
+                *handled.borrow_mut() = Some(ws);
             }
             Err(e) => post(Response::Failed {
                 id: 0,
@@ -86,13 +88,21 @@ pub fn start() {
     on_message.forget();
     post(Response::Ready);
     // While the page is still starting (index.html starts this worker before the page's own
-    // wasm has loaded), run the opening scenario once so that the page's first load does not
-    // wait for the browser to compile the engine's functions (`crate::warm_up`). In a task of
-    // its own, after `Ready` has gone out, and only if the page has asked nothing yet (what it
-    // asked before the engine was up is handed over first: web/schedlab-worker_loader.js).
-    let warm = Closure::once_into_js(|| {
-        if !STOPPED.get() && !ASKED.get() {
-            crate::warm_up();
+    // wasm has loaded), run the opening scenario as the page will ask for it and keep the run
+    // (`WorkerState::prepare_opening`): the page's first load is then answered as soon as it
+    // arrives, and the browser has compiled the engine's functions meanwhile. In a task of its
+    // own, after `Ready` has gone out, and only if the page has asked nothing yet (what it asked
+    // before the engine was up is handed over first: web/schedlab-worker_loader.js).
+    let warm = Closure::once_into_js(move || {
+        if STOPPED.get() || ASKED.get() {
+            return;
+        }
+        // Taken out as for a request (a trap leaves it out), in a statement of its own: the
+        // borrow ends before the state is put back.
+        let taken = state.borrow_mut().take();
+        if let Some(mut ws) = taken {
+            ws.prepare_opening(&clock);
+            *state.borrow_mut() = Some(ws);
         }
     });
     let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);

@@ -94,6 +94,8 @@ pub struct WorkerState {
     scenario: Option<answers::Scenario>,
     /// Run B of the run on screen's last comparison ("Play both"; a new run drops it).
     second: Option<answers::Second>,
+    /// The opening scenario's run, made before the page asked (`prepare_opening`).
+    prepared: Option<Prepared>,
 }
 
 impl WorkerState {
@@ -271,6 +273,20 @@ impl WorkerState {
     }
 
     fn load(&mut self, id: u64, text: &str, run: &Run, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) {
+        // A new load makes the prepared opening run useless, unless it is that run.
+        let prepared = self.prepared.take();
+        let ran = match prepared {
+            Some(p) if p.is(text, run) => Some(p.ran),
+            _ => Self::run_load(id, text, run, post, now),
+        };
+        if let Some(ran) = ran {
+            self.commit(id, *ran, run.open, post);
+        }
+    }
+
+    /// Loads and runs `text` as `run` says: the run, or `None` after posting why there is none
+    /// (`Invalid`, or the hand-over to the full engine). Nothing of the worker's state changes.
+    fn run_load(id: u64, text: &str, run: &Run, post: &mut dyn FnMut(Response), now: &dyn Fn() -> f64) -> Option<Box<Ran>> {
         let t0 = now();
         let (seed, controllers) = (run.seed, run.controllers);
         let features = match Features::with_gates(run.version, run.feature_gates) {
@@ -285,30 +301,36 @@ impl WorkerState {
                         message: format!("feature gates: {message}"),
                     }],
                 });
-                return;
+                return None;
             }
         };
         match schedlab_core::load::load_str_for(text, "scenario.yaml", &features) {
             // Found before anything ran: the full engine (the page's other worker) runs it.
-            Err(errs) if errs.needs_cel() => post(Response::NeedsFullEngine { id }),
-            Err(errs) => post(Response::Invalid {
-                id,
-                issues: errs
-                    .errors
-                    .iter()
-                    .map(|e| LoadIssue {
-                        line: e.line as u32,
-                        column: e.column as u32,
-                        message: e.to_string(),
-                    })
-                    .collect(),
-            }),
+            Err(errs) if errs.needs_cel() => {
+                post(Response::NeedsFullEngine { id });
+                None
+            }
+            Err(errs) => {
+                post(Response::Invalid {
+                    id,
+                    issues: errs
+                        .errors
+                        .iter()
+                        .map(|e| LoadIssue {
+                            line: e.line as u32,
+                            column: e.column as u32,
+                            message: e.to_string(),
+                        })
+                        .collect(),
+                });
+                None
+            }
             Ok(mut sc) => {
                 let pods = sc.pods.len() as u32;
                 let lesson = sc.lesson.take();
                 let t1 = now();
                 let mut last = t1;
-                let (mut session, spent) = Session::with_options_spent(sc, SessionOptions { seed, controllers }, &mut |cycles| {
+                let (session, spent) = Session::with_options_spent(sc, SessionOptions { seed, controllers }, &mut |cycles| {
                     let t = now();
                     if t - last > 100.0 {
                         last = t;
@@ -316,66 +338,210 @@ impl WorkerState {
                     }
                 });
                 let t2 = now();
-                self.run += 1;
-                self.second = None;
-                self.scenario = Some(answers::Scenario {
-                    text: text.to_string(),
-                    // The answers' re-runs run as this run did: its version and its gates.
-                    opts: schedlab_core::answer::RunOptions { seed, controllers, features },
-                    gates: run.feature_gates.to_string(),
-                });
                 let summary = session.summary();
                 // The goals are judged on every run: the page shows them live.
                 let lesson = lesson.map(|l| {
                     let verdicts = schedlab_core::lesson::evaluate_texts(&l, run.lesson_start.unwrap_or(text), text, &session.run_facts);
                     Box::new(LessonRun { info: l.info(), verdicts })
                 });
-                let first_frame = run.open.map(|guess| {
-                    let (stop, detail) = guess.resolve(&summary);
-                    Box::new(OpenedFrame {
-                        stop,
-                        detail,
-                        frame: session.frame(stop, detail),
-                    })
-                });
-                let previous = self.session.replace(session);
-                post(Response::Loaded {
-                    id,
-                    run: self.run,
-                    summary: Box::new(summary),
-                    first_frame,
+                Some(Box::new(Ran {
+                    session,
+                    spent,
+                    scenario: answers::Scenario {
+                        text: text.to_string(),
+                        // The answers' re-runs run as this run did: its version and its gates.
+                        opts: schedlab_core::answer::RunOptions { seed, controllers, features },
+                        gates: run.feature_gates.to_string(),
+                    },
+                    summary,
+                    lesson,
                     load_ms: t1 - t0,
                     run_ms: t2 - t1,
-                    lesson,
-                });
-                // Freed once the answer is on its way (the page reads it meanwhile): the run's
-                // engine state and the session it replaces, for a large run tens of thousands
-                // of allocations.
-                drop((spent, previous));
+                    first: None,
+                }))
             }
         }
     }
+
+    /// Makes `ran` the run on screen (the next run number) and answers load `id` with it,
+    /// carrying the frame where the page guessed the run opens (`open`).
+    fn commit(&mut self, id: u64, ran: Ran, open: Option<OpenGuess>, post: &mut dyn FnMut(Response)) {
+        let Ran {
+            mut session,
+            spent,
+            scenario,
+            summary,
+            lesson,
+            load_ms,
+            run_ms,
+            first,
+        } = ran;
+        self.run += 1;
+        self.second = None;
+        self.scenario = Some(scenario);
+        let first_frame = open.map(|guess| {
+            let (stop, detail) = guess.resolve(&summary);
+            match first {
+                // Drawn when the run was prepared: the same frame (a pure function of the run).
+                Some(f) if (f.stop, f.detail) == (stop, detail) => f,
+                _ => Box::new(OpenedFrame {
+                    stop,
+                    detail,
+                    frame: session.frame(stop, detail),
+                }),
+            }
+        });
+        let previous = self.session.replace(session);
+        post(Response::Loaded {
+            id,
+            run: self.run,
+            summary: Box::new(summary),
+            first_frame,
+            load_ms,
+            run_ms,
+            lesson,
+        });
+        // Freed once the answer is on its way (the page reads it meanwhile): the run's
+        // engine state and the session it replaces, for a large run tens of thousands
+        // of allocations.
+        drop((spent, previous));
+    }
+
+    /// Runs the playground's opening scenario (`opening_load`) as the page will ask for it, and
+    /// keeps the run: a load that asks for exactly that (text and settings) is answered with it
+    /// (`load`), any other load drops it. Called while the page is still starting (browser.rs:
+    /// index.html starts this worker before the page's own wasm has loaded), so that the page's
+    /// first load is answered as soon as it arrives; its first frame is drawn and the answer
+    /// encoded once too, so the browser has compiled that code as well. Nothing the page sees
+    /// changes. Returns whether a run is kept.
+    pub fn prepare_opening(&mut self, now: &dyn Fn() -> f64) -> bool {
+        let Request::Load {
+            text,
+            seed,
+            controllers,
+            kubernetes_version,
+            feature_gates,
+            lesson_start,
+            ..
+        } = opening_load(1)
+        else {
+            unreachable!("opening_load is a load")
+        };
+        let run = Run {
+            seed,
+            lesson_start: lesson_start.as_deref(),
+            controllers,
+            version: kubernetes_version,
+            feature_gates: &feature_gates,
+            open: None,
+        };
+        let Some(ran) = Self::run_load(0, &text, &run, &mut |_| {}, now) else {
+            return false;
+        };
+        let Ran {
+            mut session,
+            spent,
+            scenario,
+            summary,
+            lesson,
+            load_ms,
+            run_ms,
+            ..
+        } = *ran;
+        // The page opens a new scenario at its start, playing (no per-node detail asked).
+        let (stop, detail) = OpenGuess {
+            at: OpenAt::Fresh,
+            playing: true,
+        }
+        .resolve(&summary);
+        let frame = session.frame(stop, detail);
+        // The answer encoded once (and taken apart again): the encoder's code is compiled too.
+        let answer = Response::Loaded {
+            id: 0,
+            run: 0,
+            summary: Box::new(summary),
+            first_frame: Some(Box::new(OpenedFrame { stop, detail, frame })),
+            load_ms,
+            run_ms,
+            lesson,
+        };
+        let _ = schedlab_view::wire::to_bytes(&answer);
+        let Response::Loaded {
+            summary,
+            first_frame,
+            lesson,
+            ..
+        } = answer
+        else {
+            unreachable!("built above")
+        };
+        let ran = Box::new(Ran {
+            session,
+            spent,
+            scenario,
+            summary: *summary,
+            lesson,
+            load_ms,
+            run_ms,
+            first: first_frame,
+        });
+        self.prepared = Some(Prepared {
+            text,
+            seed,
+            controllers,
+            version: kubernetes_version,
+            feature_gates,
+            lesson_start,
+            ran,
+        });
+        true
+    }
 }
 
-/// What the playground opens with (web: `scenario::DEFAULT_TEXT`), run once by `warm_up`.
+/// A scenario loaded and run, before it becomes the worker's run on screen
+/// (`WorkerState::commit`).
+struct Ran {
+    session: Session,
+    spent: schedlab_core::view::Spent,
+    scenario: answers::Scenario,
+    summary: schedlab_view::view::Summary,
+    lesson: Option<Box<LessonRun>>,
+    load_ms: f64,
+    run_ms: f64,
+    /// A frame drawn in advance (`WorkerState::prepare_opening`).
+    first: Option<Box<OpenedFrame>>,
+}
+
+/// The opening scenario's run, prepared before the page asked, and what it was run from.
+struct Prepared {
+    text: String,
+    seed: u64,
+    controllers: bool,
+    version: KubeVersion,
+    feature_gates: String,
+    lesson_start: Option<String>,
+    ran: Box<Ran>,
+}
+
+impl Prepared {
+    /// Whether a load of `text` with `run`'s settings is this run.
+    fn is(&self, text: &str, run: &Run) -> bool {
+        self.text == text
+            && self.seed == run.seed
+            && self.controllers == run.controllers
+            && self.version == run.version
+            && self.feature_gates == run.feature_gates
+            && self.lesson_start.as_deref() == run.lesson_start
+    }
+}
+
+/// What the playground opens with: the page sends it as this file, byte for byte (web:
+/// `scenario::DEFAULT_TEXT`, and its test `the_default_scenario_is_sent_as_its_file`), so
+/// `WorkerState::prepare_opening` can answer the page's first load.
 const WARM_UP_TEXT: &str = include_str!("../../../assets/presets/tour.yaml");
 
-/// Runs the playground's opening scenario once, as the page will ask for it (a load at the
-/// default version with the controllers on and its first frame, then the next frame with
-/// detail, every answer encoded for the wire), in a state of its own that is then dropped:
-/// nothing the page sees changes.
-/// The browser compiles a wasm function the first time it is called; a new worker does this
-/// while the page is still starting, so the page's first load finds that work done
-/// (browser.rs). Returns how many answers it produced (the tests check it did the work).
-pub fn warm_up() -> usize {
-    encoded_answers(|sink| {
-        let mut state = WorkerState::default();
-        state.handle(opening_load(1), sink, &|| 0.0);
-        state.handle(Request::Frame { id: 0, run: state.run, stop: 1, detail: true }, sink, &|| 0.0);
-    })
-}
-
-/// The page's load of the opening scenario (the warm-ups run it), with `seed`.
+/// The page's load of the opening scenario (prepared at start, and run by the idle warm-up),
+/// with `seed`.
 fn opening_load(seed: u64) -> Request {
     Request::Load {
         id: 0,
@@ -552,24 +718,60 @@ pub(crate) mod tests {
         assert!(w.session.is_none());
     }
 
-    /// The warm-up runs the opening scenario through a load (with its first frame) and one
-    /// more frame: two answers, and a load of it here answers `Loaded` (not `Invalid`, nor a
-    /// hand-over to the full engine), with the frame at its start.
+    /// The opening scenario prepared before the page asks is the answer to the page's load of
+    /// it (the same run and first frame as when run on request, in a worker that prepared
+    /// nothing), and only to that load: another load, or the opening scenario with another
+    /// setting, runs as asked and drops the prepared run.
     #[test]
-    fn the_warm_up_loads_the_opening_scenario_and_draws_its_frames() {
-        assert_eq!(warm_up(), 2);
+    fn the_prepared_opening_run_answers_exactly_the_pages_first_load() {
+        let page_load = |id| {
+            let mut r = opening_load(1);
+            if let Request::Load { id: i, .. } = &mut r {
+                *i = id;
+            }
+            r
+        };
+        let mut cold = WorkerState::default();
+        let want = ask(&mut cold, page_load(7));
         let mut w = WorkerState::default();
-        match &ask(&mut w, opening_load(1))[..] {
-            [.., Response::Loaded { first_frame: Some(f), .. }] => assert_eq!((f.stop, f.detail), (0, false)),
+        // A clock that ticks at each reading: the prepared run's timings are 1 ms each, where
+        // a run on request (`ask`'s clock stands still) has 0.
+        let tick = std::cell::Cell::new(0.0);
+        assert!(w.prepare_opening(&|| {
+            tick.set(tick.get() + 1.0);
+            tick.get()
+        }));
+        assert!(w.session.is_none() && w.run == 0, "nothing of it on screen yet");
+        let got = ask(&mut w, page_load(7));
+        assert!(matches!(got[..], [Response::Loaded { load_ms: 1.0, run_ms: 1.0, .. }]), "the prepared run answered");
+        let strip = |r: &[Response]| match r {
+            [Response::Loaded { id, run, summary, first_frame, lesson, .. }] => (*id, *run, summary.clone(), first_frame.clone(), lesson.clone()),
             other => panic!("{other:?}"),
-        }
+        };
+        assert!(strip(&want).3.is_some(), "the page's load carries its guess");
+        assert_eq!(strip(&got), strip(&want));
+        assert!(w.prepared.is_none(), "used once");
+        // The run on screen is the prepared one: its frames and answers work as usual.
+        let r = ask(&mut w, Request::Frame { id: 8, run: 1, stop: 1, detail: true });
+        assert!(matches!(r[..], [Response::Frame { .. }]), "{r:?}");
+
+        // Another seed: not the prepared run (and the prepared one is gone).
         let mut w = WorkerState::default();
-        let answers = ask(&mut w, load_request(1, WARM_UP_TEXT));
-        assert!(matches!(answers.last(), Some(Response::Loaded { .. })), "{answers:?}");
-        for (stop, detail) in [(0, false), (1, true)] {
-            let r = ask(&mut w, Request::Frame { id: 2, run: 1, stop, detail });
-            assert!(matches!(r.last(), Some(Response::Frame { .. })), "{r:?}");
+        assert!(w.prepare_opening(&|| 0.0));
+        let mut other = page_load(3);
+        if let Request::Load { seed, .. } = &mut other {
+            *seed = 2;
         }
+        let got = ask(&mut w, other.clone());
+        assert!(matches!(got[..], [Response::Loaded { load_ms: 0.0, .. }]), "run on request");
+        assert_eq!(strip(&got), strip(&ask(&mut WorkerState::default(), other)));
+        assert!(w.prepared.is_none());
+        // Another text, then the opening one: run as asked.
+        let mut w = WorkerState::default();
+        assert!(w.prepare_opening(&|| 0.0));
+        load_tiny(&mut w, 1);
+        assert!(w.prepared.is_none(), "dropped by another load");
+        assert_eq!(strip(&ask(&mut w, page_load(7))).2, strip(&want).2);
     }
 
     fn load_tiny(w: &mut WorkerState, id: u64) -> u64 {
