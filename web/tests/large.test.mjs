@@ -103,3 +103,41 @@ test("5000 nodes × 10000 pods schedule in the worker while the page answers cli
   await frameShown(page);
   noErrors(page);
 });
+
+// The address holds the scenario only while its payload is small (crates/web/src/shell/
+// address.rs: each rewrite of a long address costs the page a long task); a larger one is left
+// out of it, with the view kept, and a reload finds it in the autosave.
+test("a scenario too large for the address is left out of it, and a reload still has it", { timeout: 600000 }, async () => {
+  const page = await newPage(env);
+  await page.goto(env.url);
+  await ready(page);
+  const hash = () => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get("s"), null, { timeout: 30000 });
+  await pause(page);
+  await fillGenerator(page, 1500, 3000);
+  await page.click('text="Generate and schedule"');
+  const done = () =>
+    page.waitForFunction(
+      () => /1500 nodes · 3000 pods/.test(document.querySelector(".status").textContent) && document.querySelector(".status").getAttribute("data-busy") === "false",
+      null,
+      { timeout: 300000, polling: 250 },
+    );
+  await done();
+  // A generated cluster travels as its sizes: a short payload.
+  await page.waitForFunction(() => (new URLSearchParams(location.hash.slice(1)).get("s") || "").length > 0);
+  await page.click('text="Load the YAML into the editor"');
+  // Its YAML (about 1.2 MB, some 40 KB once compressed) does not: the address keeps the view.
+  await page.waitForFunction(() => {
+    const h = new URLSearchParams(location.hash.slice(1));
+    return !h.has("s") && h.get("v") === "2";
+  }, null, { timeout: 120000, polling: 100 });
+  await done();
+  const h = await hash();
+  assert.ok(!("s" in h) && h.view, `the view stays in the address: ${JSON.stringify(h)}`);
+  await page.waitForTimeout(1500); // the autosave's debounce
+  await page.reload();
+  await done();
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).has("s")), false);
+  noErrors(page);
+  await page.context().close();
+});

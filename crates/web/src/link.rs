@@ -138,7 +138,7 @@ pub fn to_hash(st: &LinkState) -> String {
 const OWN_KEPT: usize = 3;
 
 /// A short digest of a payload (FNV-1a, 64 bits, hex): what a tab remembers of the payloads it
-/// wrote to its own address, instead of the payloads themselves (each up to 256 KB).
+/// wrote to its own address, instead of the payloads themselves (each up to 32 KB).
 fn digest(payload: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in payload.bytes() {

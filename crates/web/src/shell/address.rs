@@ -9,8 +9,12 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;
 
-/// The largest scenario payload the address bar is given (characters).
-const MAX_ADDRESS_PAYLOAD: usize = 256 * 1024;
+/// The largest scenario payload the address bar is given (characters). Each change of the view
+/// or the scenario rewrites the address, and the browser's `replaceState` costs about 0.3 ms
+/// per KB of address on the main thread: a 200 KB payload (a 10 000-pod scenario) held each
+/// edit's re-run back with a 50–70 ms task (web/bench/bench.mjs, typing). Share warns past
+/// 8,000 characters anyway.
+const MAX_ADDRESS_PAYLOAD: usize = 32 * 1024;
 
 /// The link state of what is on screen, with the given scenario payload. It reads the state
 /// untracked (Share calls it from an event handler); an effect that must follow the view tracks
