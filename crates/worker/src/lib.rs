@@ -365,32 +365,21 @@ impl WorkerState {
 
     /// Makes `ran` the run on screen (the next run number) and answers load `id` with it,
     /// carrying the frame where the page guessed the run opens (`open`).
-    fn commit(&mut self, id: u64, ran: Ran, open: Option<OpenGuess>, post: &mut dyn FnMut(Response)) {
+    fn commit(&mut self, id: u64, mut ran: Ran, open: Option<OpenGuess>, post: &mut dyn FnMut(Response)) {
+        let first_frame = open.map(|guess| ran.opened(guess));
         let Ran {
-            mut session,
+            session,
             spent,
             scenario,
             summary,
             lesson,
             load_ms,
             run_ms,
-            first,
+            ..
         } = ran;
         self.run += 1;
         self.second = None;
         self.scenario = Some(scenario);
-        let first_frame = open.map(|guess| {
-            let (stop, detail) = guess.resolve(&summary);
-            match first {
-                // Drawn when the run was prepared: the same frame (a pure function of the run).
-                Some(f) if (f.stop, f.detail) == (stop, detail) => f,
-                _ => Box::new(OpenedFrame {
-                    stop,
-                    detail,
-                    frame: session.frame(stop, detail),
-                }),
-            }
-        });
         let previous = self.session.replace(session);
         post(Response::Loaded {
             id,
@@ -435,56 +424,19 @@ impl WorkerState {
             feature_gates: &feature_gates,
             open: None,
         };
-        let Some(ran) = Self::run_load(0, &text, &run, &mut |_| {}, now) else {
+        let Some(mut ran) = Self::run_load(0, &text, &run, &mut |_| {}, now) else {
             return false;
         };
-        let Ran {
-            mut session,
-            spent,
-            scenario,
-            summary,
-            lesson,
-            load_ms,
-            run_ms,
-            ..
-        } = *ran;
         // The page opens a new scenario at its start, playing (no per-node detail asked).
-        let (stop, detail) = OpenGuess {
+        let first = ran.opened(OpenGuess {
             at: OpenAt::Fresh,
             playing: true,
-        }
-        .resolve(&summary);
-        let frame = session.frame(stop, detail);
-        // The answer encoded once (and taken apart again): the encoder's code is compiled too.
-        let answer = Response::Loaded {
-            id: 0,
-            run: 0,
-            summary: Box::new(summary),
-            first_frame: Some(Box::new(OpenedFrame { stop, detail, frame })),
-            load_ms,
-            run_ms,
-            lesson,
-        };
-        let _ = schedlab_view::wire::to_bytes(&answer);
-        let Response::Loaded {
-            summary,
-            first_frame,
-            lesson,
-            ..
-        } = answer
-        else {
-            unreachable!("built above")
-        };
-        let ran = Box::new(Ran {
-            session,
-            spent,
-            scenario,
-            summary: *summary,
-            lesson,
-            load_ms,
-            run_ms,
-            first: first_frame,
         });
+        // The answer's parts encoded once, with the serializer the answer uses: the encoder's
+        // code is compiled too.
+        let _ = schedlab_view::wire::to_bytes(&ran.summary);
+        let _ = schedlab_view::wire::to_bytes(&first);
+        ran.first = Some(first);
         self.prepared = Some(Prepared {
             text,
             seed,
@@ -510,6 +462,22 @@ struct Ran {
     run_ms: f64,
     /// A frame drawn in advance (`WorkerState::prepare_opening`).
     first: Option<Box<OpenedFrame>>,
+}
+
+impl Ran {
+    /// The frame at the stop `guess` names in this run: the one drawn in advance when it is
+    /// that stop and detail (a frame is a pure function of the run), else drawn now.
+    fn opened(&mut self, guess: OpenGuess) -> Box<OpenedFrame> {
+        let (stop, detail) = guess.resolve(&self.summary);
+        match self.first.take() {
+            Some(f) if (f.stop, f.detail) == (stop, detail) => f,
+            _ => Box::new(OpenedFrame {
+                stop,
+                detail,
+                frame: self.session.frame(stop, detail),
+            }),
+        }
+    }
 }
 
 /// The opening scenario's run, prepared before the page asked, and what it was run from.
