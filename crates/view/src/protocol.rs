@@ -37,9 +37,8 @@ pub enum OpenAt {
 }
 
 impl OpenGuess {
-    /// The stop and the frame's detail this guess means in a run with `summary`: a frame
-    /// carries per-node detail when the run did not record it for every cycle and the
-    /// playhead is paused.
+    /// The stop and the frame's detail (`Summary::frame_detail`) this guess means in a run
+    /// with `summary`.
     pub fn resolve(&self, summary: &Summary) -> (u32, bool) {
         let last = summary.stops.saturating_sub(1);
         let (stop, playing) = match self.at {
@@ -48,7 +47,7 @@ impl OpenGuess {
             OpenAt::Stop(stop) => (stop.min(last), self.playing),
             OpenAt::Same(position) => (summary.stop_of(position), self.playing),
         };
-        (stop, !summary.detail_all && !playing)
+        (stop, summary.frame_detail(playing))
     }
 }
 

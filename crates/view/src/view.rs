@@ -443,6 +443,12 @@ impl Summary {
         self.cycle_first_stop.partition_point(|&f| f <= stop) as u32
     }
 
+    /// Whether a frame of this run is drawn with per-node detail: when the run did not record
+    /// it for every cycle and the playhead is paused (a re-run in the worker recovers it).
+    pub fn frame_detail(&self, playing: bool) -> bool {
+        !self.detail_all && !playing
+    }
+
     /// Where stop `stop` is in this run, in terms another run of an edited scenario can
     /// place ([`Summary::stop_of`]).
     pub fn position(&self, stop: u32) -> Position {

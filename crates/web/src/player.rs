@@ -614,7 +614,7 @@ impl Player {
         self.last_run = self.last_run.max(run);
         let Some(job) = self.answered_load(id) else { return };
         let opening = self.opening(&summary);
-        let detail = !summary.detail_all && !opening.playing;
+        let detail = summary.frame_detail(opening.playing);
         let pending = PendingRun {
             run,
             summary,
@@ -847,8 +847,8 @@ impl Player {
         if s.run == 0 {
             return;
         }
-        let detail_all = s.summary.as_ref().map(|s| s.detail_all).unwrap_or(true);
-        let want = (s.run, s.stop, !detail_all && !s.playing);
+        let detail = s.summary.as_ref().is_some_and(|sum| sum.frame_detail(s.playing));
+        let want = (s.run, s.stop, detail);
         if self.frame_wanted == Some(want) {
             return;
         }
