@@ -206,6 +206,10 @@ async function typing(page) {
   await page.click('text="Load the YAML into the editor"');
   await page.waitForFunction((n) => window.__bench.loaded.length > n, seen, { timeout: 600000, polling: 100 });
   await idle(page);
+  // The autosave of a large scenario waits a while after the change (crates/web/src/shell/
+  // autosave.rs): until it has written the loaded YAML, the saved scenario is the generated
+  // cluster's spec with no text.
+  await page.waitForFunction(() => (JSON.parse(localStorage.getItem("schedlab.scenario.v1") || "{}").parts?.pods || "").length > 0, null, { timeout: 60000, polling: 100 });
   const parts = await page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
   await page.click("#tab-pods");
   await page.waitForTimeout(1000);
