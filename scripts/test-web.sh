@@ -6,6 +6,8 @@
 # Files named *.dev.test.mjs run against a development build instead (dist-dev/: Leptos' warnings,
 # which a release build compiles out, are logged only there); it is built only when one of them
 # is chosen (by default: all of them, one build).
+# Each test fails after 5 minutes (the slowest takes about 20 s): a wait that never ends fails
+# with the test's name instead of stalling CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-web.sh
@@ -32,7 +34,7 @@ fi
 if [ "${#release_files[@]}" -eq 0 ]; then
   echo "== browser tests (development build)"
   cd web
-  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${dev_files[@]}"
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${dev_files[@]}"
   exit 0
 fi
 
@@ -40,8 +42,8 @@ scripts/build-site.sh dist
 
 echo "== browser tests"
 cd web
-SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${release_files[@]}"
+SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${release_files[@]}"
 if [ "${#dev_files[@]}" -gt 0 ]; then
   echo "== browser tests (development build)"
-  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 "${dev_files[@]}"
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${dev_files[@]}"
 fi

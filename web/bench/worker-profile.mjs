@@ -98,7 +98,9 @@ function report(p) {
   const self = new Map();
   const callers = new Map();
   const ALLOC = /Talc|talc::|__rust_(alloc|realloc|dealloc)|RawVecInner.*deallocate/;
-  const GLUE = /Talc|talc::|__rust|alloc::|RawVec|core::ptr::drop_in_place|^<alloc/;
+  // std's own functions carry their crate's hash in the wasm's names (`alloc[3ca5…]::boxed::
+  // box_new_uninit`, where `Box::new` and `Arc::new` allocate): glue too, or they hide the caller.
+  const GLUE = /Talc|talc::|__rust|alloc::|^<?alloc\[|RawVec|core::ptr::drop_in_place|^<alloc/;
   let busy = 0;
   for (let i = 0; i < p.samples.length; i++) {
     const n = byId.get(p.samples[i]);

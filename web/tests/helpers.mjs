@@ -63,12 +63,20 @@ export function noErrors(page) {
   assert.deepEqual(page.errors, [], "no console errors or warnings");
 }
 
-/** Waits until the page's finite animations (rows revealed, chips moving) have finished. */
+/**
+ * Waits until the page's finite animations (rows revealed, chips moving) have finished, and two
+ * frames more, for a steady screenshot. Bounded: `page.evaluate` has no timeout of its own, and
+ * once a fresh-clone CI run hung here for over 15 minutes (the only pending Playwright call was
+ * this evaluate, after the page had shown what the test waited for), so a promise that never
+ * settles (an animation's `finished`, a frame that never comes) ends the wait after 5 s instead
+ * of stalling the suite.
+ */
 export async function settle(page) {
   await page.evaluate(async () => {
+    const within = (p, ms) => Promise.race([p, new Promise((ok) => setTimeout(ok, ms))]);
     const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(finite.map((a) => a.finished.catch(() => {})));
-    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+    await within(Promise.all(finite.map((a) => a.finished.catch(() => {}))), 5000);
+    await within(new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))), 1000);
   });
 }
 
