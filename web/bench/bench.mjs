@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 
 import { gzipSync } from "node:zlib";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
-import { start, stop, newPage, ready, pause, fillGenerator, ROOT } from "../tests/helpers.mjs";
+import { start, stop, newPage, ready, pause, fillGenerator, savedParts, ROOT } from "../tests/helpers.mjs";
 import { serve } from "../tests/server.mjs";
 
 const arg = (name, dflt) => {
@@ -206,11 +206,9 @@ async function typing(page) {
   await page.click('text="Load the YAML into the editor"');
   await page.waitForFunction((n) => window.__bench.loaded.length > n, seen, { timeout: 600000, polling: 100 });
   await idle(page);
-  // The autosave of a large scenario waits a while after the change (crates/web/src/shell/
-  // autosave.rs): until it has written the loaded YAML, the saved scenario is the generated
-  // cluster's spec with no text.
-  await page.waitForFunction(() => (JSON.parse(localStorage.getItem("schedlab.scenario.v1") || "{}").parts?.pods || "").length > 0, null, { timeout: 60000, polling: 100 });
-  const parts = await page.evaluate(() => JSON.parse(localStorage.getItem("schedlab.scenario.v1")).parts);
+  // The autosave of a large scenario waits up to 2 s after the change (crates/web/src/shell/
+  // autosave.rs): until then the saved scenario is the generated cluster's spec, with no text.
+  const parts = await savedParts(page);
   await page.click("#tab-pods");
   await page.waitForTimeout(1000);
   const results = [];
