@@ -10,6 +10,7 @@
 # with the test's name instead of stalling CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node_test=(node --test --test-concurrency=1 --test-timeout=300000)
 scripts/setup-web.sh
 source scripts/web-env.sh
 
@@ -34,7 +35,7 @@ fi
 if [ "${#release_files[@]}" -eq 0 ]; then
   echo "== browser tests (development build)"
   cd web
-  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${dev_files[@]}"
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" "${node_test[@]}" "${dev_files[@]}"
   exit 0
 fi
 
@@ -42,8 +43,8 @@ scripts/build-site.sh dist
 
 echo "== browser tests"
 cd web
-SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${release_files[@]}"
+SCHEDLAB_CLI="$PWD/../target/debug/schedlab" "${node_test[@]}" "${release_files[@]}"
 if [ "${#dev_files[@]}" -gt 0 ]; then
   echo "== browser tests (development build)"
-  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" node --test --test-concurrency=1 --test-timeout=300000 "${dev_files[@]}"
+  DIST=dist-dev SCHEDLAB_CLI="$PWD/../target/debug/schedlab" "${node_test[@]}" "${dev_files[@]}"
 fi
