@@ -286,7 +286,12 @@ impl NodeToStatus {
 /// A pod in the scheduling queue.
 #[derive(Clone, Debug)]
 pub struct QueuedPodInfo {
+    /// Set through `new` and `set_pod`, which keep `priority` with it.
     pub pod: Arc<PodInfo>,
+    /// The pod's priority, held here so that QueueSort compares queue entries without
+    /// following `pod` into each PodInfo (a pop from a queue of 10 000 pods makes some 26
+    /// comparisons, and the PodInfos are spread over the heap, out of cache).
+    pub(crate) priority: i32,
     /// When the pod was added to the queue or last came back from a failed attempt (logical ns).
     pub timestamp: i64,
     pub attempts: u32,
@@ -305,6 +310,7 @@ pub struct QueuedPodInfo {
 impl QueuedPodInfo {
     pub fn new(pod: Arc<PodInfo>, now: i64) -> QueuedPodInfo {
         QueuedPodInfo {
+            priority: pod.priority,
             pod,
             timestamp: now,
             attempts: 0,
@@ -317,6 +323,11 @@ impl QueuedPodInfo {
             gated: false,
             backoff_expiration: 0,
         }
+    }
+    /// Replaces the pod (an update while it waits), keeping the sort key with it.
+    pub fn set_pod(&mut self, pod: Arc<PodInfo>) {
+        self.priority = pod.priority;
+        self.pod = pod;
     }
 }
 

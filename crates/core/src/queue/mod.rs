@@ -252,26 +252,26 @@ impl SchedulingQueue {
             return Vec::new();
         }
         if let Some(mut q) = self.active.get(&key).cloned() {
-            q.pod = new;
+            q.set_pod(new);
             let less = |a: &QueuedPodInfo, b: &QueuedPodInfo| env.less(a, b);
             self.active.add_or_update(q, &less);
             return Vec::new();
         }
         if let Some(mut q) = self.backoff.get(&key).cloned() {
-            q.pod = new;
+            q.set_pod(new);
             let less = |a: &QueuedPodInfo, b: &QueuedPodInfo| Self::backoff_less(a, b, env);
             self.backoff.add_or_update(q, &less);
             return Vec::new();
         }
         if let Some(mut q) = self.error_backoff.get(&key).cloned() {
-            q.pod = new;
+            q.set_pod(new);
             self.error_backoff.add_or_update(q, &Self::error_backoff_less);
             return Vec::new();
         }
         let Some(mut q) = self.remove_unschedulable(&key) else {
             return Vec::new();
         };
-        q.pod = new;
+        q.set_pod(new);
         let mut moves = Vec::new();
         for ev in events {
             let from = pool_name(&q);

@@ -525,3 +525,18 @@ fn pod_update_events_name_what_changed() {
     Arc::make_mut(&mut nominated.pod).status.nominated_node_name = Some("n".into());
     assert_eq!(kinds(nominated), [ActionType::UPDATE]);
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn an_update_that_changes_priority_reorders_active_q() {
+    // QueueSort reads the priority each queue entry holds (QueuedPodInfo::set_pod keeps it
+    // with the pod): raising a waiting pod's priority must move it to the front.
+    let w = World::new();
+    let env = w.env();
+    let mut q = w.queue_of(&[("a", 10), ("b", 5), ("c", 1)]);
+    let old = q.get("default/c").unwrap().0.pod.clone();
+    let mut new = (*old).clone();
+    new.priority = 100;
+    assert!(q.update(&env, &old, Arc::new(new), 20).is_empty());
+    let order: Vec<String> = std::iter::from_fn(|| q.pop(&env, 30).map(|(p, _)| p.pod.key.clone())).collect();
+    assert_eq!(order, ["default/c", "default/a", "default/b"]);
+}

@@ -13,7 +13,8 @@ impl Plugin for PrioritySort {
         PluginName::PrioritySort
     }
     fn less(&self, a: &QueuedPodInfo, b: &QueuedPodInfo) -> bool {
-        let (pa, pb) = (a.pod.priority, b.pod.priority);
+        debug_assert!(a.priority == a.pod.priority && b.priority == b.pod.priority, "sort key out of date");
+        let (pa, pb) = (a.priority, b.priority);
         pa > pb || (pa == pb && a.timestamp < b.timestamp)
     }
 }
