@@ -15,12 +15,11 @@ use schedlab_core::load::Scenario;
 use schedlab_core::quantity::Quantity;
 use schedlab_core::trace::Detail;
 use schedlab_core::{Engine, EngineOptions};
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// A resource list from (name, quantity) pairs.
-fn resources(kv: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
+fn resources(kv: &[(&str, &str)]) -> schedlab_core::api::ResourceList {
     kv.iter()
         .map(|(k, v)| (k.to_string(), Quantity::parse(v).expect("valid quantity")))
         .collect()

@@ -4,8 +4,13 @@ use super::Opaque;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub type Labels = BTreeMap<String, String>;
+/// A sorted vector, not a `BTreeMap`: a few entries each (`SortedMap` says why).
+pub type Labels = super::SortedMap<String, String>;
 
+/// Every object carries one, so its rarely read free-form fields are boxed: a JSON value in
+/// place is 72 bytes, and the four of them were over half of the struct (536 bytes, now 280).
+/// A loaded scenario's objects are fresh memory, each page a page fault, so their size is
+/// part of reading's time (docs/performance.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ObjectMeta {
@@ -15,28 +20,28 @@ pub struct ObjectMeta {
     pub generate_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
     pub labels: Labels,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uid: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub creation_timestamp: Option<Opaque>,
+    pub creation_timestamp: Option<Box<Opaque>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deletion_timestamp: Option<Opaque>,
+    pub deletion_timestamp: Option<Box<Opaque>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resource_version: Option<Opaque>,
+    pub resource_version: Option<Box<Opaque>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finalizers: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub managed_fields: Option<Opaque>,
+    pub managed_fields: Option<Box<Opaque>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_link: Option<String>,
 }
@@ -61,7 +66,7 @@ pub struct OwnerReference {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelector {
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
     pub match_labels: Labels,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,

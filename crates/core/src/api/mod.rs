@@ -10,12 +10,14 @@ mod core;
 mod meta;
 mod other;
 pub mod resource;
+pub mod sorted_map;
 mod workloads;
 
 pub use self::core::*;
 pub use self::meta::*;
 pub use self::other::*;
 pub use self::workloads::*;
+pub use sorted_map::SortedMap;
 
 /// The well-known node labels of topology (`kubernetes.io/hostname`, the zone), which the
 /// topology plugins default to and their explanations name.

@@ -6,7 +6,6 @@
 
 use super::{IntOrString, LabelSelector, ObjectMeta, Opaque, PodSpec};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// v1 PodTemplateSpec: the pods a controller makes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,7 +37,7 @@ pub struct Service {
 pub struct ServiceSpec {
     /// `None` (absent) selects nothing; the scheduler only reads this field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selector: Option<BTreeMap<String, String>>,
+    pub selector: Option<super::Labels>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ServicePort>,
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
@@ -119,8 +118,8 @@ pub struct ReplicationControllerSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_ready_seconds: Option<i32>,
     /// A plain label map (not a LabelSelector); defaults to the template's labels.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub selector: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "super::Labels::is_empty")]
+    pub selector: super::Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<PodTemplateSpec>,
 }

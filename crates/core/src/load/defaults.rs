@@ -84,7 +84,7 @@ pub(crate) fn stamp(meta: &mut ObjectMeta, kind: &str, namespaced: bool, doc: us
         meta.namespace = None;
     }
     meta.uid = Some(uid(kind, meta.namespace.as_deref().unwrap_or(""), &meta.name));
-    meta.creation_timestamp = Some(serde_json::Value::String(timestamp(doc)));
+    meta.creation_timestamp = Some(Box::new(serde_json::Value::String(timestamp(doc))));
     default_owner_uids(meta);
 }
 

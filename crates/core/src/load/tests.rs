@@ -346,7 +346,7 @@ spec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}
     let a = &sc.nodes[0];
     assert_eq!(a.status.allocatable, a.status.capacity, "allocatable defaults to capacity");
     assert_eq!(a.metadata.uid.as_deref(), Some("uid-node--node-a"));
-    assert_eq!(a.metadata.creation_timestamp, Some(serde_json::json!("2025-01-01T00:00:00Z")));
+    assert_eq!(a.metadata.creation_timestamp, Some(Box::new(serde_json::json!("2025-01-01T00:00:00Z"))));
     let b = &sc.nodes[1];
     assert_eq!(b.status.allocatable.len(), 1, "a given allocatable is kept as is");
 
@@ -398,7 +398,7 @@ spec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}
     assert_eq!(sc.cluster.priority_classes["system-cluster-critical"].value, 2_000_000_000);
     assert_eq!(
         sc.cluster.priority_classes["high"].metadata.creation_timestamp,
-        Some(serde_json::json!("2025-01-01T00:00:03Z"))
+        Some(Box::new(serde_json::json!("2025-01-01T00:00:03Z")))
     );
 
     // Namespaces: built-ins, referenced (team-a by a pod, team-b by a PDB); labelled.

@@ -774,10 +774,10 @@ mod tests {
             spec: PodSpec {
                 containers: apps,
                 init_containers: inits,
-                resources: (!pod_level.is_empty()).then(|| ResourceRequirements {
+                resources: (!pod_level.is_empty()).then(|| Box::new(ResourceRequirements {
                     requests: rl(pod_level),
                     ..Default::default()
-                }),
+                })),
                 overhead: (!overhead.is_empty()).then(|| rl(overhead)),
                 ..Default::default()
             },
@@ -909,6 +909,12 @@ mod size_tests {
         );
         let ev = std::mem::size_of::<crate::trace::TraceEvent>();
         assert!(ev <= 192, "TraceEvent: {ev} bytes");
+        // Every loaded object is fresh memory (a page fault per page): ObjectMeta 280 and Pod
+        // 1240 bytes today, their rarely set fields boxed (api::ObjectMeta's comment).
+        let meta = std::mem::size_of::<crate::api::ObjectMeta>();
+        assert!(meta <= 320, "ObjectMeta: {meta} bytes");
+        let pod = std::mem::size_of::<crate::api::Pod>();
+        assert!(pod <= 1344, "Pod: {pod} bytes");
     }
 
     /// What Filter and Score read of every node for the common pod (the flags, the pod count,

@@ -111,7 +111,7 @@ impl ResourceAllocationScorer {
         let non_missing = if self.use_requested {
             None
         } else {
-            defaults = crate::sort::map_of([
+            defaults = ResourceList::from([
                 (RESOURCE_CPU.to_string(), Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST)),
                 (RESOURCE_MEMORY.to_string(), Quantity::from_value(DEFAULT_MEMORY_REQUEST)),
             ]);
@@ -272,10 +272,10 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pod_request_lists() {
         let mut pod_level = MakePod::new("pl").req(&[("cpu", "1")]).req(&[]).obj();
-        pod_level.spec.resources = Some(crate::api::ResourceRequirements {
+        pod_level.spec.resources = Some(Box::new(crate::api::ResourceRequirements {
             requests: [("cpu".to_string(), Quantity::parse("3").unwrap())].into_iter().collect(),
             ..Default::default()
-        });
+        }));
         let pod_level = PodInfo::new(pod_level, 0);
         let cases: Vec<(&str, PodInfo, bool, bool, Vec<ResourceSpec>, Vec<i64>)> = vec![
             (

@@ -113,7 +113,7 @@ impl MakePod {
         self
     }
     pub fn affinity(mut self, a: api::Affinity) -> Self {
-        self.pod.spec.affinity = Some(a);
+        self.pod.spec.affinity = Some(Box::new(a));
         self
     }
     pub fn spread(mut self, c: api::TopologySpreadConstraint) -> Self {

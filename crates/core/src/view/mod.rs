@@ -55,7 +55,7 @@ pub const DETAIL_ALL_LIMIT: usize = 400_000;
 /// Cycles whose detail is recovered together by one re-run.
 const DETAIL_BATCH: u32 = 32;
 
-fn zone_of(labels: &BTreeMap<String, String>) -> &str {
+fn zone_of(labels: &crate::api::Labels) -> &str {
     labels
         .get("topology.kubernetes.io/zone")
         .or_else(|| labels.get("failure-domain.beta.kubernetes.io/zone"))
@@ -73,7 +73,7 @@ const HIDDEN_LABELS: [&str; 5] = [
 
 /// A node's labels as its card shows them: without the ones the card already says (hostname,
 /// zone, region).
-fn shown_labels(labels: &BTreeMap<String, String>) -> Vec<(String, String)> {
+fn shown_labels(labels: &crate::api::Labels) -> Vec<(String, String)> {
     labels
         .iter()
         .filter(|(k, _)| !HIDDEN_LABELS.contains(&k.as_str()))

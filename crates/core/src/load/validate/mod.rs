@@ -333,7 +333,7 @@ pub(crate) fn validate_label_name(cx: &mut Ctx, key: &str, path: &FieldPath) {
 }
 
 /// Label keys and values; errors name the map (as Kubernetes does) but point at the entry.
-pub(crate) fn validate_labels(cx: &mut Ctx, labels: &BTreeMap<String, String>, path: &FieldPath) {
+pub(crate) fn validate_labels(cx: &mut Ctx, labels: &crate::api::Labels, path: &FieldPath) {
     for (k, v) in labels {
         for m in is_qualified_name(k) {
             cx.push(invalid(path, k, &m).pointing_at(path.key(k)));

@@ -10,7 +10,7 @@ const SERVICE_TYPES: [&str; 4] = ["ClusterIP", "NodePort", "LoadBalancer", "Exte
 const PROTOCOLS: [&str; 3] = ["TCP", "UDP", "SCTP"];
 
 /// A label map as Go prints it in messages (`map[string]string{"app":"web"}`).
-fn go_map(m: &BTreeMap<String, String>) -> Bad {
+fn go_map(m: &crate::api::Labels) -> Bad {
     let inner: Vec<String> = m.iter().map(|(k, v)| format!("{k:?}:{v:?}")).collect();
     Bad::Json(format!("map[string]string{{{}}}", inner.join(", ")))
 }

@@ -1037,7 +1037,7 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nominated_node_eligibility() {
         let mut victim = MakePod::new("leaving").node("node-a").priority(1).req(&[("cpu", "3")]).obj();
-        victim.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:10Z"));
+        victim.metadata.deletion_timestamp = Some(Box::new(serde_json::json!("2025-01-01T00:00:10Z")));
         victim.status.conditions = Some(Box::new(serde_json::json!([
             {"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}
         ])));

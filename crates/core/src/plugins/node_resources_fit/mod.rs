@@ -587,10 +587,10 @@ mod tests {
         let mut with_overhead = MakePod::new("p").req(&[("cpu", "4")]).obj();
         with_overhead.spec.overhead = Some([("cpu".to_string(), Quantity::parse("2").unwrap())].into_iter().collect());
         let mut pod_level = MakePod::new("p").req(&[("cpu", "1")]).obj();
-        pod_level.spec.resources = Some(api::ResourceRequirements {
+        pod_level.spec.resources = Some(Box::new(api::ResourceRequirements {
             requests: [("cpu".to_string(), Quantity::parse("6").unwrap())].into_iter().collect(),
             ..Default::default()
-        });
+        }));
         let ignore_foo = NodeResourcesFitArgs {
             ignored_resources: vec!["example.com/foo".into()],
             ..Default::default()

@@ -119,7 +119,7 @@ fn compile_constraints(constraints: &[TopologySpreadConstraint], pod_labels: &La
         let mut selector = Selector::from_label_selector(c.label_selector.as_ref())?;
         if !c.match_label_keys.is_empty() {
             let values: Labels =
-                crate::sort::map_of(c.match_label_keys.iter().filter_map(|k| pod_labels.get(k).map(|v| (k.clone(), v.clone()))));
+                c.match_label_keys.iter().filter_map(|k| pod_labels.get(k).map(|v| (k.clone(), v.clone()))).collect();
             if !values.is_empty() {
                 if let Selector::Reqs(reqs) = selector {
                     let mut merged = Selector::from_map(&values);
@@ -1103,7 +1103,7 @@ mod tests {
         let mut by_version = hard(ZONE, 1, &[("app", "web")]);
         by_version.match_label_keys = vec!["version".into()];
         let mut terminating = web("t1", "b1");
-        terminating.metadata.deletion_timestamp = Some(serde_json::json!("2025-01-01T00:00:00Z"));
+        terminating.metadata.deletion_timestamp = Some(Box::new(serde_json::json!("2025-01-01T00:00:00Z")));
 
         type Case = (&'static str, Vec<api::Pod>, MakePod, Code, Vec<(&'static str, Code)>);
         let cases: Vec<Case> = vec![
