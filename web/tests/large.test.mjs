@@ -118,7 +118,11 @@ test("a scenario too large for the address is left out of it, and a reload still
   await page.click('text="Generate and schedule"');
   const done = () =>
     page.waitForFunction(
-      () => /1500 nodes · 3000 pods/.test(document.querySelector(".status").textContent) && document.querySelector(".status").getAttribute("data-busy") === "false",
+      // After the reload the status bar may not be mounted yet at the first poll.
+      () => {
+        const status = document.querySelector(".status");
+        return !!status && /1500 nodes · 3000 pods/.test(status.textContent) && status.getAttribute("data-busy") === "false";
+      },
       null,
       { timeout: 300000, polling: 250 },
     );
