@@ -42,12 +42,6 @@ impl<'m, K, V> Entry<'m, K, V> {
             }
         }
     }
-    pub fn or_default(self) -> &'m mut V
-    where
-        V: Default,
-    {
-        self.or_insert_with(V::default)
-    }
 }
 
 type Pair<'a, K, V> = (&'a K, &'a V);
@@ -73,15 +67,6 @@ impl<K, V> SortedMap<K, V> {
     }
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator + '_ {
         self.0.iter().map(|(k, _)| k)
-    }
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator + '_ {
-        self.0.iter().map(|(_, v)| v)
-    }
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator + '_ {
-        self.0.iter_mut().map(|(_, v)| v)
-    }
-    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
-        self.0.retain_mut(|(k, v)| keep(k, v));
     }
 }
 
@@ -263,11 +248,10 @@ mod tests {
         assert_eq!(s.insert("m", 3), Some(1));
         *s.entry("a").or_insert(0) += 5;
         *s.entry("c").or_insert(0) += 5;
-        *s.entry("z").or_default() += 1;
+        *s.entry("z").or_insert_with(|| 0) += 1;
         assert_eq!(s.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [("a", 5), ("c", 7), ("m", 3), ("z", 1)]);
         assert_eq!(s.remove("c"), Some(7));
         assert_eq!(s.remove("c"), None);
-        s.retain(|_, v| *v > 1);
-        assert_eq!(s.keys().copied().collect::<Vec<_>>(), ["a", "m"]);
+        assert_eq!(s.keys().copied().collect::<Vec<_>>(), ["a", "m", "z"]);
     }
 }
