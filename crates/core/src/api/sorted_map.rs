@@ -249,7 +249,10 @@ mod tests {
         *s.entry("a").or_insert(0) += 5;
         *s.entry("c").or_insert(0) += 5;
         *s.entry("z").or_insert_with(|| 0) += 1;
-        assert_eq!(s.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [("a", 5), ("c", 7), ("m", 3), ("z", 1)]);
+        assert_eq!(
+            s.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
+            [("a", 5), ("c", 7), ("m", 3), ("z", 1)]
+        );
         assert_eq!(s.remove("c"), Some(7));
         assert_eq!(s.remove("c"), None);
         assert_eq!(s.keys().copied().collect::<Vec<_>>(), ["a", "m", "z"]);
